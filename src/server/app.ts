@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Code, Msg } from '../shared/api';
+import { useChineseZodMessages } from '../shared/api/zod-locale';
+import { type Clock, type Config, systemClock } from './config';
+import type { AppDeps } from './context';
+import type { Db } from './db/connection';
+import { serverSecret } from './db/schema';
+import { accountRoutes } from './modules/account/routes';
+import { authRoutes } from './modules/auth/routes';
+import { systemRoutes } from './modules/system/routes';
+import { createBinder } from './plugins/contract';
+import { registerEnvelope, registerNotFound } from './plugins/envelope';
+
+export interface BuildOptions {
+  db: Db;
+  config: Config;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  /** Check every answer against the contract's response schema (on in tests and development). */
+  checkResponses?: boolean;
+}
+
+async function loadJwtKey(db: Db): Promise<Uint8Array> {
+  await db
+    .insert(serverSecret)
+    .values({ id: 1, jwtSecret: randomBytes(32).toString('base64') })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(serverSecret);
+  if (!row) throw new Error('server secret missing');
+  return Buffer.from(row.jwtSecret, 'base64');
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  useChineseZodMessages();
+  const deps: AppDeps = {
+    db: opts.db,
+    config: opts.config,
+    clock: opts.clock ?? systemClock,
+    jwtKey: await loadJwtKey(opts.db),
+  };
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: opts.config.bodyLimit,
+    trustProxy: opts.config.trustProxy,
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: 200 },
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    return reply.status(503).header('connection', 'close').send({ code: Code.UNAVAILABLE, msg: Msg.unavailable, data: null });
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    // Let keep-alive clients go while the server drains.
+    if (closing) reply.header('connection', 'close');
+  });
+
+  registerEnvelope(app);
+  await app.register(formbody, { bodyLimit: opts.config.bodyLimit });
+
+  const binder = createBinder(app, deps, { checkResponses: opts.checkResponses ?? true });
+  authRoutes(binder, deps);
+  accountRoutes(binder, deps);
+  systemRoutes(binder, deps);
+
+  const indexFile = path.join(opts.config.staticDir, 'index.html');
+  const indexHtml = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
+  if (indexHtml !== null) {
+    await app.register(fastifyStatic, {
+      root: opts.config.staticDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, file) => {
+        // Vite names built assets by content hash, so they never change under the same name.
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  registerNotFound(app, { indexHtml });
+  return app;
+}

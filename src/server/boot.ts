@@ -1,0 +1,19 @@
+import type { Config, Clock } from './config';
+import { type Database, openDatabase } from './db/connection';
+import { runSeed } from './db/seed';
+
+/** Opens the configured database, migrates it and seeds what is missing. */
+export async function openAndPrepare(config: Config, clock: Clock, log: (msg: string, err?: unknown) => void) {
+  const database: Database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
+  let seededDemo = false;
+  await database.migrate(async () => {
+    ({ seededDemo } = await runSeed({
+      db: database.db,
+      now: clock.now(),
+      seed: config.seed,
+      demo: config.seedDemo,
+      passwordMaxAgeDays: config.passwordMaxAgeDays,
+    }));
+  });
+  return { database, seededDemo };
+}

@@ -1,0 +1,28 @@
+import type { Config, Clock } from './config';
+import type { Db } from './db/connection';
+import type { Actor } from './lib/audit';
+import type * as t from './db/schema';
+
+/** What every module needs from the running app; built once by buildApp. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  jwtKey: Uint8Array;
+}
+
+export type UserRow = typeof t.users.$inferSelect;
+export type SessionRow = typeof t.sessions.$inferSelect;
+
+/** The signed-in account behind a request. */
+export interface AuthContext {
+  user: UserRow;
+  session: SessionRow;
+  roles: string[];
+  buttons: string[];
+  /** The district the request works in; null means every district (openDistrict without a choice). */
+  districtScope: number | null;
+  actor: Actor;
+}
+
+export const isSuperUser = (auth: Pick<AuthContext, 'roles'>) => auth.roles.includes('ROLE_APP_ADMIN');

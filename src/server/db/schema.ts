@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  bigserial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const districts = pgTable('districts', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  code: text('code').notNull().unique(),
+  lat: doublePrecision('lat'),
+  lon: doublePrecision('lon'),
+  sort: integer('sort').notNull().default(0),
+});
+
+export const authItems = pgTable('auth_items', {
+  id: text('id').primaryKey(),
+  parentId: text('parent_id'),
+  name: text('name').notNull(),
+  path: text('path').notNull(),
+  para: text('para').notNull(),
+  type: text('type', { enum: ['menu', 'page', 'button'] }).notNull(),
+  sort: integer('sort').notNull().default(0),
+});
+
+export const roleGroups = pgTable('role_groups', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull().default(''),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+export const roleGroupItems = pgTable(
+  'role_group_items',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => roleGroups.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => authItems.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.itemId] })],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    /** Stored lower-case: logins are case-insensitive. */
+    login: text('login').notNull().unique(),
+    firstName: text('first_name').notNull(),
+    phone: text('phone'),
+    passwordHash: text('password_hash').notNull(),
+    activated: boolean('activated').notNull().default(true),
+    authorities: text('authorities').array().notNull(),
+    groupId: integer('group_id').references(() => roleGroups.id),
+    districtId: integer('district_id').references(() => districts.id),
+    openDistrict: boolean('open_district').notNull().default(false),
+    failedCount: integer('failed_count').notNull().default(0),
+    failedWindowStart: ts('failed_window_start'),
+    lockedUntil: ts('locked_until'),
+    passwordChangedAt: ts('password_changed_at').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('users_district_idx').on(t.districtId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts('created_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    endedAt: ts('ended_at'),
+    /** logout | replaced | disabled | password | idle | expired */
+    endReason: text('end_reason'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_live_idx').on(t.userId).where(sql`${t.endedAt} is null`)],
+);
+
+export const sysLog = pgTable(
+  'sys_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    operatorId: integer('operator_id'),
+    operatorLogin: text('operator_login'),
+    operationType: text('operation_type').notNull(),
+    target: text('target'),
+    summary: text('summary').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: text('ip'),
+    result: smallint('result').notNull(),
+    districtId: integer('district_id'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('sys_log_created_idx').on(t.createdAt),
+    index('sys_log_type_idx').on(t.operationType, t.createdAt),
+  ],
+);
+
+export const agreements = pgTable(
+  'agreements',
+  {
+    id: serial('id').primaryKey(),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('agreements_district_code_uq').on(t.districtId, t.code)],
+);
+
+export const appConfig = pgTable('app_config', {
+  key: text('key').primaryKey(),
+  value: jsonb('value'),
+});
+
+export const payInfo = pgTable('pay_info', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+});
+
+/** One row: the JWT signing key, made on first start so every instance shares it. */
+export const serverSecret = pgTable('server_secret', {
+  id: smallint('id').primaryKey(),
+  jwtSecret: text('jwt_secret').notNull(),
+});

@@ -1,0 +1,53 @@
+import type { Db } from '../db/connection';
+import { sysLog } from '../db/schema';
+
+/** Operation types of the system log, with the labels sysLog/getOperationType serves. */
+export const OPERATION_TYPES = {
+  LOGIN: '登录',
+  LOGIN_FAIL: '登录失败',
+  LOCK: '账号锁定',
+  LOGOUT: '退出登录',
+  DENIED: '越权访问',
+  PASSWORD_CHANGE: '修改密码',
+  USER_ADD: '新增账号',
+  USER_UPDATE: '编辑账号',
+  USER_STATUS: '启用/禁用账号',
+  USER_PASSWORD_RESET: '重置密码',
+  GROUP_UPDATE: '编辑角色组',
+  AGREEMENT_SAVE: '保存协议',
+  SEED: '初始化数据',
+} as const;
+export type OperationType = keyof typeof OPERATION_TYPES;
+
+export interface Actor {
+  id: number | null;
+  login: string | null;
+  districtId: number | null;
+  ip: string | null;
+}
+
+export interface AuditEntry {
+  type: OperationType;
+  target?: string | null;
+  summary: string;
+  before?: unknown;
+  after?: unknown;
+  result?: 0 | 1;
+}
+
+/** Pass the transaction of the change so the row commits or rolls back with it. */
+export async function audit(db: Db, actor: Actor, entry: AuditEntry, at: Date): Promise<void> {
+  await db.insert(sysLog).values({
+    operatorId: actor.id,
+    operatorLogin: actor.login,
+    operationType: entry.type,
+    target: entry.target ?? null,
+    summary: entry.summary,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    ip: actor.ip,
+    result: entry.result ?? 1,
+    districtId: actor.districtId,
+    createdAt: at,
+  });
+}

@@ -1,0 +1,275 @@
+import { and, asc, count, desc, eq, inArray, notInArray, or, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import { Msg, type account, parseSort, toPage } from '../../../shared/api';
+import type { AppDeps, AuthContext } from '../../context';
+import { isSuperUser } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { fail, forbidden, notFound } from '../../lib/errors';
+import { hashPassword } from '../../lib/password';
+import { contains, iso } from '../../lib/sql';
+import { endSessions } from '../../plugins/auth';
+
+type StaffUserInput = z.input<typeof account.staffUser>;
+type UserPageQuery = z.output<typeof account.userPage.query>;
+type AddBody = z.output<typeof account.userAdd.body>;
+type UpdateBody = z.output<typeof account.userUpdate.body>;
+
+const userColumns = {
+  user: t.users,
+  groupName: t.roleGroups.name,
+  districtName: t.districts.name,
+};
+
+function toDto(row: { user: typeof t.users.$inferSelect; groupName: string | null; districtName: string | null }, now: Date): StaffUserInput {
+  const u = row.user;
+  return {
+    id: u.id,
+    login: u.login,
+    firstName: u.firstName,
+    phone: u.phone,
+    activated: u.activated,
+    authorities: u.authorities as StaffUserInput['authorities'],
+    groupId: u.groupId,
+    groupName: row.groupName,
+    districtId: u.districtId,
+    districtName: row.districtName,
+    openDistrict: u.openDistrict,
+    locked: !!u.lockedUntil && u.lockedUntil > now,
+    createdDate: iso(u.createdAt),
+    lastModifiedDate: iso(u.updatedAt),
+    passwordChangedDate: iso(u.passwordChangedAt),
+  };
+}
+
+const selectUsers = (db: Db) =>
+  db
+    .select(userColumns)
+    .from(t.users)
+    .leftJoin(t.roleGroups, eq(t.roleGroups.id, t.users.groupId))
+    .leftJoin(t.districts, eq(t.districts.id, t.users.districtId));
+
+const SORT_COLUMNS = {
+  login: t.users.login,
+  firstName: t.users.firstName,
+  createdDate: t.users.createdAt,
+  lastModifiedDate: t.users.updatedAt,
+} as const;
+
+export async function pageUsers(deps: AppDeps, a: AuthContext, q: UserPageQuery) {
+  const where: SQL[] = [];
+  if (a.districtScope !== null) where.push(eq(t.users.districtId, a.districtScope));
+  else if (q.districtId) where.push(eq(t.users.districtId, q.districtId));
+  if (q.keyword) {
+    const kw = or(contains(t.users.login, q.keyword), contains(t.users.firstName, q.keyword), contains(t.users.phone, q.keyword));
+    if (kw) where.push(kw);
+  }
+  if (q.activated !== undefined) where.push(eq(t.users.activated, q.activated));
+  if (q.groupId) where.push(eq(t.users.groupId, q.groupId));
+  const cond = where.length ? and(...where) : undefined;
+  const sort = parseSort<keyof typeof SORT_COLUMNS>(q.sort);
+  const order = sort ? (sort.dir === 'asc' ? asc(SORT_COLUMNS[sort.field]) : desc(SORT_COLUMNS[sort.field])) : asc(t.users.id);
+  const [rows, [total]] = await Promise.all([
+    selectUsers(deps.db).where(cond).orderBy(order, asc(t.users.id)).limit(q.size).offset(q.page * q.size),
+    deps.db.select({ n: count() }).from(t.users).where(cond),
+  ]);
+  const now = deps.clock.now();
+  return toPage(rows.map((r) => toDto(r, now)), total?.n ?? 0, q.page, q.size);
+}
+
+async function loadUser(db: Db, id: number) {
+  const [row] = await selectUsers(db).where(eq(t.users.id, id));
+  return row;
+}
+
+/** Another district's accounts are out of reach; so are super users, for anyone but a super user. */
+function assertCanTouch(a: AuthContext, target: typeof t.users.$inferSelect) {
+  if (a.districtScope !== null && target.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
+  if (target.authorities.includes('ROLE_APP_ADMIN') && !isSuperUser(a)) throw forbidden();
+}
+
+export async function getUser(deps: AppDeps, a: AuthContext, id: number) {
+  const row = await loadUser(deps.db, id);
+  if (!row) throw notFound();
+  if (a.districtScope !== null && row.user.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
+  return toDto(row, deps.clock.now());
+}
+
+/**
+ * What a non-super operator may hand out: no super-user role, no openDistrict, no district but
+ * the one they work in, and no role group holding items they do not hold themselves.
+ */
+async function assertGrantable(
+  db: Db,
+  a: AuthContext,
+  spec: { authority?: string; openDistrict?: boolean; districtId?: number | null; groupId?: number },
+) {
+  if (spec.groupId !== undefined) {
+    const [g] = await db.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.id, spec.groupId));
+    if (!g) throw fail('角色组不存在');
+  }
+  if (spec.districtId !== undefined && spec.districtId !== null) {
+    const [d] = await db.select({ id: t.districts.id }).from(t.districts).where(eq(t.districts.id, spec.districtId));
+    if (!d) throw fail('区域不存在');
+  }
+  if (isSuperUser(a)) return;
+  if (spec.authority === 'ROLE_APP_ADMIN') throw forbidden('只有超级管理员可以授予超级管理员角色');
+  if (spec.openDistrict) throw forbidden('只有超级管理员可以开放区域切换');
+  if (spec.districtId !== undefined && a.districtScope !== null && spec.districtId !== a.districtScope) {
+    throw forbidden(Msg.foreignDistrict);
+  }
+  if (spec.groupId !== undefined && a.user.groupId !== spec.groupId) {
+    const own = db.select({ id: t.roleGroupItems.itemId }).from(t.roleGroupItems).where(eq(t.roleGroupItems.groupId, a.user.groupId ?? -1));
+    const [extra] = await db
+      .select({ n: count() })
+      .from(t.roleGroupItems)
+      .where(and(eq(t.roleGroupItems.groupId, spec.groupId), notInArray(t.roleGroupItems.itemId, own)));
+    if ((extra?.n ?? 0) > 0) throw forbidden('不能分配权限多于自己的角色组');
+  }
+}
+
+const loginTaken = async (db: Db, login: string) =>
+  (await db.select({ id: t.users.id }).from(t.users).where(eq(t.users.login, login))).length > 0;
+
+function publicView(u: typeof t.users.$inferSelect) {
+  const { passwordHash: _h, failedCount: _c, failedWindowStart: _w, ...rest } = u;
+  return rest;
+}
+
+export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
+  const login = body.login.toLowerCase();
+  const districtId = body.districtId ?? a.districtScope ?? null;
+  if (!body.openDistrict && districtId === null) throw fail('请选择账号所属区域');
+  await assertGrantable(deps.db, a, { authority: body.authority, openDistrict: body.openDistrict, districtId, groupId: body.groupId });
+  if (await loginTaken(deps.db, login)) throw fail('用户名已存在');
+  const hash = await hashPassword(body.password);
+  const now = deps.clock.now();
+  const id = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(t.users)
+      .values({
+        login,
+        firstName: body.firstName,
+        phone: body.phone ?? null,
+        passwordHash: hash,
+        activated: body.activated,
+        authorities: [body.authority],
+        groupId: body.groupId,
+        districtId,
+        openDistrict: body.openDistrict,
+        passwordChangedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw fail('用户名已存在');
+    await audit(tx, a.actor, { type: 'USER_ADD', target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
+    return row.id;
+  });
+  const created = await loadUser(deps.db, id);
+  if (!created) throw notFound();
+  return toDto(created, now);
+}
+
+export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody) {
+  const existing = await loadUser(deps.db, body.id);
+  if (!existing) throw notFound('账号不存在');
+  const target = existing.user;
+  assertCanTouch(a, target);
+  const { id, activated, password, authority, ...fields } = body;
+  const changesStatus = activated !== undefined && activated !== target.activated;
+  const changesProfile = password !== undefined || authority !== undefined || Object.values(fields).some((v) => v !== undefined);
+  const may = (key: string) => isSuperUser(a) || a.buttons.includes(key);
+  if (changesStatus && !may('USER_UPDATE_STATUS')) throw forbidden();
+  if (changesProfile && !may('USER_ADD')) throw forbidden();
+  if (changesStatus && activated === false && target.id === a.user.id) throw fail('不能禁用当前登录的账号');
+  const nextOpen = fields.openDistrict ?? target.openDistrict;
+  const nextDistrict = fields.districtId === undefined ? target.districtId : fields.districtId;
+  if (!nextOpen && nextDistrict === null) throw fail('请选择账号所属区域');
+  await assertGrantable(deps.db, a, {
+    authority,
+    openDistrict: fields.openDistrict && !target.openDistrict ? true : undefined,
+    districtId: fields.districtId,
+    groupId: fields.groupId !== undefined && fields.groupId !== target.groupId ? fields.groupId : undefined,
+  });
+  const now = deps.clock.now();
+  const hash = password ? await hashPassword(password) : undefined;
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(t.users)
+      .set({
+        ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+        ...(authority ? { authorities: [authority] } : {}),
+        ...(activated !== undefined ? { activated } : {}),
+        ...(hash ? { passwordHash: hash, passwordChangedAt: now, failedCount: 0, lockedUntil: null } : {}),
+        updatedAt: now,
+      })
+      .where(eq(t.users.id, id))
+      .returning();
+    if (!row) throw notFound('账号不存在');
+    if (changesStatus && activated === false) await endSessions(tx, id, 'disabled', now);
+    if (hash) await endSessions(tx, id, 'password', now);
+    const type = hash ? 'USER_PASSWORD_RESET' : changesStatus && !changesProfile ? 'USER_STATUS' : 'USER_UPDATE';
+    const summary = changesStatus ? `${activated ? '启用' : '禁用'}账号 ${target.login}` : `编辑账号 ${target.login}`;
+    await audit(tx, a.actor, { type, target: target.login, summary, before: publicView(target), after: publicView(row) }, now);
+  });
+  const updated = await loadUser(deps.db, id);
+  if (!updated) throw notFound('账号不存在');
+  return toDto(updated, now);
+}
+
+type GroupQuery = z.output<typeof account.groupUpdate.query>;
+
+async function groupDtos(db: Db, ids?: number[]) {
+  const groups = await db
+    .select()
+    .from(t.roleGroups)
+    .where(ids ? inArray(t.roleGroups.id, ids) : undefined)
+    .orderBy(asc(t.roleGroups.id));
+  const items = await db.select().from(t.roleGroupItems);
+  const users = await db.select({ groupId: t.users.groupId, n: count() }).from(t.users).groupBy(t.users.groupId);
+  return groups.map((g) => ({
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    itemIds: items.filter((i) => i.groupId === g.id).map((i) => i.itemId),
+    userCount: users.find((u) => u.groupId === g.id)?.n ?? 0,
+  }));
+}
+
+export const listGroups = (deps: AppDeps) => groupDtos(deps.db);
+
+export async function updateGroup(deps: AppDeps, a: AuthContext, q: GroupQuery) {
+  const [before] = await groupDtos(deps.db, [q.id]);
+  if (!before) throw notFound('角色组不存在');
+  if (q.name && q.name !== before.name) {
+    const [dup] = await deps.db.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, q.name));
+    if (dup) throw fail('角色组名称已存在');
+  }
+  if (q.itemIds) {
+    const known = q.itemIds.length
+      ? await deps.db.select({ id: t.authItems.id }).from(t.authItems).where(inArray(t.authItems.id, q.itemIds))
+      : [];
+    const unknown = q.itemIds.filter((i) => !known.some((k) => k.id === i));
+    if (unknown.length) throw fail(`权限项不存在：${unknown.slice(0, 5).join('、')}`);
+  }
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(t.roleGroups)
+      .set({ ...(q.name ? { name: q.name } : {}), ...(q.description !== undefined ? { description: q.description } : {}), updatedAt: now })
+      .where(eq(t.roleGroups.id, q.id));
+    if (q.itemIds) {
+      await tx.delete(t.roleGroupItems).where(eq(t.roleGroupItems.groupId, q.id));
+      if (q.itemIds.length) await tx.insert(t.roleGroupItems).values(q.itemIds.map((itemId) => ({ groupId: q.id, itemId })));
+    }
+    const [after] = await groupDtos(tx, [q.id]);
+    await audit(tx, a.actor, { type: 'GROUP_UPDATE', target: before.name, summary: `编辑角色组 ${before.name}`, before, after }, now);
+  });
+  const [after] = await groupDtos(deps.db, [q.id]);
+  if (!after) throw notFound('角色组不存在');
+  return after;
+}
+

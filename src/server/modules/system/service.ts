@@ -1,0 +1,152 @@
+import { and, asc, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import { Msg, parseSort, type system, toPage } from '../../../shared/api';
+import type { AppDeps, AuthContext } from '../../context';
+import * as t from '../../db/schema';
+import { OPERATION_TYPES, type OperationType, audit } from '../../lib/audit';
+import { fail, forbidden, notFound } from '../../lib/errors';
+import { contains, iso } from '../../lib/sql';
+
+type LogQuery = z.output<typeof system.sysLogPage.query>;
+
+export async function pageLogs(deps: AppDeps, a: AuthContext, q: LogQuery) {
+  const where: SQL[] = [];
+  if (a.districtScope !== null) where.push(eq(t.sysLog.districtId, a.districtScope));
+  if (q.operationType) where.push(eq(t.sysLog.operationType, q.operationType));
+  if (q.operator) where.push(contains(t.sysLog.operatorLogin, q.operator));
+  if (q.result !== undefined) where.push(eq(t.sysLog.result, q.result));
+  if (q.startTime) where.push(gte(t.sysLog.createdAt, new Date(q.startTime)));
+  if (q.endTime) where.push(lte(t.sysLog.createdAt, new Date(q.endTime)));
+  const cond = where.length ? and(...where) : undefined;
+  const sort = parseSort<'createdDate' | 'operationType'>(q.sort);
+  const column = sort?.field === 'operationType' ? t.sysLog.operationType : t.sysLog.createdAt;
+  const order = sort?.dir === 'asc' ? asc(column) : desc(column);
+  const [rows, [total]] = await Promise.all([
+    deps.db.select().from(t.sysLog).where(cond).orderBy(order, desc(t.sysLog.id)).limit(q.size).offset(q.page * q.size),
+    deps.db.select({ n: count() }).from(t.sysLog).where(cond),
+  ]);
+  return toPage(
+    rows.map((r) => ({
+      id: r.id,
+      operatorId: r.operatorId,
+      operatorLogin: r.operatorLogin,
+      operationType: r.operationType,
+      operationLabel: OPERATION_TYPES[r.operationType as OperationType] ?? r.operationType,
+      target: r.target,
+      summary: r.summary,
+      before: r.before,
+      after: r.after,
+      ip: r.ip,
+      result: r.result === 1 ? (1 as const) : (0 as const),
+      districtId: r.districtId,
+      createdDate: iso(r.createdAt),
+    })),
+    total?.n ?? 0,
+    q.page,
+    q.size,
+  );
+}
+
+export const operationTypes = () => Object.entries(OPERATION_TYPES).map(([value, label]) => ({ value, label }));
+
+type DistrictQuery = z.output<typeof system.districtPage.query>;
+
+export async function pageDistricts(deps: AppDeps, a: AuthContext, q: DistrictQuery) {
+  const where: SQL[] = [];
+  // Without openDistrict the area list is the account's own district.
+  if (!a.user.openDistrict) where.push(eq(t.districts.id, a.user.districtId ?? -1));
+  if (q.name) where.push(contains(t.districts.name, q.name));
+  const cond = where.length ? and(...where) : undefined;
+  const sort = parseSort<'name' | 'code'>(q.sort);
+  const column = sort?.field === 'name' ? t.districts.name : sort?.field === 'code' ? t.districts.code : t.districts.sort;
+  const [rows, [total]] = await Promise.all([
+    deps.db
+      .select({ id: t.districts.id, name: t.districts.name, code: t.districts.code, lat: t.districts.lat, lon: t.districts.lon })
+      .from(t.districts)
+      .where(cond)
+      .orderBy(sort?.dir === 'desc' ? desc(column) : asc(column), asc(t.districts.id))
+      .limit(q.size)
+      .offset(q.page * q.size),
+    deps.db.select({ n: count() }).from(t.districts).where(cond),
+  ]);
+  return toPage(rows, total?.n ?? 0, q.page, q.size);
+}
+
+const agreementDto = (r: typeof t.agreements.$inferSelect) => ({
+  id: r.id,
+  districtId: r.districtId,
+  code: r.code,
+  title: r.title,
+  content: r.content,
+  updatedDate: iso(r.updatedAt),
+});
+
+export async function listAgreements(deps: AppDeps, a: AuthContext, code: string | undefined) {
+  const where: SQL[] = [];
+  if (a.districtScope !== null) where.push(eq(t.agreements.districtId, a.districtScope));
+  if (code) where.push(eq(t.agreements.code, code));
+  const rows = await deps.db
+    .select()
+    .from(t.agreements)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(asc(t.agreements.districtId), asc(t.agreements.code));
+  return rows.map(agreementDto);
+}
+
+type AgreementBody = z.output<typeof system.agreementSave.body>;
+
+export async function saveAgreement(deps: AppDeps, a: AuthContext, body: AgreementBody) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    if (body.id) {
+      const [before] = await tx.select().from(t.agreements).where(eq(t.agreements.id, body.id)).for('update');
+      if (!before) throw notFound('协议不存在');
+      if (a.districtScope !== null && before.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
+      const [dup] = await tx
+        .select({ id: t.agreements.id })
+        .from(t.agreements)
+        .where(and(eq(t.agreements.districtId, before.districtId), eq(t.agreements.code, body.code)));
+      if (dup && dup.id !== before.id) throw fail('该区域已存在相同编码的协议');
+      const [after] = await tx
+        .update(t.agreements)
+        .set({ code: body.code, title: body.title, content: body.content, updatedAt: now })
+        .where(eq(t.agreements.id, body.id))
+        .returning();
+      if (!after) throw notFound('协议不存在');
+      await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', target: `${after.districtId}/${after.code}`, summary: `修改协议「${after.title}」`, before: agreementDto(before), after: agreementDto(after) }, now);
+      return agreementDto(after);
+    }
+    if (a.districtScope === null) throw fail('请先选择区域再新增协议');
+    const [created] = await tx
+      .insert(t.agreements)
+      .values({ districtId: a.districtScope, code: body.code, title: body.title, content: body.content, createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) throw fail('该区域已存在相同编码的协议');
+    await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', target: `${created.districtId}/${created.code}`, summary: `新增协议「${created.title}」`, after: agreementDto(created) }, now);
+    return agreementDto(created);
+  });
+}
+
+async function configValue(deps: AppDeps, key: string): Promise<unknown> {
+  const [row] = await deps.db.select({ value: t.appConfig.value }).from(t.appConfig).where(eq(t.appConfig.key, key));
+  return row?.value ?? null;
+}
+
+export async function qrCode(deps: AppDeps): Promise<string | null> {
+  const v = await configValue(deps, 'qrCode');
+  return typeof v === 'string' && v ? v : null;
+}
+
+export async function cityLocation(deps: AppDeps) {
+  const v = (await configValue(deps, 'cityCenter')) as { lat?: unknown; lon?: unknown } | null;
+  if (!v || typeof v.lat !== 'number' || typeof v.lon !== 'number') throw fail('未配置城市中心坐标');
+  return { lat: v.lat, lon: v.lon };
+}
+
+export async function listPayInfo(deps: AppDeps) {
+  return deps.db
+    .select({ id: t.payInfo.id, code: t.payInfo.code, name: t.payInfo.name, enabled: t.payInfo.enabled })
+    .from(t.payInfo)
+    .orderBy(asc(t.payInfo.sort));
+}

@@ -1,0 +1,137 @@
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import { DISTRICT_HEADER, LOGIN_ELSEWHERE, LOGIN_RESULT_HEADER, Msg } from '../../shared/api';
+import type { AppDeps, AuthContext } from '../context';
+import * as t from '../db/schema';
+import { type Actor, audit } from '../lib/audit';
+import { AppError, badRequest, forbidden, unauthorized } from '../lib/errors';
+
+/** Sessions live on the server; the token only names one. */
+export async function signSessionToken(deps: AppDeps, sessionId: string, userId: number, createdAt: Date): Promise<string> {
+  const iat = Math.floor(createdAt.getTime() / 1000);
+  return new SignJWT({ sid: sessionId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(userId))
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + deps.config.sessionMaxAgeSeconds)
+    .sign(deps.jwtKey);
+}
+
+/** Seen-at is written at most this often, so reads do not each cost a write. */
+const TOUCH_EVERY_MS = 15_000;
+
+export async function endSessions(db: AppDeps['db'], userId: number, reason: string, at: Date, exceptId?: string) {
+  const live = and(eq(t.sessions.userId, userId), isNull(t.sessions.endedAt));
+  await db
+    .update(t.sessions)
+    .set({ endedAt: at, endReason: reason })
+    .where(exceptId ? and(live, sql`${t.sessions.id} <> ${exceptId}`) : live);
+}
+
+function bearer(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(.+)$/i.exec(h);
+  return m?.[1]?.trim() || null;
+}
+
+export async function resolveAuth(deps: AppDeps, req: FastifyRequest): Promise<AuthContext> {
+  const token = bearer(req);
+  if (!token) throw unauthorized();
+  const now = deps.clock.now();
+  let sid: string;
+  try {
+    const { payload } = await jwtVerify(token, deps.jwtKey, { algorithms: ['HS256'], currentDate: now });
+    if (typeof payload.sid !== 'string') throw new Error('no sid');
+    sid = payload.sid;
+  } catch {
+    throw unauthorized();
+  }
+  const [row] = await deps.db
+    .select({ session: t.sessions, user: t.users })
+    .from(t.sessions)
+    .innerJoin(t.users, eq(t.users.id, t.sessions.userId))
+    .where(eq(t.sessions.id, sid));
+  if (!row) throw unauthorized();
+  const { session, user } = row;
+  if (session.endedAt) {
+    if (session.endReason === 'replaced') {
+      throw unauthorized(Msg.loggedInElsewhere, { [LOGIN_RESULT_HEADER]: LOGIN_ELSEWHERE });
+    }
+    throw unauthorized();
+  }
+  const nowMs = now.getTime();
+  const expired = nowMs - session.createdAt.getTime() >= deps.config.sessionMaxAgeSeconds * 1000;
+  const idle = nowMs - session.lastSeenAt.getTime() >= deps.config.tokenTtlSeconds * 1000;
+  if (expired || idle || !user.activated) {
+    await deps.db
+      .update(t.sessions)
+      .set({ endedAt: now, endReason: expired ? 'expired' : idle ? 'idle' : 'disabled' })
+      .where(and(eq(t.sessions.id, sid), isNull(t.sessions.endedAt)));
+    throw unauthorized();
+  }
+  if (nowMs - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+    await deps.db
+      .update(t.sessions)
+      .set({ lastSeenAt: now })
+      .where(and(eq(t.sessions.id, sid), isNull(t.sessions.endedAt), lt(t.sessions.lastSeenAt, now)));
+  }
+  const buttons = await buttonsOf(deps, user.groupId, user.authorities);
+  const actor = { id: user.id, login: user.login, districtId: user.districtId, ip: req.ip };
+  let districtScope: number | null;
+  try {
+    districtScope = await resolveDistrict(deps, req, user);
+  } catch (err) {
+    if (err instanceof AppError && err.httpStatus === 403) {
+      await auditDenied(deps, actor, `${req.method} ${req.url.split('?')[0]}`, `请求了无权访问的区域 ${String(req.headers[DISTRICT_HEADER])}`);
+    }
+    throw err;
+  }
+  return {
+    user,
+    session,
+    roles: user.authorities,
+    buttons,
+    districtScope,
+    actor: { ...actor, districtId: districtScope ?? user.districtId },
+  };
+}
+
+/** Every refusal for lack of permission leaves a trace in the system log. */
+export async function auditDenied(deps: AppDeps, actor: Actor, target: string, summary: string): Promise<void> {
+  await audit(deps.db, actor, { type: 'DENIED', target, summary, result: 0 }, deps.clock.now());
+}
+
+async function buttonsOf(deps: AppDeps, groupId: number | null, roles: string[]): Promise<string[]> {
+  if (roles.includes('ROLE_APP_ADMIN')) {
+    const rows = await deps.db.select({ id: t.authItems.id }).from(t.authItems).where(eq(t.authItems.type, 'button'));
+    return rows.map((r) => r.id);
+  }
+  if (groupId === null) return [];
+  const rows = await deps.db
+    .select({ id: t.authItems.id })
+    .from(t.roleGroupItems)
+    .innerJoin(t.authItems, eq(t.authItems.id, t.roleGroupItems.itemId))
+    .where(and(eq(t.roleGroupItems.groupId, groupId), eq(t.authItems.type, 'button')));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The `districtId` header picks the area. An account without openDistrict works only in its own
+ * district; one with it may pick any existing district, or none (every district).
+ */
+async function resolveDistrict(deps: AppDeps, req: FastifyRequest, user: AuthContext['user']): Promise<number | null> {
+  const raw = req.headers[DISTRICT_HEADER];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value === '') return user.openDistrict ? null : user.districtId;
+  if (!/^\d{1,9}$/.test(value)) throw badRequest('区域ID不正确');
+  const id = Number(value);
+  if (!user.openDistrict) {
+    if (id !== user.districtId) throw forbidden(Msg.foreignDistrict);
+    return id;
+  }
+  const [d] = await deps.db.select({ id: t.districts.id }).from(t.districts).where(eq(t.districts.id, id));
+  if (!d) throw forbidden(Msg.foreignDistrict);
+  return id;
+}

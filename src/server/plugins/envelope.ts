@@ -1,0 +1,42 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { Code, Msg } from '../../shared/api';
+import { AppError } from '../lib/errors';
+
+const isApiPath = (url: string) => url.startsWith('/busline/') || url.startsWith('/buscodepc/');
+
+/** Fastify's own errors, in Chinese and in the envelope. */
+const FASTIFY_ERRORS: Record<string, { status: number; code: number; msg: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: Code.BAD_REQUEST, msg: Msg.badJson },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: Code.BAD_REQUEST, msg: '请求内容不能为空' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: Code.TOO_LARGE, msg: Msg.tooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: Code.UNSUPPORTED_MEDIA, msg: Msg.unsupportedMedia },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: Code.BAD_REQUEST, msg: '请求长度不正确' },
+  FST_ERR_CTP_INVALID_TYPE: { status: 400, code: Code.BAD_REQUEST, msg: '请求内容类型不正确' },
+  FST_ERR_BAD_URL: { status: 400, code: Code.BAD_REQUEST, msg: '请求地址不正确' },
+};
+
+/** No stack trace, SQL or library message ever leaves the server: only the envelope. */
+export function registerEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) {
+      void reply.headers(err.headers);
+      return reply.status(err.httpStatus).send({ code: err.code, msg: err.message, data: err.data });
+    }
+    const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
+    if (known) return reply.status(known.status).send({ code: known.code, msg: known.msg, data: null });
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send({ code: err.statusCode, msg: '请求不正确', data: null });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ code: Code.INTERNAL, msg: Msg.internal, data: null });
+  });
+}
+
+export function registerNotFound(app: FastifyInstance, spa: { indexHtml: string | null }): void {
+  app.setNotFoundHandler((req, reply) => {
+    if (!isApiPath(req.url) && req.method === 'GET' && spa.indexHtml !== null) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(spa.indexHtml);
+    }
+    return reply.status(404).send({ code: Code.NOT_FOUND, msg: Msg.notFound, data: null });
+  });
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+export const MAX_PAGE_SIZE = 1000;
+
+const intFrom = (min: number, max: number, label: string) =>
+  z.coerce
+    .number({ error: `${label}必须是数字` })
+    .int({ error: `${label}必须是整数` })
+    .min(min, { error: `${label}不能小于${min}` })
+    .max(max, { error: `${label}不能大于${max}` });
+
+/**
+ * Spring-style paging: `page` from 0, `size`, `sort=field,asc|desc`.
+ * Sort fields are an allow-list per endpoint so a query can never sort on an arbitrary column.
+ */
+export function pageQuery<const F extends readonly [string, ...string[]]>(sortFields: F) {
+  return z.object({
+    page: intFrom(0, 1_000_000, '页码').default(0),
+    size: intFrom(1, MAX_PAGE_SIZE, '每页条数').default(20),
+    sort: z
+      .string()
+      .regex(new RegExp(`^(${sortFields.join('|')}),(asc|desc)$`), {
+        error: `排序参数应为 字段,asc|desc，可用字段：${sortFields.join('、')}`,
+      })
+      .optional(),
+  });
+}
+
+export function parseSort<F extends string>(sort: string | undefined): { field: F; dir: 'asc' | 'desc' } | undefined {
+  if (!sort) return undefined;
+  const [field, dir] = sort.split(',');
+  return { field: field as F, dir: dir === 'asc' ? 'asc' : 'desc' };
+}
+
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    content: z.array(item),
+    totalElements: z.number().int(),
+    totalPages: z.number().int(),
+    number: z.number().int(),
+    size: z.number().int(),
+  });
+
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+  totalPages: number;
+  number: number;
+  size: number;
+}
+
+export function toPage<T>(content: T[], totalElements: number, page: number, size: number): Page<T> {
+  return { content, totalElements, totalPages: Math.ceil(totalElements / size), number: page, size };
+}

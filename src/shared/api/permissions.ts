@@ -1,0 +1,75 @@
+/** Roles are the names in a user's authority list (spec §6). */
+export const ROLES = ['ROLE_APP_ADMIN', 'ROLE_ADMIN', 'ROLE_USER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = {
+  ROLE_APP_ADMIN: '超级管理员',
+  ROLE_ADMIN: '管理员',
+  ROLE_USER: '用户',
+};
+
+/** Button permissions are auth items of type `button`, keyed by path (spec §6). */
+export const BUTTON_KEYS = [
+  'BUS_LINE_DEL',
+  'BUS_LINE_DETAIL_DEL',
+  'BUS_LINE_VERSION_ADD',
+  'BUS_LINE_VERSION_SET_ONLINE_TIME',
+  'BUS_LINE_VERSION_UPDATE_DEL',
+  'BUS_LINE_VERSION_UPDATE_STATUS',
+  'USER_ADD',
+  'USER_UPDATE_STATUS',
+  'REFUND_ORDER',
+  'ycOrder',
+] as const;
+export type ButtonKey = (typeof BUTTON_KEYS)[number];
+
+export const BUTTON_LABELS: Record<ButtonKey, string> = {
+  BUS_LINE_DEL: '删除线路',
+  BUS_LINE_DETAIL_DEL: '删除线路详情',
+  BUS_LINE_VERSION_ADD: '新增版本',
+  BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',
+  BUS_LINE_VERSION_UPDATE_DEL: '删除版本',
+  BUS_LINE_VERSION_UPDATE_STATUS: '修改版本状态',
+  USER_ADD: '新增与编辑账号',
+  USER_UPDATE_STATUS: '启用/禁用账号',
+  REFUND_ORDER: '订单退款',
+  ycOrder: '异常订单处理',
+};
+
+/**
+ * Who may call an endpoint. The same declaration hides elements in the console and is enforced
+ * by the server, so the two can never disagree.
+ * - public:  no session (only authenticate)
+ * - session: any signed-in account, read-only reference data
+ * - self:    any signed-in account, acting on its own session or password only
+ * - grant:   one of `roles` or one of `buttons`; ROLE_APP_ADMIN (super user) always passes
+ */
+export type Permission =
+  | { kind: 'public' }
+  | { kind: 'session' }
+  | { kind: 'self' }
+  | { kind: 'grant'; roles?: readonly Role[]; buttons?: readonly ButtonKey[] };
+
+export const PUBLIC: Permission = { kind: 'public' };
+export const SESSION: Permission = { kind: 'session' };
+export const SELF: Permission = { kind: 'self' };
+export const grant = (spec: { roles?: readonly Role[]; buttons?: readonly ButtonKey[] }): Permission => ({
+  kind: 'grant',
+  ...spec,
+});
+
+export interface Grants {
+  roles: readonly string[];
+  buttons: readonly string[];
+}
+
+/** The one permission rule, used by the server to refuse and the console to hide. */
+export function isAllowed(permission: Permission, grants: Grants | null): boolean {
+  if (permission.kind === 'public') return true;
+  if (!grants) return false;
+  if (permission.kind !== 'grant') return true;
+  if (grants.roles.includes('ROLE_APP_ADMIN')) return true;
+  if (permission.roles?.some((r) => grants.roles.includes(r))) return true;
+  if (permission.buttons?.some((b) => grants.buttons.includes(b))) return true;
+  return false;
+}

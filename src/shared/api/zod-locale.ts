@@ -1,0 +1,6 @@
+import { z } from 'zod';
+
+/** Messages zod writes itself (wrong types, unknown values) come out in Chinese too. */
+export function useChineseZodMessages(): void {
+  z.config(z.locales.zhCN());
+}

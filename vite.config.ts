@@ -1,0 +1,63 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const apiTarget = process.env.API_TARGET || 'http://127.0.0.1:8080';
+/** Set by .ci/run (and by anyone with a PostgreSQL at hand): the server suite runs there too. */
+const postgresUrl = process.env.DATABASE_URL;
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: {
+    proxy: {
+      '/busline': { target: apiTarget, changeOrigin: false },
+      '/buscodepc': { target: apiTarget, changeOrigin: false },
+    },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 800 },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['tests/server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { TEST_DATABASE_URL: '' },
+        },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'server-pg',
+                include: ['tests/server/**/*.test.ts'],
+                environment: 'node',
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+                env: { TEST_DATABASE_URL: postgresUrl },
+              },
+            },
+          ]
+        : []),
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
