@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import type { MenuId } from '../../../shared/api';
 import { hashPassword } from '../../lib/password';
 import type { Db } from '../connection';
 import * as t from '../schema';
@@ -42,13 +41,10 @@ export const GROUPS = {
   viewer: { name: '只读组', description: '只能查看，不能修改' },
 } as const;
 
-const ALL_MENUS = authItemCatalogue()
-  .filter((r) => r.parentId === null)
-  .map((r) => r.id as MenuId);
-
 const GROUP_ITEMS: Record<keyof typeof GROUPS, () => string[]> = {
   super: () => authItemCatalogue().map((r) => r.id),
-  manager: () => authItemCatalogue().map((r) => r.id),
+  // Districts are city-wide: only the super user manages them.
+  manager: () => authItemCatalogue().map((r) => r.id).filter((id) => id !== 'settings.districts'),
   agent: () => [...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'station', 'bus', 'version']), 'ycOrder'],
   viewer: () => menuItemIds(['order', 'station', 'bus', 'version']),
 };
@@ -217,5 +213,3 @@ export async function runSeed(opts: SeedOptions): Promise<{ seededDemo: boolean 
   });
   return { seededDemo: true };
 }
-
-export { ALL_MENUS };

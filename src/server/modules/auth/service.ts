@@ -77,8 +77,9 @@ export async function login(deps: AppDeps, username: string, password: string, c
 }
 
 /**
- * One statement counts the failure and, at the fifth within the window, locks the account: the
- * row lock of the UPDATE makes concurrent failures count one by one.
+ * One statement counts the failure and, at exactly the fifth within the window, locks the account.
+ * The UPDATE's row lock makes racing failures count one by one, so only one of them sees 5 and
+ * writes the LOCK row; failures that raced past the lock check go on counting (6, 7, ...) harmlessly.
  */
 async function countFailure(db: Db, actor: Actor, now: Date): Promise<void> {
   const windowStart = new Date(now.getTime() - LOCKOUT.windowMs);
@@ -88,14 +89,14 @@ async function countFailure(db: Db, actor: Actor, now: Date): Promise<void> {
   const [row] = await db
     .update(t.users)
     .set({
-      failedCount: sql`case when ${next} >= ${LOCKOUT.failures} then 0 else ${next} end`,
-      failedWindowStart: sql`case when ${next} >= ${LOCKOUT.failures} then null when ${fresh} then ${now} else ${t.users.failedWindowStart} end`,
-      lockedUntil: sql`case when ${next} >= ${LOCKOUT.failures} then ${lockUntil} else ${t.users.lockedUntil} end`,
+      failedCount: next,
+      failedWindowStart: sql`case when ${fresh} then ${now} else ${t.users.failedWindowStart} end`,
+      lockedUntil: sql`case when ${next} = ${LOCKOUT.failures} then ${lockUntil} else ${t.users.lockedUntil} end`,
     })
     .where(eq(t.users.id, actor.id ?? -1))
-    .returning({ lockedUntil: t.users.lockedUntil, failedCount: t.users.failedCount });
+    .returning({ failedCount: t.users.failedCount });
   await audit(db, actor, { type: 'LOGIN_FAIL', target: actor.login, summary: '密码错误', result: 0 }, now);
-  if (row?.lockedUntil && row.lockedUntil.getTime() === lockUntil.getTime()) {
+  if (row?.failedCount === LOCKOUT.failures) {
     await audit(db, actor, { type: 'LOCK', target: actor.login, summary: `连续${LOCKOUT.failures}次密码错误，锁定30分钟`, result: 0 }, now);
   }
 }

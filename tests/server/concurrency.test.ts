@@ -1,0 +1,62 @@
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Msg, auth } from '../../src/shared/api';
+import * as t from '../../src/server/db/schema';
+import { onPostgres, postgresUrl } from '../support/test-db';
+import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
+
+/**
+ * Races need real connections: PGlite is a single connection where locks never contend, so these
+ * run only on PostgreSQL (the `server-pg` project, which .ci/run enables).
+ */
+describe.skipIf(!onPostgres)('on PostgreSQL', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s?.close());
+
+  it('racing logins of one account leave exactly one live session', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => s.call<{ idToken: string }>(auth.authenticate, { body: { username: 'agent', password: DEMO_PASSWORD } })),
+    );
+    const tokens = results.map((r) => {
+      expect(r.body.code).toBe(1);
+      return r.body.data.idToken;
+    });
+    const answers = await Promise.all(tokens.map((token) => s.call(auth.currentUser, { token })));
+    expect(answers.filter((a) => a.body.code === 1)).toHaveLength(1);
+    expect(answers.filter((a) => a.headers.get('loginresult') === '-2')).toHaveLength(7);
+    const [user] = await s.database.db.select().from(t.users).where(eq(t.users.login, 'agent'));
+    const live = await s.database.db
+      .select()
+      .from(t.sessions)
+      .where(sql`${t.sessions.userId} = ${user?.id ?? -1} and ${t.sessions.endedAt} is null`);
+    expect(live).toHaveLength(1);
+  });
+
+  it('racing wrong passwords are all counted and lock the account exactly once', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => s.call(auth.authenticate, { body: { username: 'viewer', password: `wrong${i}pass` } })),
+    );
+    expect(results.every((r) => r.body.msg === Msg.loginFailed)).toBe(true);
+    const locks = await s.database.db.select().from(t.sysLog).where(eq(t.sysLog.operationType, 'LOCK'));
+    expect(locks.filter((l) => l.operatorLogin === 'viewer')).toHaveLength(1);
+    const ok = await s.call(auth.authenticate, { body: { username: 'viewer', password: DEMO_PASSWORD } });
+    expect(ok.body.code).toBe(0);
+  });
+
+  it('keeps serving after PostgreSQL drops every connection (as on a restart)', async () => {
+    const token = await s.login('manager');
+    const [{ db } = { db: '' }] = (await s.database.db.execute(sql`select current_database() as db`)).rows as { db: string }[];
+    const killer = new pg.Client({ connectionString: postgresUrl });
+    await killer.connect();
+    await killer.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [db]);
+    await killer.end();
+    // A request may meet a connection that died under it; the pool replaces it for the next.
+    let code = 0;
+    for (let i = 0; i < 3 && code !== 1; i++) code = (await s.call(auth.currentUser, { token })).body.code;
+    expect(code).toBe(1);
+  });
+});

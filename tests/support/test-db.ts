@@ -1,0 +1,34 @@
+import pg from 'pg';
+import { type Database, openDatabase } from '../../src/server/db/connection';
+
+/** Set by the `server-pg` vitest project (from DATABASE_URL): the suite runs on PostgreSQL. */
+export const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
+export const onPostgres = postgresUrl !== undefined;
+
+let counter = 0;
+
+/**
+ * A fresh, empty database for one test file: in-memory PGlite, or a new database on the
+ * PostgreSQL server (dropped again on close).
+ */
+export async function freshDatabase(): Promise<Database> {
+  if (!postgresUrl) return openDatabase({ dataDir: 'memory://' });
+  const name = `t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: postgresUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists "${name}" with (force)`);
+      await dropper.end();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import { type Endpoint, auth, buildPath } from '../../src/shared/api';
+import { buildApp } from '../../src/server/app';
+import { type Config, loadConfig } from '../../src/server/config';
+import type { Database } from '../../src/server/db/connection';
+import { DEMO_PASSWORD, PROFILES, runSeed } from '../../src/server/db/seed';
+import { type TestClock, testClock } from './clock';
+import { freshDatabase } from './test-db';
+
+export { DEMO_PASSWORD };
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: { code: number; msg: string; data: T };
+}
+
+export interface CallOptions {
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  token?: string;
+  district?: string | number;
+}
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  database: Database;
+  clock: TestClock;
+  config: Config;
+  /** Calls a contract endpoint over HTTP, as the console does. */
+  call<T = unknown>(endpoint: Endpoint, opts?: CallOptions): Promise<ApiResponse<T>>;
+  /** A raw request, for what the console would never send. */
+  raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Headers; text: string }>;
+  /** Logs in and returns the token; throws when refused. */
+  login(username: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const clock = testClock();
+  const database = await freshDatabase();
+  const config: Config = { ...loadConfig({}), staticDir: '/nonexistent', ...overrides };
+  await database.migrate(() =>
+    runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays }).then(() => undefined),
+  );
+  const app = await buildApp({ db: database.db, config, clock });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  const raw: TestServer['raw'] = async (method, path, init = {}) => {
+    const res = await fetch(address + path, { method, headers: init.headers, body: init.body });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
+
+  const call: TestServer['call'] = async (endpoint, opts = {}) => {
+    const qs = new URLSearchParams({ _t: String(Date.now()) });
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) qs.set(k, String(v));
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.district !== undefined) headers.districtid = String(opts.district);
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      if (endpoint.bodyType === 'form') {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        body = new URLSearchParams(opts.body as Record<string, string>).toString();
+      } else {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(opts.body);
+      }
+    }
+    const res = await fetch(`${address}${buildPath(endpoint.path, opts.params)}?${qs}`, { method: endpoint.method, headers, body });
+    const text = await res.text();
+    let parsed: ApiResponse['body'];
+    try {
+      parsed = JSON.parse(text) as ApiResponse['body'];
+    } catch {
+      throw new Error(`${endpoint.id} answered ${res.status} with a non-JSON body: ${text.slice(0, 200)}`);
+    }
+    return { status: res.status, headers: res.headers, body: parsed as ApiResponse<never>['body'] };
+  };
+
+  const { authenticate } = auth;
+  const login: TestServer['login'] = async (username, password = DEMO_PASSWORD) => {
+    const res = await call<{ idToken: string }>(authenticate, { body: { username, password } });
+    if (res.body.code !== 1) throw new Error(`login ${username} refused: ${res.body.msg}`);
+    return res.body.data.idToken;
+  };
+
+  return {
+    url: address,
+    app,
+    database,
+    clock,
+    config,
+    call,
+    raw,
+    login,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

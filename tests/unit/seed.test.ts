@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { BUTTON_KEYS, MENU_IDS } from '../../src/shared/api';
+import { authItemCatalogue } from '../../src/server/db/seed/auth-items';
+import { createRng } from '../../src/server/db/seed/rng';
+
+describe('auth item catalogue', () => {
+  const items = authItemCatalogue();
+
+  it('has the 18 menus in the fixed order, each with at least one visible page', () => {
+    const menus = items.filter((i) => i.parentId === null);
+    expect(menus.map((m) => m.id)).toEqual([...MENU_IDS]);
+    for (const m of menus) {
+      expect(items.some((i) => i.parentId === m.id && i.type === 'menu'), m.id).toBe(true);
+    }
+  });
+
+  it('has one button keyed by path for every permission key', () => {
+    const buttons = items.filter((i) => i.type === 'button');
+    expect(buttons.map((b) => b.path).sort()).toEqual([...BUTTON_KEYS].sort());
+  });
+
+  it('carries para JSON with a title, and marks only List* components as cached', () => {
+    for (const item of items) {
+      const para = JSON.parse(item.para) as { title?: string; component?: string; noCache?: boolean };
+      expect(para.title, item.id).toBeTruthy();
+      if (item.parentId !== null && item.type !== 'button') {
+        expect(para.noCache, item.id).toBe(!para.component?.startsWith('List'));
+      }
+    }
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+  });
+});
+
+describe('seeded generator', () => {
+  it('gives the same sequence for the same seed and another for another seed', () => {
+    const a = Array.from({ length: 5 }, createRng(7).next);
+    const b = Array.from({ length: 5 }, createRng(7).next);
+    const c = Array.from({ length: 5 }, createRng(8).next);
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+    expect(a.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+});
