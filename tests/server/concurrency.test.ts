@@ -49,7 +49,8 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
 
   it('keeps serving after PostgreSQL drops every connection (as on a restart)', async () => {
     const token = await s.login('manager');
-    const [{ db } = { db: '' }] = (await s.database.db.execute(sql`select current_database() as db`)).rows as { db: string }[];
+    const result = (await s.database.db.execute(sql`select current_database() as db`)) as unknown as { rows: { db: string }[] };
+    const db = result.rows[0]?.db ?? '';
     const killer = new pg.Client({ connectionString: postgresUrl });
     await killer.connect();
     await killer.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [db]);
