@@ -38,7 +38,8 @@ const bool = (name: string, raw: string | undefined, fallback: boolean): boolean
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   return {
-    host: env.HOST || '0.0.0.0',
+    // Loopback unless asked: the demo accounts' password is published in the README.
+    host: env.HOST || '127.0.0.1',
     port: num('PORT', env.PORT, 8080),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,

@@ -1,0 +1,62 @@
+/**
+ * `npm run bench`: latency and throughput of the reference server over loopback. A plain script,
+ * not a test: it asserts nothing about time, it prints a table to paste into the README.
+ *
+ * The server runs in this process (buildApp on a fresh on-disk PGlite with the demo city), so the
+ * client shares its event loop: the figures are for one Node process doing both.
+ */
+import os from 'node:os';
+import { type Measurement, createClient, percentile } from './lib';
+import { benchLogin, login } from './login.bench';
+import { CURRENT_USER, USER_PAGE, benchRead, checkUserPage } from './read.bench';
+import { startBenchServer } from './server';
+
+const READS = { total: 2000, concurrency: 8, warmup: 200 };
+const LOGINS = { total: 50, warmup: 3 };
+
+const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+
+function row(label: string, m: Measurement): string {
+  const rps = (m.requests / m.wallMs) * 1000;
+  return `| ${label} | ${m.requests} | ${m.concurrency} | ${ms(percentile(m.latencies, 50))} | ${ms(percentile(m.latencies, 95))} | ${ms(percentile(m.latencies, 99))} | ${rps.toFixed(0)} |`;
+}
+
+async function main() {
+  process.stderr.write('bench: starting the server (migrations, demo city)...\n');
+  const server = await startBenchServer();
+  const client = createClient(server.url, READS.concurrency);
+  try {
+    const adminToken = await login(client, 'admin');
+    const accounts = await checkUserPage(client, adminToken);
+
+    process.stderr.write(`bench: ${CURRENT_USER} x${READS.total}...\n`);
+    const me = await benchRead(client, adminToken, 'current user', CURRENT_USER, READS);
+    process.stderr.write(`bench: ${USER_PAGE} x${READS.total}...\n`);
+    const page = await benchRead(client, adminToken, 'user page', USER_PAGE, READS);
+    process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
+    const logins = await benchLogin(client, 'manager', LOGINS);
+
+    const cpus = os.cpus();
+    const lines = [
+      '',
+      `Command: \`npm run bench\` — Node ${process.version}, ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${os.platform()} ${os.arch()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB.`,
+      `Server and client in one process over loopback; PGlite on disk, demo city (${accounts} accounts); response checks ${server.checkResponses ? 'on (as `npm start` without NODE_ENV=production)' : 'off (NODE_ENV=production)'}.`,
+      '',
+      '| request | n | concurrency | p50 ms | p95 ms | p99 ms | req/s |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      row('`GET /busline/api/user/query/msg`', me),
+      row('`GET /busline/api/user/query/page?page=0&size=20`', page),
+      row('`POST /busline/api/authenticate` (scrypt)', logins),
+      '',
+    ];
+    console.log(lines.join('\n'));
+  } finally {
+    client.close();
+    await server.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error('bench failed:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { type Config, loadConfig, systemClock } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/connection';
+import { PROFILES, runSeed } from '../../src/server/db/seed';
+
+export interface BenchServer {
+  url: string;
+  app: FastifyInstance;
+  dataDir: string;
+  checkResponses: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The server as `npm start` builds it, in this process: a fresh on-disk PGlite folder, the full
+ * demo city, the wall clock and, as main.ts does, contract checks of every answer unless
+ * NODE_ENV=production. (tests/support/test-server.ts seeds the small city in memory on a
+ * hand-moved clock: right for tests, not for a figure quoted for the product.)
+ */
+export async function startBenchServer(): Promise<BenchServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bus-console-bench-'));
+  const config: Config = { ...loadConfig({}), dataDir, staticDir: '/nonexistent' };
+  const database = await openDatabase({ dataDir });
+  await database.migrate(() =>
+    runSeed({
+      db: database.db,
+      now: systemClock.now(),
+      seed: config.seed,
+      demo: true,
+      profile: PROFILES.demo,
+      passwordMaxAgeDays: config.passwordMaxAgeDays,
+    }).then(() => undefined),
+  );
+  const checkResponses = process.env.NODE_ENV !== 'production';
+  const app = await buildApp({ db: database.db, config, clock: systemClock, checkResponses });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    app,
+    dataDir,
+    checkResponses,
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

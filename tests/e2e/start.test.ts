@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../src/server/db/seed';
+import { LOGIN_ELSEWHERE, LOGIN_RESULT_HEADER } from '../../src/shared/api';
+import { type StartedServer, hasChromium, killLeftovers, launchChromium, startServer } from '../support/e2e';
+
+/**
+ * `npm start` as a user runs it: vite build, then the server on a fresh PGlite folder, driven from
+ * Debian's Chromium. The server is started twice on the same folder (the second time after a
+ * graceful shutdown) to check that data persists and the demo city is not seeded again.
+ */
+
+const TITLE = '公交运营管理控制台';
+const SEEDED_NOTE = '已生成演示城市';
+const DEMO_ACCOUNTS = ['admin', 'manager', 'agent', 'viewer', 'expired'];
+const SHOTS = fileURLToPath(new URL('./__screenshots__/', import.meta.url));
+
+if (!hasChromium) {
+  console.warn('[e2e] /usr/bin/chromium is missing: the browser checks are skipped and the API checks run from Node (.ci/run installs chromium).');
+}
+
+let server: StartedServer;
+let browser: Browser | undefined;
+let page: Page | undefined;
+/** Errors the page printed or threw, checked once it has rendered. */
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  // Chromium starts while vite builds; both are needed, neither waits for the other.
+  const [started, launched] = await Promise.all([startServer(), hasChromium ? launchChromium() : Promise.resolve(undefined)]);
+  server = started;
+  browser = launched;
+  console.log(`[e2e] start time to ready (npm start: vite build + migrate + seed + listen): ${(server.readyMs / 1000).toFixed(1)} s`);
+  if (browser) {
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400 && !r.url().includes('/busline/')) pageErrors.push(`${r.status()} ${r.url()}`);
+    });
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (server) await server.stop({ target: 'group' }).catch(() => undefined);
+  killLeftovers();
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  loginResult: string | null;
+  body: { code: number; msg: string; data: unknown };
+}
+
+/** A request made from inside the page (same origin, as the console makes it), or from Node without Chromium. */
+async function api(path: string, init: { method?: string; token?: string; json?: unknown } = {}): Promise<Answer> {
+  const args = { path, method: init.method ?? 'GET', token: init.token ?? null, json: init.json === undefined ? null : JSON.stringify(init.json), header: LOGIN_RESULT_HEADER };
+  const call = async (a: typeof args): Promise<Answer> => {
+    const headers: Record<string, string> = {};
+    if (a.token) headers.authorization = `Bearer ${a.token}`;
+    if (a.json !== null) headers['content-type'] = 'application/json';
+    const res = await fetch(a.path, { method: a.method, headers, body: a.json ?? undefined });
+    return { status: res.status, loginResult: res.headers.get(a.header), body: (await res.json()) as Answer['body'] };
+  };
+  if (page) return page.evaluate(call, args);
+  return call({ ...args, path: server.url + path });
+}
+
+async function login(username: string): Promise<string> {
+  const res = await api('/busline/api/authenticate', { method: 'POST', json: { username, password: DEMO_PASSWORD } });
+  expect(res.status).toBe(200);
+  expect(res.body.code, res.body.msg).toBe(1);
+  const token = (res.body.data as { idToken?: unknown }).idToken;
+  expect(typeof token).toBe('string');
+  return token as string;
+}
+
+const me = (token: string) => api('/busline/api/user/query/msg', { token });
+
+describe('npm start', () => {
+  it('prints the address and every demo account, then READY', () => {
+    const out = server.stdout();
+    expect(out).toContain(TITLE);
+    expect(out).toContain(`地址:     ${server.url}/`);
+    expect(out).toContain(`PGlite ${server.dataDir}`);
+    expect(out).toContain(SEEDED_NOTE);
+    expect(out).toContain(DEMO_PASSWORD);
+    for (const name of DEMO_ACCOUNTS) expect(out).toMatch(new RegExp(`^\\s+${name}\\s`, 'm'));
+    expect(out).toMatch(/^READY http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(server.stderr()).not.toMatch(/\[server\]|Error:/);
+  });
+
+  it.skipIf(!hasChromium)('renders the Chinese console page at / and at any unknown path, on desktop and phone', async () => {
+    const p = page!;
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const heading = p.getByRole('heading', { name: TITLE });
+
+    await p.goto(`${server.url}/`);
+    await heading.waitFor({ timeout: 15_000 });
+    expect(await p.title()).toBe(TITLE);
+    await p.screenshot({ path: `${SHOTS}home-1440x900.png` });
+
+    await p.setViewportSize({ width: 375, height: 812 });
+    await p.reload();
+    await heading.waitFor({ timeout: 15_000 });
+    await p.screenshot({ path: `${SHOTS}home-375x812.png`, fullPage: true });
+    // Nothing wider than the phone's screen.
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    // The console routes in the browser: a deep link reloaded must get the page, not a 404.
+    await p.setViewportSize({ width: 1440, height: 900 });
+    const res = await p.goto(`${server.url}/some/route`);
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()['content-type']).toContain('text/html');
+    await heading.waitFor({ timeout: 15_000 });
+    await p.screenshot({ path: `${SHOTS}some-route-1440x900.png` });
+
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('logs the admin in and reads the current user', async () => {
+    const token = await login('admin');
+    const res = await me(token);
+    expect(res.status).toBe(200);
+    expect(res.body.code).toBe(1);
+    expect((res.body.data as { login: string }).login).toBe('admin');
+  });
+
+  it('a second login of the same account ends the first session with 401 and loginresult -2', async () => {
+    const first = await login('admin');
+    expect((await me(first)).body.code).toBe(1);
+    const second = await login('admin');
+    const old = await me(first);
+    expect(old.status).toBe(401);
+    expect(old.loginResult).toBe(LOGIN_ELSEWHERE);
+    expect((await me(second)).body.code).toBe(1);
+  });
+
+  it('shuts down on SIGTERM with code 0, and a restart on the same folder keeps the data without seeding again', async () => {
+    const dataDir = server.dataDir;
+    const stopped = await server.stop({ target: 'server', timeoutMs: 10_000 });
+    expect(stopped.killed).toBe(false);
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(10_000);
+    expect(server.stdout()).toContain('SIGTERM: draining connections');
+    console.log(`[e2e] SIGTERM to exit: ${Math.round(stopped.ms)} ms`);
+
+    server = await startServer({ dataDir });
+    console.log(`[e2e] restart on the same folder, start time to ready: ${(server.readyMs / 1000).toFixed(1)} s`);
+    const out = server.stdout();
+    expect(out).toContain(`PGlite ${dataDir}`);
+    expect(out).not.toContain(SEEDED_NOTE);
+    if (page) await page.goto(`${server.url}/`);
+    const token = await login('admin');
+    expect((await me(token)).body.code).toBe(1);
+
+    // Ctrl-C or a supervisor signals the whole group: nothing may be left behind.
+    const all = await server.stop({ target: 'group', timeoutMs: 10_000 });
+    expect(all.killed).toBe(false);
+  }, 170_000);
+});
