@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { Code, Msg } from '../shared/api';
 import { useChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, systemClock } from './config';
@@ -49,6 +49,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     trustProxy: opts.config.trustProxy,
     return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
+    // Errors Fastify raises before routing (a malformed URL encoding) still answer in the envelope.
+    frameworkErrors: (_err, _req, reply) => {
+      void (reply as unknown as FastifyReply).status(400).send({ code: Code.BAD_REQUEST, msg: '请求地址不正确', data: null });
+    },
+    // And so do those Node's HTTP parser raises before Fastify sees the request.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const tooBig = err.code === 'HPE_HEADER_OVERFLOW';
+      const body = JSON.stringify({ code: tooBig ? 431 : Code.BAD_REQUEST, msg: tooBig ? '请求头过大' : '请求格式不正确', data: null });
+      socket.end(
+        `HTTP/1.1 ${tooBig ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+          `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    },
   });
 
   let closing = false;

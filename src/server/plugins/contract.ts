@@ -24,7 +24,15 @@ export function validationError(error: z.ZodError): AppError {
   return badRequest(`参数错误：${msg}`, { errors });
 }
 
+/** PostgreSQL cannot store U+0000 in text, and no field has a use for it: refuse it up front. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
+}
+
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  if (hasNul(value)) throw badRequest('参数错误：内容不能包含空字符（\\u0000）');
   const r = schema.safeParse(value ?? {});
   if (!r.success) throw validationError(r.error);
   return r.data as z.output<S>;

@@ -15,12 +15,21 @@ export const optionalText = (label: string, max: number) =>
     .trim()
     .max(max, { error: `${label}不能超过${max}个字符` });
 
-export const id = (label = 'ID') =>
-  z.coerce
-    .number({ error: `${label}必须是数字` })
-    .int({ error: `${label}必须是整数` })
-    .positive({ error: `${label}必须是正整数` })
-    .max(2_147_483_647, { error: `${label}超出范围` });
+/**
+ * Whole numbers from JSON numbers or from plain decimal strings (query and path values) only:
+ * `true`, `[4]`, `" 1"` and `"0b1"` are refused rather than coerced.
+ */
+export const wholeNumber = (label: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d{1,16}$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: `${label}必须是数字` })
+      .int({ error: `${label}必须是整数` })
+      .min(min, { error: min === 1 ? `${label}必须是正整数` : `${label}不能小于${min}` })
+      .max(max, { error: max >= 2_000_000_000 ? `${label}超出范围` : `${label}不能大于${max}` }),
+  );
+
+export const id = (label = 'ID') => wholeNumber(label, 1, 2_147_483_647);
 
 /** Query-string boolean: `true/false/1/0`. */
 export const queryBool = (label: string) =>
@@ -29,7 +38,15 @@ export const queryBool = (label: string) =>
     .transform((v) => v === 'true' || v === '1');
 
 export const isoDateTime = (label: string) =>
-  z.iso.datetime({ offset: true, error: `${label}不是有效的时间（ISO 8601）` });
+  z.iso
+    .datetime({ offset: true, error: `${label}不是有效的时间（ISO 8601）` })
+    .refine(
+      (s) => {
+        const year = new Date(s).getUTCFullYear();
+        return year >= 1900 && year <= 9999;
+      },
+      { error: `${label}超出范围（1900–9999年）` },
+    );
 
 export const login = z
   .string({ error: '用户名不能为空' })

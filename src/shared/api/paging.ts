@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { wholeNumber } from './fields';
 
 export const MAX_PAGE_SIZE = 1000;
 
-const intFrom = (min: number, max: number, label: string) =>
-  z.coerce
-    .number({ error: `${label}必须是数字` })
-    .int({ error: `${label}必须是整数` })
-    .min(min, { error: `${label}不能小于${min}` })
-    .max(max, { error: `${label}不能大于${max}` });
 
 /**
  * Spring-style paging: `page` from 0, `size`, `sort=field,asc|desc`.
@@ -15,8 +10,8 @@ const intFrom = (min: number, max: number, label: string) =>
  */
 export function pageQuery<const F extends readonly [string, ...string[]]>(sortFields: F) {
   return z.object({
-    page: intFrom(0, 1_000_000, '页码').default(0),
-    size: intFrom(1, MAX_PAGE_SIZE, '每页条数').default(20),
+    page: wholeNumber('页码', 0, 1_000_000).default(0),
+    size: wholeNumber('每页条数', 1, MAX_PAGE_SIZE).default(20),
     sort: z
       .string()
       .regex(new RegExp(`^(${sortFields.join('|')}),(asc|desc)$`), {

@@ -1,0 +1,356 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Endpoint, type Grants, Msg, auth, endpoints, envelopeOf, isAllowed, isMutating } from '../../src/shared/api';
+import { buildApp } from '../../src/server/app';
+import * as t from '../../src/server/db/schema';
+import { GROUPS } from '../../src/server/db/seed';
+import { type CallOptions, type TestServer, startTestServer } from '../support/test-server';
+
+const CJK = /[\u4e00-\u9fff]/;
+const API_PREFIXES = ['/busline/', '/buscodepc/'];
+
+let s: TestServer;
+let admin: string;
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0 };
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.login('admin');
+  const db = s.database.db;
+  const userId = async (login: string) => {
+    const [u] = await db.select({ id: t.users.id }).from(t.users).where(eq(t.users.login, login));
+    if (!u) throw new Error(`seed account ${login} missing`);
+    return u.id;
+  };
+  ids.viewer = await userId('viewer');
+  ids.expired = await userId('expired');
+  const [group] = await db.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, GROUPS.viewer.name));
+  const districts = await db.select({ id: t.districts.id }).from(t.districts).orderBy(asc(t.districts.sort));
+  if (!group || !districts[0] || !districts[1]) throw new Error('seed incomplete');
+  ids.viewerGroup = group.id;
+  ids.home = districts[0].id;
+  ids.second = districts[1].id;
+});
+afterAll(() => s.close());
+
+const shapeKeys = (schema: z.ZodType): string[] => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+const hasInput = (e: Endpoint) => [e.params, e.query, e.body].some((x) => shapeKeys(x).length > 0);
+const byId = (id: string): Endpoint => {
+  const e = endpoints.find((x) => x.id === id);
+  if (!e) throw new Error(`no endpoint ${id}`);
+  return e;
+};
+
+let unique = 0;
+const next = () => `${Date.now().toString(36)}${unique++}`;
+
+/** The smallest input each endpoint accepts; a function so every call gets fresh unique values. */
+const VALID: Record<string, () => CallOptions> = {
+  'auth.authenticate': () => ({ body: { username: 'agent', password: 'Bus@2026' } }),
+  'auth.currentUser': () => ({}),
+  'auth.logout': () => ({}),
+  'auth.items': () => ({}),
+  'auth.changePassword': () => ({ body: { oldPassword: 'Bus@2026', newPassword: 'Changed2026pw' } }),
+  'user.page': () => ({ query: { page: 0, size: 5 } }),
+  'user.byId': () => ({ params: { id: ids.viewer } }),
+  'user.update': () => ({ body: { id: ids.expired, firstName: `改名${next()}` } }),
+  'user.add': () => ({
+    body: { login: `c${next()}`, firstName: '契约测试', password: 'Contract2026', authority: 'ROLE_USER', groupId: ids.viewerGroup, districtId: ids.second },
+  }),
+  'group.list': () => ({}),
+  'group.update': () => ({ query: { id: ids.viewerGroup } }),
+  'sysLog.page': () => ({ query: { size: 5 } }),
+  'sysLog.operationTypes': () => ({}),
+  'district.page': () => ({}),
+  'agreement.list': () => ({}),
+  'agreement.saveOrUpdate': () => ({ body: { code: `c${next()}`, title: '契约测试协议', content: '内容' }, district: ids.home }),
+  'config.qrCode': () => ({}),
+  'config.location': () => ({}),
+  'payInfo.list': () => ({}),
+};
+
+/** Input each endpoint with parameters must refuse; every entry breaks exactly one schema. */
+const INVALID: Record<string, () => CallOptions> = {
+  'auth.authenticate': () => ({ body: {} }),
+  'auth.changePassword': () => ({ body: { oldPassword: '', newPassword: 'x' } }),
+  'user.page': () => ({ query: { size: 0 } }),
+  'user.byId': () => ({ params: { id: 'abc' } }),
+  'user.update': () => ({ body: { id: -1 } }),
+  'user.add': () => ({ body: {} }),
+  'group.update': () => ({ query: {} }),
+  'sysLog.page': () => ({ query: { result: 7 } }),
+  'district.page': () => ({ query: { size: 'x' } }),
+  'agreement.list': () => ({ query: { code: 'x'.repeat(41) } }),
+  'agreement.saveOrUpdate': () => ({ body: { code: 'not a code!', title: 't', content: 'c' } }),
+};
+
+/** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */
+function contractAccepts(e: Endpoint, o: CallOptions): boolean {
+  const query = Object.fromEntries(Object.entries(o.query ?? {}).map(([k, v]) => [k, v === undefined ? v : String(v)]));
+  const params = Object.fromEntries(Object.entries(o.params ?? {}).map(([k, v]) => [k, String(v)]));
+  const body = e.bodyType === 'form' && o.body ? Object.fromEntries(Object.entries(o.body as Record<string, unknown>).map(([k, v]) => [k, String(v)])) : o.body;
+  return (
+    e.params.safeParse(params).success &&
+    e.query.safeParse(query).success &&
+    (e.bodyType === 'none' || e.body.safeParse(body ?? {}).success)
+  );
+}
+
+/**
+ * The method+path pairs of the router under the API prefixes, read from Fastify's route tree:
+ * nodes nest by 4-character indent and a child's key continues its parent's path.
+ */
+function apiRoutes(app: FastifyInstance): Set<string> {
+  const routes = new Set<string>();
+  const stack: string[] = [];
+  let current = '';
+  const addMethods = (path: string, list: string) => {
+    for (const m of list.split(',')) routes.add(`${m.trim()} ${path}`);
+  };
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const node = /^((?:│ {3}| {4})*)(?:├── |└── )(.*)$/.exec(line);
+    if (!node) {
+      // Further constraint variants of the same node print on their own line.
+      const more = / \(([A-Z]+(?:, [A-Z]+)*)\)/.exec(line);
+      if (more?.[1] && current) addMethods(current, more[1]);
+      continue;
+    }
+    const depth = (node[1] ?? '').length / 4;
+    const label = /^(.*?)(?: \(([A-Z]+(?:, [A-Z]+)*)\).*)?$/.exec(node[2] ?? '');
+    current = stack.slice(0, depth).join('') + (label?.[1] ?? '');
+    stack.length = depth;
+    stack.push(label?.[1] ?? '');
+    if (label?.[2]) addMethods(current, label[2]);
+  }
+  const api = [...routes].filter((r) => API_PREFIXES.some((p) => r.split(' ')[1]?.startsWith(p)));
+  // Fastify answers HEAD for every GET route on its own; such a HEAD is not a route of its own.
+  const heads = api.filter((r) => r.startsWith('HEAD '));
+  for (const h of heads) expect(api, `${h} without its GET`).toContain(`GET ${h.slice(5)}`);
+  return new Set(api.filter((r) => !r.startsWith('HEAD ')));
+}
+
+const contractRoutes = new Set(endpoints.map((e) => `${e.method} ${e.path}`));
+const difference = (a: Set<string>, b: Set<string>) => [...a].filter((x) => !b.has(x)).sort();
+
+describe('routes', () => {
+  it('every contract endpoint has a route', () => {
+    for (const e of endpoints) expect(s.app.hasRoute({ method: e.method, url: e.path }), `${e.id}: ${e.method} ${e.path}`).toBe(true);
+  });
+
+  it('the API routes of the app are exactly the contract endpoints', () => {
+    const registered = apiRoutes(s.app);
+    expect(difference(contractRoutes, registered), 'contract endpoints without a route').toEqual([]);
+    expect(difference(registered, contractRoutes), 'routes outside the contract').toEqual([]);
+  });
+
+  it('the route comparison notices a route added beside the contract', async () => {
+    // Same build, one extra route: proves the tree reading above sees nested and new prefixes.
+    const app = await buildApp({ db: s.database.db, config: s.config, clock: s.clock });
+    try {
+      app.post('/busline/api/user/update/extra', async () => ({}));
+      app.get('/buscodepc/fyapi/debug/:x', async () => ({}));
+      await app.ready();
+      expect(difference(apiRoutes(app), apiRoutes(s.app))).toEqual(['GET /buscodepc/fyapi/debug/:x', 'POST /busline/api/user/update/extra']);
+      expect(difference(apiRoutes(s.app), apiRoutes(app))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('contract declarations', () => {
+  it('has unique ids and one endpoint per method and path', () => {
+    const idList = endpoints.map((e) => e.id);
+    expect(new Set(idList).size).toBe(idList.length);
+    expect(contractRoutes.size).toBe(endpoints.length);
+  });
+
+  it('denies by default: only authenticate is public, every write needs a grant or is on oneself', () => {
+    expect(endpoints.filter((e) => e.permission.kind === 'public').map((e) => e.id)).toEqual([auth.authenticate.id]);
+    for (const e of endpoints.filter((x) => isMutating(x) && x.id !== auth.authenticate.id)) {
+      const p = e.permission;
+      const ok = p.kind === 'self' || (p.kind === 'grant' && (p.roles?.length ?? 0) + (p.buttons?.length ?? 0) > 0);
+      expect(ok, `${e.id} (${e.method}) is open with ${JSON.stringify(p)}`).toBe(true);
+    }
+  });
+
+  it('declares a positive timeout for every endpoint', () => {
+    for (const e of endpoints) {
+      expect(Number.isInteger(e.timeoutMs) && e.timeoutMs > 0, `${e.id} timeout ${e.timeoutMs}`).toBe(true);
+    }
+  });
+
+  it('names every path segment parameter in the params schema and nothing else', () => {
+    for (const e of endpoints) {
+      const inPath = [...e.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]).sort();
+      expect(shapeKeys(e.params).sort(), e.id).toEqual(inPath);
+      expect(API_PREFIXES.some((p) => e.path.startsWith(p)), e.id).toBe(true);
+    }
+  });
+
+  it('sends no body on GET', () => {
+    for (const e of endpoints.filter((x) => x.method === 'GET')) expect(e.bodyType, e.id).toBe('none');
+  });
+
+  it('the test tables cover every endpoint and really are valid and invalid', () => {
+    expect(Object.keys(VALID).sort()).toEqual(endpoints.map((e) => e.id).sort());
+    expect(Object.keys(INVALID).sort()).toEqual(endpoints.filter(hasInput).map((e) => e.id).sort());
+    for (const e of endpoints) {
+      const valid = VALID[e.id];
+      if (valid) expect(contractAccepts(e, valid()), `valid input of ${e.id}`).toBe(true);
+      const invalid = INVALID[e.id];
+      if (invalid) expect(contractAccepts(e, invalid()), `invalid input of ${e.id}`).toBe(false);
+    }
+  });
+});
+
+const input = (id: string, table: Record<string, () => CallOptions>): CallOptions => {
+  const make = table[id];
+  if (!make) throw new Error(`no input for ${id}`);
+  return make();
+};
+
+const envelope401 = { code: 401, msg: expect.stringMatching(CJK), data: null };
+
+describe('without a session', () => {
+  const closed = endpoints.filter((e) => e.permission.kind !== 'public');
+
+  it.each(closed.map((e) => [e.id, e] as const))('%s answers 401 in the envelope', async (_id, e) => {
+    const res = await s.call(e, input(e.id, VALID));
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(envelope401);
+  });
+
+  it.each(closed.filter(hasInput).map((e) => [e.id, e] as const))('%s answers 401, not a validation message, to bad input', async (_id, e) => {
+    const res = await s.call(e, input(e.id, INVALID));
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(envelope401);
+  });
+});
+
+/** What the console would store of an account: compared before and after refused writes. */
+async function businessRows() {
+  const db = s.database.db;
+  return {
+    users: await db
+      .select({ id: t.users.id, login: t.users.login, firstName: t.users.firstName, phone: t.users.phone, activated: t.users.activated, authorities: t.users.authorities, groupId: t.users.groupId, districtId: t.users.districtId, openDistrict: t.users.openDistrict, passwordHash: t.users.passwordHash })
+      .from(t.users)
+      .orderBy(asc(t.users.id)),
+    groups: await db.select({ id: t.roleGroups.id, name: t.roleGroups.name, description: t.roleGroups.description }).from(t.roleGroups).orderBy(asc(t.roleGroups.id)),
+    items: await db.select().from(t.roleGroupItems).orderBy(asc(t.roleGroupItems.groupId), asc(t.roleGroupItems.itemId)),
+    agreements: await db
+      .select({ id: t.agreements.id, districtId: t.agreements.districtId, code: t.agreements.code, title: t.agreements.title, content: t.agreements.content })
+      .from(t.agreements)
+      .orderBy(asc(t.agreements.id)),
+  };
+}
+
+describe('a signed-in account without the grant (viewer)', () => {
+  const granted = endpoints.filter((e) => e.permission.kind === 'grant');
+  let viewer: string;
+  let before: Awaited<ReturnType<typeof businessRows>>;
+
+  beforeAll(async () => {
+    viewer = await s.login('viewer');
+    before = await businessRows();
+  });
+
+  const deniedRows = async (e: Endpoint) => {
+    const [row] = await s.database.db
+      .select({ n: count() })
+      .from(t.sysLog)
+      .where(and(eq(t.sysLog.operationType, 'DENIED'), eq(t.sysLog.target, e.id), eq(t.sysLog.operatorLogin, 'viewer'), eq(t.sysLog.result, 0)));
+    return row?.n ?? 0;
+  };
+
+  // The viewer works in its own district only: a chosen district would be refused for that reason instead.
+  const asViewer = (o: CallOptions): CallOptions => ({ ...o, district: undefined, token: viewer });
+
+  it('holds neither a role nor a button any grant names', async () => {
+    const me = await s.call<{ authority: { name: string }[] }>(auth.currentUser, { token: viewer });
+    const items = await s.call<{ id: string; type: string }[]>(auth.authItems, { token: viewer });
+    const grants: Grants = { roles: me.body.data.authority.map((a) => a.name), buttons: items.body.data.filter((i) => i.type === 'button').map((i) => i.id) };
+    for (const e of granted) expect(isAllowed(e.permission, grants), e.id).toBe(false);
+  });
+
+  it.each(granted.map((e) => [e.id, e] as const))('%s is refused with 403 and logged as DENIED', async (_id, e) => {
+    const logged = await deniedRows(e);
+    const res = await s.call(e, asViewer(input(e.id, VALID)));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 403, msg: Msg.forbidden, data: null });
+    expect(await deniedRows(e)).toBe(logged + 1);
+  });
+
+  it.each(granted.filter(hasInput).map((e) => [e.id, e] as const))('%s refuses bad input with 403 before validating it', async (_id, e) => {
+    const logged = await deniedRows(e);
+    const res = await s.call(e, asViewer(input(e.id, INVALID)));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 403, msg: Msg.forbidden, data: null });
+    expect(await deniedRows(e)).toBe(logged + 1);
+  });
+
+  it('changed nothing with the refused calls', async () => {
+    expect(await businessRows()).toEqual(before);
+  });
+});
+
+describe('the super user (admin) with minimal valid input', () => {
+  // One session per account: a second admin login would end the kept one, so the calls on one's
+  // own session run on another account's.
+  const onOwnSession = endpoints.filter((e) => e.permission.kind === 'self');
+  const rest = endpoints.filter((e) => e.permission.kind !== 'self');
+
+  const expectContractAnswer = (e: Endpoint, res: { status: number; body: unknown }) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ code: 1, msg: Msg.ok });
+    const parsed = envelopeOf(e.response).safeParse(res.body);
+    expect(parsed.success, parsed.error?.message).toBe(true);
+  };
+
+  it.each(rest.map((e) => [e.id, e] as const))('%s answers in the envelope of its response schema', async (_id, e) => {
+    expectContractAnswer(e, await s.call(e, { ...input(e.id, VALID), token: admin }));
+  });
+
+  it.each(onOwnSession.map((e) => [e.id, e] as const))('%s answers in the envelope of its response schema on a separate session', async (_id, e) => {
+    const token = await s.login('manager');
+    expectContractAnswer(e, await s.call(e, { ...input(e.id, VALID), token }));
+    expect((await s.call(auth.currentUser, { token })).status).toBe(401);
+    expect((await s.call(auth.currentUser, { token: admin })).body.code).toBe(1);
+  });
+
+  it.each(endpoints.filter(hasInput).map((e) => [e.id, e] as const))('%s refuses bad input with 400 and a Chinese message', async (_id, e) => {
+    const res = await s.call(e, { ...input(e.id, INVALID), token: admin });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(400);
+    expect(res.body.msg).toMatch(CJK);
+  });
+
+  it('did what the minimal writes asked', async () => {
+    const login = `w${next()}`;
+    const added = await s.call<{ id: number; login: string; districtId: number }>(byId('user.add'), {
+      token: admin,
+      body: { login, firstName: '新账号', password: 'Contract2026', authority: 'ROLE_USER', groupId: ids.viewerGroup, districtId: ids.second },
+    });
+    expect(added.body.data).toMatchObject({ login, districtId: ids.second });
+    const renamed = await s.call<{ firstName: string }>(byId('user.update'), { token: admin, body: { id: added.body.data.id, firstName: '改过的名字' } });
+    expect(renamed.body.data.firstName).toBe('改过的名字');
+    const [row] = await s.database.db.select({ firstName: t.users.firstName }).from(t.users).where(eq(t.users.id, added.body.data.id));
+    expect(row?.firstName).toBe('改过的名字');
+
+    const groupsBefore = await businessRows();
+    const group = await s.call<{ id: number }>(byId('group.update'), { token: admin, query: { id: ids.viewerGroup } });
+    expect(group.body.data.id).toBe(ids.viewerGroup);
+    const groupsAfter = await businessRows();
+    expect({ groups: groupsAfter.groups, items: groupsAfter.items }).toEqual({ groups: groupsBefore.groups, items: groupsBefore.items });
+
+    const code = `d${next()}`;
+    const saved = await s.call<{ districtId: number; code: string }>(byId('agreement.saveOrUpdate'), {
+      token: admin,
+      district: ids.home,
+      body: { code, title: '标题', content: '正文' },
+    });
+    expect(saved.body.data).toMatchObject({ districtId: ids.home, code });
+  });
+});
