@@ -7,6 +7,7 @@ import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/db/seed';
 import { type CallOptions, type TestServer, startTestServer } from '../support/test-server';
+import { businessRows } from '../support/business-rows';
 
 const CJK = /[\u4e00-\u9fff]/;
 const API_PREFIXES = ['/busline/', '/buscodepc/'];
@@ -230,22 +231,7 @@ describe('without a session', () => {
   });
 });
 
-/** What the console would store of an account: compared before and after refused writes. */
-async function businessRows() {
-  const db = s.database.db;
-  return {
-    users: await db
-      .select({ id: t.users.id, login: t.users.login, firstName: t.users.firstName, phone: t.users.phone, activated: t.users.activated, authorities: t.users.authorities, groupId: t.users.groupId, districtId: t.users.districtId, openDistrict: t.users.openDistrict, passwordHash: t.users.passwordHash })
-      .from(t.users)
-      .orderBy(asc(t.users.id)),
-    groups: await db.select({ id: t.roleGroups.id, name: t.roleGroups.name, description: t.roleGroups.description }).from(t.roleGroups).orderBy(asc(t.roleGroups.id)),
-    items: await db.select().from(t.roleGroupItems).orderBy(asc(t.roleGroupItems.groupId), asc(t.roleGroupItems.itemId)),
-    agreements: await db
-      .select({ id: t.agreements.id, districtId: t.agreements.districtId, code: t.agreements.code, title: t.agreements.title, content: t.agreements.content })
-      .from(t.agreements)
-      .orderBy(asc(t.agreements.id)),
-  };
-}
+const businessRowsNow = () => businessRows(s.database.db);
 
 describe('a signed-in account without the grant (viewer)', () => {
   const granted = endpoints.filter((e) => e.permission.kind === 'grant');
@@ -254,7 +240,7 @@ describe('a signed-in account without the grant (viewer)', () => {
 
   beforeAll(async () => {
     viewer = await s.login('viewer');
-    before = await businessRows();
+    before = await businessRowsNow();
   });
 
   const deniedRows = async (e: Endpoint) => {
@@ -292,7 +278,7 @@ describe('a signed-in account without the grant (viewer)', () => {
   });
 
   it('changed nothing with the refused calls', async () => {
-    expect(await businessRows()).toEqual(before);
+    expect(await businessRowsNow()).toEqual(before);
   });
 });
 
@@ -339,10 +325,10 @@ describe('the super user (admin) with minimal valid input', () => {
     const [row] = await s.database.db.select({ firstName: t.users.firstName }).from(t.users).where(eq(t.users.id, added.body.data.id));
     expect(row?.firstName).toBe('改过的名字');
 
-    const groupsBefore = await businessRows();
+    const groupsBefore = await businessRowsNow();
     const group = await s.call<{ id: number }>(byId('group.update'), { token: admin, query: { id: ids.viewerGroup } });
     expect(group.body.data.id).toBe(ids.viewerGroup);
-    const groupsAfter = await businessRows();
+    const groupsAfter = await businessRowsNow();
     expect({ groups: groupsAfter.groups, items: groupsAfter.items }).toEqual({ groups: groupsBefore.groups, items: groupsBefore.items });
 
     const code = `d${next()}`;

@@ -6,6 +6,7 @@ import { DISTRICT_HEADER, type Endpoint, auth, buildPath, endpoints } from '../.
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/db/seed';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
+import { businessRows } from '../support/business-rows';
 
 /** Fixed so a failure replays: fast-check prints the seed and path of the counterexample. */
 const SEED = 20_261_122;
@@ -28,17 +29,7 @@ async function snapshot() {
   const n = async (table: typeof t.users | typeof t.roleGroups | typeof t.roleGroupItems | typeof t.agreements) => (await db.select({ n: count() }).from(table))[0]?.n ?? -1;
   return {
     counts: { users: await n(t.users), roleGroups: await n(t.roleGroups), roleGroupItems: await n(t.roleGroupItems), agreements: await n(t.agreements) },
-    // Counts alone would miss an edit in place, e.g. a renamed group.
-    users: await db
-      .select({ id: t.users.id, login: t.users.login, firstName: t.users.firstName, phone: t.users.phone, activated: t.users.activated, authorities: t.users.authorities, groupId: t.users.groupId, districtId: t.users.districtId, openDistrict: t.users.openDistrict, passwordHash: t.users.passwordHash })
-      .from(t.users)
-      .orderBy(asc(t.users.id)),
-    groups: await db.select({ id: t.roleGroups.id, name: t.roleGroups.name, description: t.roleGroups.description }).from(t.roleGroups).orderBy(asc(t.roleGroups.id)),
-    items: await db.select().from(t.roleGroupItems).orderBy(asc(t.roleGroupItems.groupId), asc(t.roleGroupItems.itemId)),
-    agreements: await db
-      .select({ id: t.agreements.id, districtId: t.agreements.districtId, code: t.agreements.code, title: t.agreements.title, content: t.agreements.content })
-      .from(t.agreements)
-      .orderBy(asc(t.agreements.id)),
+    ...(await businessRows(db)),
   };
 }
 
