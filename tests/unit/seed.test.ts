@@ -29,6 +29,13 @@ describe('auth item catalogue', () => {
     }
     expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
   });
+
+  it('limits account screens to administrators and districts to the super user by role', () => {
+    const roles = (id: string) => (JSON.parse(items.find((i) => i.id === id)?.para ?? '{}') as { roles?: string[] }).roles;
+    expect(roles('user.user-list')).toEqual(['ROLE_APP_ADMIN', 'ROLE_ADMIN']);
+    expect(roles('settings.districts')).toEqual(['ROLE_APP_ADMIN']);
+    expect(roles('order.order-list')).toBeUndefined();
+  });
 });
 
 describe('seeded generator', () => {

@@ -14,13 +14,18 @@ interface PageDef {
   title: string;
   component: string;
   hidden?: boolean;
+  /** Routes the console filters by role (spec §6); the server enforces the same on the calls. */
+  roles?: string[];
 }
 interface MenuDef {
   id: MenuId;
   title: string;
   icon: string;
+  roles?: string[];
   pages: PageDef[];
 }
+
+const ADMINS = ['ROLE_APP_ADMIN', 'ROLE_ADMIN'];
 
 const MENUS: MenuDef[] = [
   { id: 'noticeReport', title: '公告与反馈', icon: 'notice', pages: [
@@ -42,7 +47,7 @@ const MENUS: MenuDef[] = [
     { key: 'card-verify-list', title: '验卡记录', component: 'ListCardVerify' },
     { key: 'card-verify-config', title: '验卡配置', component: 'CardVerifyConfig' },
   ] },
-  { id: 'user', title: '账号管理', icon: 'user', pages: [
+  { id: 'user', title: '账号管理', icon: 'user', roles: ADMINS, pages: [
     { key: 'user-list', title: '账号列表', component: 'ListUser' },
     { key: 'role-group', title: '角色组', component: 'ListRoleGroup' },
     { key: 'sys-log', title: '系统日志', component: 'ListSysLog' },
@@ -128,7 +133,7 @@ const MENUS: MenuDef[] = [
   { id: 'settings', title: '小程序设置', icon: 'setting', pages: [
     { key: 'base-setting', title: '基础设置', component: 'BaseSetting' },
     { key: 'agreements', title: '协议管理', component: 'ListAgreement' },
-    { key: 'districts', title: '区域管理', component: 'ListDistrict' },
+    { key: 'districts', title: '区域管理', component: 'ListDistrict', roles: ['ROLE_APP_ADMIN'] },
   ] },
 ];
 
@@ -168,7 +173,7 @@ export function authItemCatalogue(): AuthItemRow[] {
       parentId: null,
       name: menu.title,
       path: `/${menu.id}`,
-      para: para({ title: menu.title, icon: menu.icon, component: 'Layout', redirect: first ? `/${menu.id}/${first.key}` : undefined }),
+      para: para({ title: menu.title, icon: menu.icon, component: 'Layout', redirect: first ? `/${menu.id}/${first.key}` : undefined, roles: menu.roles }),
       type: 'menu',
       sort: (i + 1) * 100,
     });
@@ -178,7 +183,7 @@ export function authItemCatalogue(): AuthItemRow[] {
         parentId: menu.id,
         name: page.title,
         path: page.key,
-        para: para({ title: page.title, component: page.component, noCache: !page.component.startsWith('List') }),
+        para: para({ title: page.title, component: page.component, noCache: !page.component.startsWith('List'), roles: page.roles ?? menu.roles }),
         type: page.hidden ? 'page' : 'menu',
         sort: (i + 1) * 100 + j + 1,
       });
