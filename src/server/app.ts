@@ -13,6 +13,7 @@ import { serverSecret } from './db/schema';
 import { accountRoutes } from './modules/account/routes';
 import { authRoutes } from './modules/auth/routes';
 import { systemRoutes } from './modules/system/routes';
+import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
 
@@ -78,7 +79,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
   });
 
-  registerEnvelope(app);
+  app.decorateRequest('actor', null);
+  registerEnvelope(app, { onForbidden: (req, err) => auditDenied(deps, req, err.message) });
   await app.register(formbody, { bodyLimit: opts.config.bodyLimit });
 
   const binder = createBinder(app, deps, { checkResponses: opts.checkResponses ?? true });

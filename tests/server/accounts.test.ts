@@ -190,10 +190,10 @@ describe('user update', () => {
     expect((await find('admin')).firstName).toBe('系统管理员');
   });
 
-  it('answers 404 for an account that does not exist', async () => {
+  it('answers code 404 (HTTP 200, a business answer) for an account that does not exist', async () => {
     const res = await s.call(account.userUpdate, { token: admin, body: { id: 999_999, firstName: '无' } });
-    expect(res.status).toBe(404);
-    expect(res.body.msg).toBe('账号不存在');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ code: 404, msg: '账号不存在', data: null });
   });
 });
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, auth } from '../../src/shared/api';
+import { Msg, account, auth } from '../../src/shared/api';
 import * as t from '../../src/server/db/schema';
 import { onPostgres, postgresUrl } from '../support/test-db';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
@@ -47,8 +47,37 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
     expect(ok.body.code).toBe(0);
   });
 
+  it('a login racing a password reset never outlives the reset', async () => {
+    const admin = await s.login('admin');
+    const [target] = await s.database.db.select().from(t.users).where(eq(t.users.login, 'manager'));
+    let password = DEMO_PASSWORD;
+    for (let i = 0; i < 10; i++) {
+      const next = `Reset${i}pass2026`;
+      const [login] = await Promise.all([
+        s.call<{ idToken: string }>(auth.authenticate, { body: { username: 'manager', password } }),
+        s.call(account.userUpdate, { token: admin, body: { id: target?.id, password: next } }),
+      ]);
+      password = next;
+      if (login.body.code === 1) {
+        expect((await s.call(auth.currentUser, { token: login.body.data.idToken })).status).toBe(401);
+      }
+    }
+  });
+
+  it('racing renames of two groups to one name: one succeeds, the other is refused in Chinese', async () => {
+    const admin = await s.login('admin');
+    const groups = (await s.call<{ id: number; name: string }[]>(account.groupList, { token: admin })).body.data;
+    const [a, b] = groups.filter((g) => g.name !== '超级管理员组');
+    const results = await Promise.all(
+      [a, b].map((g) => s.call(account.groupUpdate, { token: admin, query: { id: g?.id ?? -1, name: '同名组' } })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(results.map((r) => r.body.code).sort()).toEqual([0, 1]);
+    expect(results.find((r) => r.body.code === 0)?.body.msg).toBe('角色组名称已存在');
+  });
+
   it('keeps serving after PostgreSQL drops every connection (as on a restart)', async () => {
-    const token = await s.login('manager');
+    const token = await s.login('admin');
     const result = (await s.database.db.execute(sql`select current_database() as db`)) as unknown as { rows: { db: string }[] };
     const db = result.rows[0]?.db ?? '';
     const killer = new pg.Client({ connectionString: postgresUrl });

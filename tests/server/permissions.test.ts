@@ -16,8 +16,12 @@ beforeAll(async () => {
   admin = await s.login('admin');
   const groups = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data;
   viewerGroupId = groups.find((g) => g.name === GROUPS.viewer.name)?.id ?? -1;
-  const [staff] = await s.database.db.select().from(t.users).where(eq(t.users.login, 'agent'));
-  staffId = staff?.id ?? -1;
+  // A clerk in the viewer's own role group and district: never stronger than the viewer.
+  const clerk = await s.call<{ id: number }>(account.userAdd, {
+    token: admin,
+    body: { login: 'clerk', firstName: '文员', password: 'Clerk2026pw', authority: 'ROLE_USER', groupId: viewerGroupId, districtId: 2 },
+  });
+  staffId = clerk.body.data.id;
 });
 afterAll(() => s.close());
 
@@ -57,8 +61,8 @@ describe('user/update checks which fields move', () => {
     const token = await viewerWith(['USER_ADD']);
     const toggle = await s.call(account.userUpdate, { token, body: { id: staffId, activated: false } });
     expect(toggle.status).toBe(403);
-    const rename = await s.call<{ firstName: string }>(account.userUpdate, { token, body: { id: staffId, firstName: '客服小王' } });
-    expect(rename.body.data.firstName).toBe('客服小王');
+    const rename = await s.call<{ firstName: string }>(account.userUpdate, { token, body: { id: staffId, firstName: '文员小王' } });
+    expect(rename.body.data.firstName).toBe('文员小王');
     const [row] = await s.database.db.select().from(t.users).where(eq(t.users.id, staffId));
     expect(row?.activated).toBe(true);
   });
@@ -71,7 +75,7 @@ describe('role-only grants', () => {
     const roleOnly = endpoints.filter((e) => e.permission.kind === 'grant' && !e.permission.buttons?.length && e.permission.roles?.includes('ROLE_ADMIN'));
     expect(roleOnly.length).toBeGreaterThan(0);
     for (const e of roleOnly) {
-      // The agent's record is in the manager's district, so only the role decides.
+      // The clerk's record is in the manager's district, so only the role decides.
       const input = { params: { id: staffId }, body: e.method === 'GET' ? undefined : {} };
       expect((await s.call(e, { ...input, token: manager })).status, e.id).not.toBe(403);
       expect((await s.call(e, { ...input, token: viewer })).status, e.id).toBe(403);

@@ -17,6 +17,25 @@ export class AppError extends Error {
 export const fail = (msg: string, data: unknown = null) => new AppError(Code.FAIL, msg, 200, data);
 export const badRequest = (msg: string, data: unknown = null) => new AppError(Code.BAD_REQUEST, msg, 400, data);
 export const forbidden = (msg: string = Msg.forbidden) => new AppError(Code.FORBIDDEN, msg, 403);
-export const notFound = (msg: string = Msg.recordNotFound) => new AppError(Code.NOT_FOUND, msg, 404);
+/** A record that is not there is a business answer (HTTP 200); HTTP 404 is kept for unknown API paths. */
+export const notFound = (msg: string = Msg.recordNotFound) => new AppError(Code.NOT_FOUND, msg, 200);
 export const unauthorized = (msg: string = Msg.notLoggedIn, headers: Record<string, string> = {}) =>
   new AppError(Code.UNAUTHORIZED, msg, 401, null, headers);
+
+/** PostgreSQL's unique_violation, however deep the driver or ORM wrapped it. */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/** Runs `work`, answering a unique violation (a race with another writer) with a business refusal. */
+export async function uniqueOr<T>(msg: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw fail(msg);
+    throw err;
+  }
+}

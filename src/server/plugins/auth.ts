@@ -5,7 +5,8 @@ import { DISTRICT_HEADER, LOGIN_ELSEWHERE, LOGIN_RESULT_HEADER, Msg } from '../.
 import type { AppDeps, AuthContext } from '../context';
 import * as t from '../db/schema';
 import { type Actor, audit } from '../lib/audit';
-import { AppError, badRequest, forbidden, unauthorized } from '../lib/errors';
+import { badRequest, forbidden, unauthorized } from '../lib/errors';
+import { itemsOf } from '../lib/grants';
 
 /** Sessions live on the server; the token only names one. */
 export async function signSessionToken(deps: AppDeps, sessionId: string, userId: number, createdAt: Date): Promise<string> {
@@ -62,7 +63,9 @@ export async function resolveAuth(deps: AppDeps, req: FastifyRequest): Promise<A
     throw unauthorized();
   }
   const nowMs = now.getTime();
-  const expired = nowMs - session.createdAt.getTime() >= deps.config.sessionMaxAgeSeconds * 1000;
+  // A session older than the password is void, whatever ended (or failed to end) it.
+  const stale = session.createdAt < user.passwordChangedAt;
+  const expired = stale || nowMs - session.createdAt.getTime() >= deps.config.sessionMaxAgeSeconds * 1000;
   const idle = nowMs - session.lastSeenAt.getTime() >= deps.config.tokenTtlSeconds * 1000;
   if (expired || idle || !user.activated) {
     await deps.db
@@ -77,44 +80,37 @@ export async function resolveAuth(deps: AppDeps, req: FastifyRequest): Promise<A
       .set({ lastSeenAt: now })
       .where(and(eq(t.sessions.id, sid), isNull(t.sessions.endedAt), lt(t.sessions.lastSeenAt, now)));
   }
-  const buttons = await buttonsOf(deps, user.groupId, user.authorities);
-  const actor = { id: user.id, login: user.login, districtId: user.districtId, ip: req.ip };
-  let districtScope: number | null;
-  try {
-    districtScope = await resolveDistrict(deps, req, user);
-  } catch (err) {
-    if (err instanceof AppError && err.httpStatus === 403) {
-      await auditDenied(deps, actor, `${req.method} ${req.url.split('?')[0]}`, `请求了无权访问的区域 ${String(req.headers[DISTRICT_HEADER])}`);
-    }
-    throw err;
-  }
+  // Known from here on: a refusal below is written to the log under this account.
+  req.actor = { id: user.id, login: user.login, districtId: user.districtId, ip: req.ip };
+  const buttons = (await itemsOf(deps.db, user.authorities, user.groupId, 'button')).map((i) => i.id);
+  const districtScope = await resolveDistrict(deps, req, user);
   return {
     user,
     session,
     roles: user.authorities,
     buttons,
     districtScope,
-    actor: { ...actor, districtId: districtScope ?? user.districtId },
+    actor: { ...req.actor, districtId: districtScope ?? user.districtId },
   };
 }
 
-/** Every refusal for lack of permission leaves a trace in the system log. */
-export async function auditDenied(deps: AppDeps, actor: Actor, target: string, summary: string): Promise<void> {
-  await audit(deps.db, actor, { type: 'DENIED', target, summary, result: 0 }, deps.clock.now());
+/** Every refusal for lack of permission leaves a trace in the system log (called by the error handler). */
+export async function auditDenied(deps: AppDeps, req: FastifyRequest, reason: string): Promise<void> {
+  if (!req.actor) return;
+  const endpoint = req.routeOptions.config.endpointId ?? `${req.method} ${req.url.split('?')[0]}`;
+  const district = req.headers[DISTRICT_HEADER];
+  const summary = `${reason}（${endpoint}${district ? `，区域 ${String(district).slice(0, 20)}` : ''}）`;
+  await audit(deps.db, req.actor, { type: 'DENIED', target: endpoint, summary, result: 0 }, deps.clock.now());
 }
 
-async function buttonsOf(deps: AppDeps, groupId: number | null, roles: string[]): Promise<string[]> {
-  if (roles.includes('ROLE_APP_ADMIN')) {
-    const rows = await deps.db.select({ id: t.authItems.id }).from(t.authItems).where(eq(t.authItems.type, 'button'));
-    return rows.map((r) => r.id);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account behind the request, once its session is resolved. */
+    actor: Actor | null;
   }
-  if (groupId === null) return [];
-  const rows = await deps.db
-    .select({ id: t.authItems.id })
-    .from(t.roleGroupItems)
-    .innerJoin(t.authItems, eq(t.authItems.id, t.roleGroupItems.itemId))
-    .where(and(eq(t.roleGroupItems.groupId, groupId), eq(t.authItems.type, 'button')));
-  return rows.map((r) => r.id);
+  interface FastifyContextConfig {
+    endpointId?: string;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { type Endpoint, Msg, SUCCESS, isAllowed } from '../../shared/api';
 import type { AppDeps, AuthContext } from '../context';
 import { AppError, badRequest, forbidden } from '../lib/errors';
-import { auditDenied, resolveAuth } from './auth';
+import { resolveAuth } from './auth';
 
 export interface HandlerInput<E extends Endpoint> {
   params: z.output<E['params']>;
@@ -58,6 +58,7 @@ export function createBinder(app: FastifyInstance, deps: AppDeps, opts: { checkR
     app.route({
       method: endpoint.method,
       url: endpoint.path,
+      config: { endpointId: endpoint.id },
       handler: async (req, reply) => {
         const auth = await authorize(req);
         const data = await run({
@@ -91,10 +92,7 @@ export function createBinder(app: FastifyInstance, deps: AppDeps, opts: { checkR
         endpoint,
         async (req) => {
           const auth = await resolveAuth(deps, req);
-          if (!isAllowed(endpoint.permission, auth)) {
-            await auditDenied(deps, auth.actor, endpoint.id, `无权限调用「${endpoint.title}」`);
-            throw forbidden();
-          }
+          if (!isAllowed(endpoint.permission, auth)) throw forbidden();
           return auth;
         },
         (input) => {

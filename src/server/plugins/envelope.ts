@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { Code, Msg } from '../../shared/api';
 import { AppError } from '../lib/errors';
 
@@ -16,9 +16,11 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: number; msg: string
 };
 
 /** No stack trace, SQL or library message ever leaves the server: only the envelope. */
-export function registerEnvelope(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+export function registerEnvelope(app: FastifyInstance, hooks: { onForbidden(req: FastifyRequest, err: AppError): Promise<void> }): void {
+  app.setErrorHandler(async (err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
+      // Refusals are audited here, once, wherever in the request they were raised.
+      if (err.httpStatus === 403) await hooks.onForbidden(req, err).catch((e: unknown) => req.log.error({ err: e }, 'audit of a refusal failed'));
       void reply.headers(err.headers);
       return reply.status(err.httpStatus).send({ code: err.code, msg: err.message, data: err.data });
     }

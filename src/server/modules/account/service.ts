@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, notInArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { Msg, type account, parseSort, toPage } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
@@ -6,7 +6,8 @@ import { isSuperUser } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
-import { fail, forbidden, notFound } from '../../lib/errors';
+import { fail, forbidden, notFound, uniqueOr } from '../../lib/errors';
+import { groupExceeds, rankOf } from '../../lib/grants';
 import { hashPassword } from '../../lib/password';
 import { contains, iso } from '../../lib/sql';
 import { endSessions } from '../../plugins/auth';
@@ -80,25 +81,34 @@ export async function pageUsers(deps: AppDeps, a: AuthContext, q: UserPageQuery)
 
 async function loadUser(db: Db, id: number) {
   const [row] = await selectUsers(db).where(eq(t.users.id, id));
+  if (!row) throw notFound('账号不存在');
   return row;
 }
 
-/** Another district's accounts are out of reach; so are super users, for anyone but a super user. */
-function assertCanTouch(a: AuthContext, target: typeof t.users.$inferSelect) {
+const outranked = () => forbidden('不能操作权限高于自己的账号');
+
+/**
+ * Whom an operator may act on: accounts of the district they work in and, unless they are the
+ * super user, no more powerful than themselves (role, openDistrict, role-group items). Without the
+ * last rule a manager could reset the password of a stronger account and log in as it.
+ */
+async function assertCanTouch(db: Db, a: AuthContext, target: typeof t.users.$inferSelect) {
   if (a.districtScope !== null && target.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
-  if (target.authorities.includes('ROLE_APP_ADMIN') && !isSuperUser(a)) throw forbidden();
+  if (isSuperUser(a)) return;
+  if (target.openDistrict && !a.user.openDistrict) throw outranked();
+  if (rankOf(target.authorities) > rankOf(a.roles)) throw outranked();
+  if (target.groupId !== null && (await groupExceeds(db, target.groupId, a.user.groupId))) throw outranked();
 }
 
 export async function getUser(deps: AppDeps, a: AuthContext, id: number) {
   const row = await loadUser(deps.db, id);
-  if (!row) throw notFound();
   if (a.districtScope !== null && row.user.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
   return toDto(row, deps.clock.now());
 }
 
 /**
- * What a non-super operator may hand out: no super-user role, no openDistrict, no district but
- * the one they work in, and no role group holding items they do not hold themselves.
+ * What a non-super operator may hand out: no role above their own, no openDistrict, no district
+ * but the one they work in, and no role group holding items they do not hold themselves.
  */
 async function assertGrantable(
   db: Db,
@@ -114,23 +124,15 @@ async function assertGrantable(
     if (!d) throw fail('区域不存在');
   }
   if (isSuperUser(a)) return;
-  if (spec.authority === 'ROLE_APP_ADMIN') throw forbidden('只有超级管理员可以授予超级管理员角色');
+  if (spec.authority !== undefined && rankOf([spec.authority]) > rankOf(a.roles)) throw forbidden('不能授予高于自己的角色');
   if (spec.openDistrict) throw forbidden('只有超级管理员可以开放区域切换');
   if (spec.districtId !== undefined && a.districtScope !== null && spec.districtId !== a.districtScope) {
     throw forbidden(Msg.foreignDistrict);
   }
-  if (spec.groupId !== undefined && a.user.groupId !== spec.groupId) {
-    const own = db.select({ id: t.roleGroupItems.itemId }).from(t.roleGroupItems).where(eq(t.roleGroupItems.groupId, a.user.groupId ?? -1));
-    const [extra] = await db
-      .select({ n: count() })
-      .from(t.roleGroupItems)
-      .where(and(eq(t.roleGroupItems.groupId, spec.groupId), notInArray(t.roleGroupItems.itemId, own)));
-    if ((extra?.n ?? 0) > 0) throw forbidden('不能分配权限多于自己的角色组');
+  if (spec.groupId !== undefined && (await groupExceeds(db, spec.groupId, a.user.groupId))) {
+    throw forbidden('不能分配权限多于自己的角色组');
   }
 }
-
-const loginTaken = async (db: Db, login: string) =>
-  (await db.select({ id: t.users.id }).from(t.users).where(eq(t.users.login, login))).length > 0;
 
 function publicView(u: typeof t.users.$inferSelect) {
   const { passwordHash: _h, failedCount: _c, failedWindowStart: _w, ...rest } = u;
@@ -141,62 +143,65 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
   const login = body.login.toLowerCase();
   const districtId = body.districtId ?? a.districtScope ?? null;
   if (!body.openDistrict && districtId === null) throw fail('请选择账号所属区域');
-  await assertGrantable(deps.db, a, { authority: body.authority, openDistrict: body.openDistrict, districtId, groupId: body.groupId });
-  if (await loginTaken(deps.db, login)) throw fail('用户名已存在');
   const hash = await hashPassword(body.password);
   const now = deps.clock.now();
-  const id = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(t.users)
-      .values({
-        login,
-        firstName: body.firstName,
-        phone: body.phone ?? null,
-        passwordHash: hash,
-        activated: body.activated,
-        authorities: [body.authority],
-        groupId: body.groupId,
-        districtId,
-        openDistrict: body.openDistrict,
-        passwordChangedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw fail('用户名已存在');
-    await audit(tx, a.actor, { type: 'USER_ADD', target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
-    return row.id;
-  });
-  const created = await loadUser(deps.db, id);
-  if (!created) throw notFound();
-  return toDto(created, now);
+  return uniqueOr('用户名已存在', () =>
+    deps.db.transaction(async (tx) => {
+      await assertGrantable(tx, a, { authority: body.authority, openDistrict: body.openDistrict, districtId, groupId: body.groupId });
+      const [row] = await tx
+        .insert(t.users)
+        .values({
+          login,
+          firstName: body.firstName,
+          phone: body.phone ?? null,
+          passwordHash: hash,
+          activated: body.activated,
+          authorities: [body.authority],
+          groupId: body.groupId,
+          districtId,
+          openDistrict: body.openDistrict,
+          passwordChangedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) throw fail('用户名已存在');
+      await audit(tx, a.actor, { type: 'USER_ADD', target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
+      return toDto(await loadUser(tx, row.id), now);
+    }),
+  );
 }
 
 export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody) {
-  const existing = await loadUser(deps.db, body.id);
-  if (!existing) throw notFound('账号不存在');
-  const target = existing.user;
-  assertCanTouch(a, target);
   const { id, activated, password, authority, ...fields } = body;
-  const changesStatus = activated !== undefined && activated !== target.activated;
-  const changesProfile = password !== undefined || authority !== undefined || Object.values(fields).some((v) => v !== undefined);
-  const may = (key: string) => isSuperUser(a) || a.buttons.includes(key);
-  if (changesStatus && !may('USER_UPDATE_STATUS')) throw forbidden();
-  if (changesProfile && !may('USER_ADD')) throw forbidden();
-  if (changesStatus && activated === false && target.id === a.user.id) throw fail('不能禁用当前登录的账号');
-  const nextOpen = fields.openDistrict ?? target.openDistrict;
-  const nextDistrict = fields.districtId === undefined ? target.districtId : fields.districtId;
-  if (!nextOpen && nextDistrict === null) throw fail('请选择账号所属区域');
-  await assertGrantable(deps.db, a, {
-    authority,
-    openDistrict: fields.openDistrict && !target.openDistrict ? true : undefined,
-    districtId: fields.districtId,
-    groupId: fields.groupId !== undefined && fields.groupId !== target.groupId ? fields.groupId : undefined,
-  });
-  const now = deps.clock.now();
   const hash = password ? await hashPassword(password) : undefined;
-  await deps.db.transaction(async (tx) => {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    // Locked for the whole change, so a concurrent edit cannot slip between check and write.
+    const [target] = await tx.select().from(t.users).where(eq(t.users.id, id)).for('update');
+    if (!target) throw notFound('账号不存在');
+    await assertCanTouch(tx, a, target);
+    const changesStatus = activated !== undefined && activated !== target.activated;
+    const changesProfile = password !== undefined || authority !== undefined || Object.values(fields).some((v) => v !== undefined);
+    if (changesStatus && !a.buttons.includes('USER_UPDATE_STATUS')) throw forbidden();
+    if (changesProfile && !a.buttons.includes('USER_ADD')) throw forbidden();
+    if (target.id === a.user.id) {
+      if (changesStatus && activated === false) throw fail('不能禁用当前登录的账号');
+      // One's own password changes only with the old one, through 修改密码.
+      if (password !== undefined) throw fail('请通过“修改密码”修改自己的密码');
+      const ownGrants = authority !== undefined || fields.groupId !== undefined || fields.districtId !== undefined || fields.openDistrict !== undefined;
+      if (ownGrants && !isSuperUser(a)) throw forbidden('不能修改自己的角色、角色组或区域');
+    }
+    const nextOpen = fields.openDistrict ?? target.openDistrict;
+    const nextDistrict = fields.districtId === undefined ? target.districtId : fields.districtId;
+    if (!nextOpen && nextDistrict === null) throw fail('请选择账号所属区域');
+    await assertGrantable(tx, a, {
+      authority,
+      openDistrict: fields.openDistrict && !target.openDistrict ? true : undefined,
+      districtId: fields.districtId,
+      groupId: fields.groupId !== undefined && fields.groupId !== target.groupId ? fields.groupId : undefined,
+    });
     const [row] = await tx
       .update(t.users)
       .set({
@@ -214,10 +219,8 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
     const type = hash ? 'USER_PASSWORD_RESET' : changesStatus && !changesProfile ? 'USER_STATUS' : 'USER_UPDATE';
     const summary = changesStatus ? `${activated ? '启用' : '禁用'}账号 ${target.login}` : `编辑账号 ${target.login}`;
     await audit(tx, a.actor, { type, target: target.login, summary, before: publicView(target), after: publicView(row) }, now);
+    return toDto(await loadUser(tx, id), now);
   });
-  const updated = await loadUser(deps.db, id);
-  if (!updated) throw notFound('账号不存在');
-  return toDto(updated, now);
 }
 
 type GroupQuery = z.output<typeof account.groupUpdate.query>;
@@ -228,8 +231,14 @@ async function groupDtos(db: Db, ids?: number[]) {
     .from(t.roleGroups)
     .where(ids ? inArray(t.roleGroups.id, ids) : undefined)
     .orderBy(asc(t.roleGroups.id));
-  const items = await db.select().from(t.roleGroupItems);
-  const users = await db.select({ groupId: t.users.groupId, n: count() }).from(t.users).groupBy(t.users.groupId);
+  const groupIds = groups.map((g) => g.id);
+  if (!groupIds.length) return [];
+  const items = await db.select().from(t.roleGroupItems).where(inArray(t.roleGroupItems.groupId, groupIds));
+  const users = await db
+    .select({ groupId: t.users.groupId, n: count() })
+    .from(t.users)
+    .where(inArray(t.users.groupId, groupIds))
+    .groupBy(t.users.groupId);
   return groups.map((g) => ({
     id: g.id,
     name: g.name,
@@ -242,34 +251,33 @@ async function groupDtos(db: Db, ids?: number[]) {
 export const listGroups = (deps: AppDeps) => groupDtos(deps.db);
 
 export async function updateGroup(deps: AppDeps, a: AuthContext, q: GroupQuery) {
-  const [before] = await groupDtos(deps.db, [q.id]);
-  if (!before) throw notFound('角色组不存在');
-  if (q.name && q.name !== before.name) {
-    const [dup] = await deps.db.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, q.name));
-    if (dup) throw fail('角色组名称已存在');
-  }
-  if (q.itemIds) {
-    const known = q.itemIds.length
-      ? await deps.db.select({ id: t.authItems.id }).from(t.authItems).where(inArray(t.authItems.id, q.itemIds))
-      : [];
-    const unknown = q.itemIds.filter((i) => !known.some((k) => k.id === i));
-    if (unknown.length) throw fail(`权限项不存在：${unknown.slice(0, 5).join('、')}`);
-  }
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(t.roleGroups)
-      .set({ ...(q.name ? { name: q.name } : {}), ...(q.description !== undefined ? { description: q.description } : {}), updatedAt: now })
-      .where(eq(t.roleGroups.id, q.id));
-    if (q.itemIds) {
-      await tx.delete(t.roleGroupItems).where(eq(t.roleGroupItems.groupId, q.id));
-      if (q.itemIds.length) await tx.insert(t.roleGroupItems).values(q.itemIds.map((itemId) => ({ groupId: q.id, itemId })));
-    }
-    const [after] = await groupDtos(tx, [q.id]);
-    await audit(tx, a.actor, { type: 'GROUP_UPDATE', target: before.name, summary: `编辑角色组 ${before.name}`, before, after }, now);
-  });
-  const [after] = await groupDtos(deps.db, [q.id]);
-  if (!after) throw notFound('角色组不存在');
-  return after;
+  return uniqueOr('角色组名称已存在', () =>
+    deps.db.transaction(async (tx) => {
+      await tx.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.id, q.id)).for('update');
+      const [before] = await groupDtos(tx, [q.id]);
+      if (!before) throw notFound('角色组不存在');
+      if (q.name && q.name !== before.name) {
+        const [dup] = await tx.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, q.name));
+        if (dup) throw fail('角色组名称已存在');
+      }
+      if (q.itemIds?.length) {
+        const known = await tx.select({ id: t.authItems.id }).from(t.authItems).where(inArray(t.authItems.id, q.itemIds));
+        const unknown = q.itemIds.filter((i) => !known.some((k) => k.id === i));
+        if (unknown.length) throw fail(`权限项不存在：${unknown.slice(0, 5).join('、')}`);
+      }
+      await tx
+        .update(t.roleGroups)
+        .set({ ...(q.name ? { name: q.name } : {}), ...(q.description !== undefined ? { description: q.description } : {}), updatedAt: now })
+        .where(eq(t.roleGroups.id, q.id));
+      if (q.itemIds) {
+        await tx.delete(t.roleGroupItems).where(eq(t.roleGroupItems.groupId, q.id));
+        if (q.itemIds.length) await tx.insert(t.roleGroupItems).values(q.itemIds.map((itemId) => ({ groupId: q.id, itemId })));
+      }
+      const [after] = await groupDtos(tx, [q.id]);
+      if (!after) throw notFound('角色组不存在');
+      await audit(tx, a.actor, { type: 'GROUP_UPDATE', target: before.name, summary: `编辑角色组 ${before.name}`, before, after }, now);
+      return after;
+    }),
+  );
 }
-

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Msg, type auth } from '../../../shared/api';
 import type { z } from 'zod';
 import type { AppDeps, AuthContext } from '../../context';
@@ -7,6 +7,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
 import { fail } from '../../lib/errors';
+import { itemsOf } from '../../lib/grants';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { endSessions, signSessionToken } from '../../plugins/auth';
 
@@ -49,8 +50,12 @@ export async function login(deps: AppDeps, username: string, password: string, c
 
   const sessionId = randomUUID();
   await db.transaction(async (tx) => {
-    // The row lock orders racing logins of one account: each ends the sessions before it.
-    await tx.execute(sql`select id from ${t.users} where id = ${user.id} for update`);
+    // The row lock orders racing logins of one account: each ends the sessions before it. Re-read
+    // under it, so a password change, reset or disable that committed meanwhile wins.
+    const [fresh] = await tx.select().from(t.users).where(eq(t.users.id, user.id)).for('update');
+    if (!fresh || fresh.passwordHash !== user.passwordHash || !fresh.activated || (fresh.lockedUntil && fresh.lockedUntil > now)) {
+      throw fail(Msg.loginFailed);
+    }
     await endSessions(tx, user.id, 'replaced', now);
     await tx.insert(t.sessions).values({
       id: sessionId,
@@ -81,39 +86,42 @@ export async function login(deps: AppDeps, username: string, password: string, c
  * The UPDATE's row lock makes racing failures count one by one, so only one of them sees 5 and
  * writes the LOCK row; failures that raced past the lock check go on counting (6, 7, ...) harmlessly.
  */
-async function countFailure(db: Db, actor: Actor, now: Date): Promise<void> {
+async function countFailure(db: Db, actor: Actor, now: Date, summary = '密码错误'): Promise<void> {
   const windowStart = new Date(now.getTime() - LOCKOUT.windowMs);
   const lockUntil = new Date(now.getTime() + LOCKOUT.lockMs);
   const fresh = sql`(${t.users.failedWindowStart} is null or ${t.users.failedWindowStart} <= ${windowStart})`;
   const next = sql`(case when ${fresh} then 1 else ${t.users.failedCount} + 1 end)`;
-  const [row] = await db
-    .update(t.users)
-    .set({
-      failedCount: next,
-      failedWindowStart: sql`case when ${fresh} then ${now} else ${t.users.failedWindowStart} end`,
-      lockedUntil: sql`case when ${next} = ${LOCKOUT.failures} then ${lockUntil} else ${t.users.lockedUntil} end`,
-    })
-    .where(eq(t.users.id, actor.id ?? -1))
-    .returning({ failedCount: t.users.failedCount });
-  await audit(db, actor, { type: 'LOGIN_FAIL', target: actor.login, summary: '密码错误', result: 0 }, now);
-  if (row?.failedCount === LOCKOUT.failures) {
-    await audit(db, actor, { type: 'LOCK', target: actor.login, summary: `连续${LOCKOUT.failures}次密码错误，锁定30分钟`, result: 0 }, now);
-  }
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(t.users)
+      .set({
+        failedCount: next,
+        failedWindowStart: sql`case when ${fresh} then ${now} else ${t.users.failedWindowStart} end`,
+        lockedUntil: sql`case when ${next} = ${LOCKOUT.failures} then ${lockUntil} else ${t.users.lockedUntil} end`,
+      })
+      .where(eq(t.users.id, actor.id ?? -1))
+      .returning({ failedCount: t.users.failedCount });
+    await audit(tx, actor, { type: 'LOGIN_FAIL', target: actor.login, summary, result: 0 }, now);
+    if (row?.failedCount === LOCKOUT.failures) {
+      await audit(tx, actor, { type: 'LOCK', target: actor.login, summary: `连续${LOCKOUT.failures}次密码错误，锁定30分钟`, result: 0 }, now);
+    }
+  });
 }
 
 export async function logout(deps: AppDeps, a: AuthContext): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await tx
-      .update(t.sessions)
-      .set({ endedAt: now, endReason: 'logout' })
-      .where(and(eq(t.sessions.id, a.session.id)));
+    await tx.update(t.sessions).set({ endedAt: now, endReason: 'logout' }).where(eq(t.sessions.id, a.session.id));
     await audit(tx, a.actor, { type: 'LOGOUT', target: a.user.login, summary: '退出登录' }, now);
   });
 }
 
 export async function changePassword(deps: AppDeps, a: AuthContext, oldPassword: string, newPassword: string): Promise<void> {
-  if (!(await verifyPassword(oldPassword, a.user.passwordHash))) throw fail(Msg.oldPasswordWrong);
+  if (!(await verifyPassword(oldPassword, a.user.passwordHash))) {
+    // Counted with login failures: a borrowed session must not be a way to guess the password.
+    await countFailure(deps.db, a.actor, deps.clock.now(), '修改密码时原密码错误');
+    throw fail(Msg.oldPasswordWrong);
+  }
   if (oldPassword === newPassword) throw fail('新密码不能与原密码相同');
   const hash = await hashPassword(newPassword);
   const now = deps.clock.now();
@@ -141,13 +149,4 @@ export async function currentUser(deps: AppDeps, a: AuthContext): Promise<z.inpu
   };
 }
 
-/** The super user sees every item; everyone else the items of their role group. */
-export async function authItemsOf(deps: AppDeps, a: AuthContext) {
-  const { db } = deps;
-  if (a.roles.includes('ROLE_APP_ADMIN')) {
-    return db.select().from(t.authItems).orderBy(asc(t.authItems.sort));
-  }
-  if (a.user.groupId === null) return [];
-  const ids = db.select({ id: t.roleGroupItems.itemId }).from(t.roleGroupItems).where(eq(t.roleGroupItems.groupId, a.user.groupId));
-  return db.select().from(t.authItems).where(inArray(t.authItems.id, ids)).orderBy(asc(t.authItems.sort));
-}
+export const authItemsOf = (deps: AppDeps, a: AuthContext) => itemsOf(deps.db, a.roles, a.user.groupId);

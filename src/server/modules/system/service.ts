@@ -4,7 +4,7 @@ import { Msg, parseSort, type system, toPage } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { OPERATION_TYPES, type OperationType, audit } from '../../lib/audit';
-import { fail, forbidden, notFound } from '../../lib/errors';
+import { fail, forbidden, notFound, uniqueOr } from '../../lib/errors';
 import { contains, iso } from '../../lib/sql';
 
 type LogQuery = z.output<typeof system.sysLogPage.query>;
@@ -95,9 +95,11 @@ export async function listAgreements(deps: AppDeps, a: AuthContext, code: string
 
 type AgreementBody = z.output<typeof system.agreementSave.body>;
 
+const DUPLICATE_CODE = '该区域已存在相同编码的协议';
+
 export async function saveAgreement(deps: AppDeps, a: AuthContext, body: AgreementBody) {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  return uniqueOr(DUPLICATE_CODE, () => deps.db.transaction(async (tx) => {
     if (body.id) {
       const [before] = await tx.select().from(t.agreements).where(eq(t.agreements.id, body.id)).for('update');
       if (!before) throw notFound('协议不存在');
@@ -106,7 +108,7 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
         .select({ id: t.agreements.id })
         .from(t.agreements)
         .where(and(eq(t.agreements.districtId, before.districtId), eq(t.agreements.code, body.code)));
-      if (dup && dup.id !== before.id) throw fail('该区域已存在相同编码的协议');
+      if (dup && dup.id !== before.id) throw fail(DUPLICATE_CODE);
       const [after] = await tx
         .update(t.agreements)
         .set({ code: body.code, title: body.title, content: body.content, updatedAt: now })
@@ -122,10 +124,10 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
       .values({ districtId: a.districtScope, code: body.code, title: body.title, content: body.content, createdAt: now, updatedAt: now })
       .onConflictDoNothing()
       .returning();
-    if (!created) throw fail('该区域已存在相同编码的协议');
+    if (!created) throw fail(DUPLICATE_CODE);
     await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', target: `${created.districtId}/${created.code}`, summary: `新增协议「${created.title}」`, after: agreementDto(created) }, now);
     return agreementDto(created);
-  });
+  }));
 }
 
 async function configValue(deps: AppDeps, key: string): Promise<unknown> {

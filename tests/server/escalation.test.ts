@@ -1,0 +1,101 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Msg, account, auth } from '../../src/shared/api';
+import type { RoleGroup, StaffUser } from '../../src/shared/api/account';
+import * as t from '../../src/server/db/schema';
+import { GROUPS } from '../../src/server/db/seed';
+import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
+import { businessRows } from '../support/business-rows';
+
+/** The ways an operator could try to become, or act as, someone stronger. */
+let s: TestServer;
+let admin: string;
+let groups: RoleGroup[];
+const group = (name: string) => groups.find((g) => g.name === name)?.id ?? -1;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.login('admin');
+  groups = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data;
+});
+afterAll(() => s.close());
+
+const add = (token: string, body: Record<string, unknown>) =>
+  s.call<StaffUser>(account.userAdd, { token, body: { firstName: '测试', password: 'Passw0rd2026', authority: 'ROLE_USER', districtId: 2, ...body } });
+const deniedRows = (login: string) =>
+  s.database.db.select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'DENIED'), eq(t.sysLog.operatorLogin, login)));
+
+describe('a district manager', () => {
+  it('cannot reset the password of an openDistrict account in the district, and the refusal is logged', async () => {
+    const city = await add(admin, { login: 'cityagent', groupId: group(GROUPS.agent.name), openDistrict: true });
+    expect(city.body.code).toBe(1);
+    const manager = await s.login('manager');
+    const before = (await deniedRows('manager')).length;
+    const res = await s.call(account.userUpdate, { token: manager, body: { id: city.body.data.id, password: 'Takeover2026' } });
+    expect(res.status).toBe(403);
+    await expect(s.login('cityagent', 'Takeover2026')).rejects.toThrow();
+    expect((await deniedRows('manager')).length).toBe(before + 1);
+  });
+
+  it('cannot touch an account whose role group holds items the manager lacks', async () => {
+    const strong = await add(admin, { login: 'strong', groupId: group(GROUPS.super.name) });
+    const manager = await s.login('manager');
+    const res = await s.call(account.userUpdate, { token: manager, body: { id: strong.body.data.id, firstName: '改' } });
+    expect(res.status).toBe(403);
+    expect(res.body.msg).toBe('不能操作权限高于自己的账号');
+  });
+
+  it('gets a logged 403 reading an account of another district', async () => {
+    const elsewhere = await add(admin, { login: 'elsewhere', districtId: 1, groupId: group(GROUPS.viewer.name) });
+    const manager = await s.login('manager');
+    const before = (await deniedRows('manager')).length;
+    const res = await s.call(account.userById, { token: manager, params: { id: elsewhere.body.data.id } });
+    expect(res.body).toEqual({ code: 403, msg: Msg.foreignDistrict, data: null });
+    expect((await deniedRows('manager')).length).toBe(before + 1);
+  });
+});
+
+describe('a plain user holding USER_ADD', () => {
+  let clerk: string;
+  let clerkId: number;
+  beforeAll(async () => {
+    const viewerGroup = group(GROUPS.viewer.name);
+    await s.call(account.groupUpdate, { token: admin, query: { id: viewerGroup, itemIds: 'user,user.user-list,USER_ADD' } });
+    const created = await add(admin, { login: 'clerk', groupId: viewerGroup });
+    clerkId = created.body.data.id;
+    clerk = await s.login('clerk', 'Passw0rd2026');
+  });
+
+  it('cannot promote itself, change its own group, or reset its own password without the old one', async () => {
+    const rows = await businessRows(s.database.db);
+    for (const body of [
+      { id: clerkId, authority: 'ROLE_ADMIN' },
+      { id: clerkId, groupId: group(GROUPS.agent.name) },
+      { id: clerkId, password: 'NoOldPass2026' },
+    ]) {
+      const res = await s.call(account.userUpdate, { token: clerk, body });
+      expect(res.body.code, JSON.stringify(body)).not.toBe(1);
+    }
+    expect(await businessRows(s.database.db)).toEqual(rows);
+  });
+
+  it('cannot create an administrator', async () => {
+    const res = await add(clerk, { login: 'newadmin', authority: 'ROLE_ADMIN', groupId: group(GROUPS.viewer.name) });
+    expect(res.status).toBe(403);
+    expect(res.body.msg).toBe('不能授予高于自己的角色');
+  });
+});
+
+describe('guessing through a borrowed session', () => {
+  it('wrong old passwords count towards the lockout and are logged', async () => {
+    const token = await s.login('agent');
+    for (let i = 0; i < 5; i++) {
+      const res = await s.call(auth.changePassword, { token, body: { oldPassword: `guess${i}`, newPassword: 'Guessed2026' } });
+      expect(res.body.msg).toBe(Msg.oldPasswordWrong);
+    }
+    const login = await s.call(auth.authenticate, { body: { username: 'agent', password: DEMO_PASSWORD } });
+    expect(login.body).toEqual({ code: 0, msg: Msg.loginFailed, data: null });
+    const fails = await s.database.db.select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'LOGIN_FAIL'), eq(t.sysLog.operatorLogin, 'agent')));
+    expect(fails.filter((f) => f.summary === '修改密码时原密码错误')).toHaveLength(5);
+  });
+});
