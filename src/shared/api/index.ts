@@ -9,6 +9,9 @@ export * from './paging';
 export * from './permissions';
 export * from './menus';
 export { account, auth, system };
+export type { AuthItem, UserInfo } from './auth';
+export type { RoleGroup, StaffUser } from './account';
+export type { Agreement, District, SysLog } from './system';
 
 /** Every endpoint of the contract; the server binds exactly these and the tests check it. */
 export const endpoints: readonly Endpoint[] = [

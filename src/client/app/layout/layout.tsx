@@ -1,0 +1,141 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { toast } from '../../components/toast';
+import { ScreenContext } from '../../lib/screen-context';
+import { saveDistrict } from '../../lib/session-store';
+import { readCookie, writeCookie } from '../../lib/storage';
+import { MOBILE_QUERY, useMediaQuery } from '../../lib/use-media';
+import { useInactivityLogout, useLogoutAcrossTabs } from '../activity';
+import { findPage, homePath } from '../menus';
+import { Screen } from '../screens';
+import { LOGIN_EXPIRED_MSG, useSession } from '../session';
+import { useSettings } from '../settings';
+import { tagStore, useTags } from '../tags';
+import { ChangePasswordDialog } from './change-password-dialog';
+import { Navbar } from './navbar';
+import { PasswordBanner } from './password-banner';
+import { SettingsPanel } from './settings-panel';
+import { Sidebar } from './sidebar';
+import { TagsView } from './tags-view';
+
+const SIDEBAR_COOKIE = 'sidebarStatus';
+
+export function Layout() {
+  const session = useSession();
+  const settings = useSettings();
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const mobile = useMediaQuery(MOBILE_QUERY);
+  const { mutate } = useSWRConfig();
+  const [desktopOpen, setDesktopOpen] = useState(() => readCookie(SIDEBAR_COOKIE) !== '0');
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [viewKey, setViewKey] = useState(0);
+  const tags = useTags();
+
+  const { menus, user } = session;
+  const page = findPage(menus, location);
+  const home = homePath(menus);
+  const sidebarOpen = mobile ? mobileOpen : desktopOpen;
+
+  useEffect(() => {
+    const homePage = findPage(menus, home);
+    if (user) tagStore.load(user.login, homePage ? { path: home, title: homePage.title } : null);
+  }, [user, menus, home]);
+
+  useEffect(() => {
+    if (page) tagStore.visit({ path: location + (search ? `?${search}` : ''), title: page.title });
+  }, [page, location, search]);
+
+  useEffect(() => {
+    if (!mobile) setMobileOpen(false);
+  }, [mobile]);
+
+  const logout = useCallback(async () => {
+    await session.logout();
+    window.location.assign('/login');
+  }, [session]);
+
+  useInactivityLogout(
+    useCallback(() => {
+      toast.error(LOGIN_EXPIRED_MSG);
+      void logout();
+    }, [logout]),
+  );
+  useLogoutAcrossTabs(useCallback(() => window.location.assign('/login'), []));
+
+  const toggleSidebar = () => {
+    if (mobile) return setMobileOpen((v) => !v);
+    setDesktopOpen((v) => {
+      writeCookie(SIDEBAR_COOKIE, v ? '0' : '1');
+      return !v;
+    });
+  };
+
+  /** Stores the area and reloads the view: every call from now on carries it (spec §4). */
+  const changeDistrict = (id: string | null) => {
+    saveDistrict(id);
+    void mutate(() => true, undefined, { revalidate: true });
+    setViewKey((k) => k + 1);
+  };
+
+  const cachedPages = useMemo(
+    () =>
+      tags
+        .map((t) => ({ tag: t, page: findPage(menus, t.path.split('?')[0] ?? t.path) }))
+        .filter((x): x is { tag: typeof x.tag; page: NonNullable<typeof x.page> } => !!x.page?.cached),
+    [tags, menus],
+  );
+
+  if (location === '/' || location === '') return <Redirect to={home} replace />;
+  if (!page) return <Redirect to="/404" replace />;
+
+  const currentCached = page.cached && cachedPages.some((c) => c.page.path === page.path);
+  const screenFor = (p: typeof page, s: string, active: boolean) => (
+    <ScreenContext.Provider value={{ path: p.path, search: s, active }}>
+      <Screen component={p.component} title={p.title} menuTitle={p.menuTitle} />
+    </ScreenContext.Provider>
+  );
+
+  return (
+    <div className="flex h-screen overflow-hidden bg-[#f0f2f5]">
+      {mobile && mobileOpen && <div className="fixed inset-0 z-30 bg-black/30" aria-hidden="true" onClick={() => setMobileOpen(false)} />}
+      {(!mobile || mobileOpen) && (
+        <aside className={mobile ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : 'shrink-0'}>
+          <Sidebar menus={menus} current={location} collapsed={!desktopOpen} mobile={mobile} onNavigate={() => setMobileOpen(false)} />
+        </aside>
+      )}
+      <div className={`flex min-w-0 flex-1 flex-col ${settings.fixedHeader ? 'overflow-hidden' : 'overflow-y-auto'}`}>
+        <div className={settings.fixedHeader ? 'shrink-0' : 'sticky top-0 z-20'}>
+          <Navbar
+            page={page}
+            userName={user?.firstName || user?.login || ''}
+            openDistrict={!!user?.openDistrict}
+            sidebarOpen={sidebarOpen}
+            onToggleSidebar={toggleSidebar}
+            onChangeDistrict={changeDistrict}
+            onChangePassword={() => setPasswordOpen(true)}
+            onOpenSettings={() => setSettingsOpen(true)}
+            onLogout={logout}
+          />
+          {settings.tagsView && <TagsView current={location} />}
+        </div>
+        {session.passwordAge !== null && (
+          <PasswordBanner seconds={session.passwordAge} onClose={session.dismissPasswordBanner} onChange={() => setPasswordOpen(true)} />
+        )}
+        <main key={viewKey} id="main" className={`flex-1 ${settings.fixedHeader ? 'overflow-y-auto' : ''}`}>
+          {cachedPages.map(({ tag, page: p }) => (
+            <div key={p.path} hidden={p.path !== page.path}>
+              {screenFor(p, p.path === page.path ? search : (tag.path.split('?')[1] ?? ''), p.path === page.path)}
+            </div>
+          ))}
+          {!currentCached && screenFor(page, search, true)}
+        </main>
+      </div>
+      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} onChanged={logout} />
+      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+    </div>
+  );
+}

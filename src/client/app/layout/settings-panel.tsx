@@ -1,0 +1,55 @@
+import { Dialog, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
+import { THEME_PRESETS, type Settings, updateSettings, useSettings } from '../settings';
+
+const SWITCHES: { key: keyof Omit<Settings, 'theme'>; label: string }[] = [
+  { key: 'tagsView', label: '开启标签页' },
+  { key: 'fixedHeader', label: '固定头部' },
+  { key: 'sidebarLogo', label: '侧边栏标志' },
+];
+
+/** Theme colour (eight presets), tags view, fixed header, sidebar logo; all off by default (spec §2). */
+export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): void }) {
+  const s = useSettings();
+  return (
+    <Dialog open={open} onClose={onClose} className="relative z-50">
+      <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
+      <DialogPanel className="fixed inset-y-0 right-0 w-72 max-w-full overflow-y-auto bg-white p-5 shadow-xl">
+        <div className="mb-4 flex items-center justify-between">
+          <DialogTitle className="text-base font-medium">系统布局配置</DialogTitle>
+          <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="text-xl leading-none text-gray-400 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
+            ×
+          </button>
+        </div>
+        <fieldset className="mb-5">
+          <legend className="mb-2 text-sm text-gray-600">主题色</legend>
+          <div className="flex flex-wrap gap-2">
+            {THEME_PRESETS.map((c) => (
+              <button
+                key={c}
+                type="button"
+                aria-label={`主题色 ${c}`}
+                aria-pressed={s.theme === c}
+                onClick={() => updateSettings({ theme: c })}
+                className={`size-7 rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gray-800 ${s.theme === c ? 'ring-2 ring-gray-800 ring-offset-2' : ''}`}
+                style={{ background: c }}
+              />
+            ))}
+          </div>
+        </fieldset>
+        {SWITCHES.map(({ key, label }) => (
+          <div key={key} className="flex items-center justify-between py-2 text-sm">
+            <span id={`setting-${key}`}>{label}</span>
+            <Switch
+              checked={s[key]}
+              onChange={(v) => updateSettings({ [key]: v })}
+              aria-labelledby={`setting-${key}`}
+              className="group relative inline-flex h-5 w-10 items-center rounded-full bg-gray-300 transition data-[checked]:bg-[var(--theme)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]"
+            >
+              <span className="size-4 translate-x-0.5 rounded-full bg-white transition group-data-[checked]:translate-x-5" />
+            </Switch>
+          </div>
+        ))}
+      </DialogPanel>
+    </Dialog>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { system } from '../../../shared/api';
+import { useApi } from '../../lib/use-api';
+import type { MenuEntry } from '../menus';
+import { useSettings } from '../settings';
+
+export const SIDEBAR_WIDTH = 210;
+const COLLAPSED_WIDTH = 54;
+
+interface SidebarProps {
+  menus: MenuEntry[];
+  current: string;
+  collapsed: boolean;
+  /** Phone layout: a drawer over the page. */
+  mobile: boolean;
+  onNavigate(): void;
+}
+
+/** The menu in the fixed order with page items hidden (spec §2); fixed menu colours. */
+export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: SidebarProps) {
+  const settings = useSettings();
+  const activeMenu = menus.find((m) => m.children.some((c) => current.startsWith(c.path)))?.id;
+  const [open, setOpen] = useState<Set<string>>(() => new Set(activeMenu ? [activeMenu] : []));
+  const { data: qr } = useApi(system.qrCode, {}, { revalidateIfStale: false });
+  const narrow = collapsed && !mobile;
+  const toggle = (id: string) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <nav
+      aria-label="主菜单"
+      className="flex h-full flex-col overflow-y-auto bg-[#304156] text-sm text-[#bfcbd9] transition-[width]"
+      style={{ width: narrow ? COLLAPSED_WIDTH : SIDEBAR_WIDTH }}
+    >
+      {settings.sidebarLogo && (
+        <div className="flex h-12 shrink-0 items-center gap-2 bg-[#2b2f3a] px-4 font-semibold text-white">
+          <span aria-hidden="true" className="grid size-6 place-items-center rounded bg-[var(--theme)] text-xs">
+            公
+          </span>
+          {!narrow && <span className="truncate">公交运营管理</span>}
+        </div>
+      )}
+      <ul className="flex-1 py-1">
+        {menus.map((menu) => {
+          const expanded = open.has(menu.id) || narrow;
+          const visible = menu.children.filter((c) => !c.hidden);
+          return (
+            <li key={menu.id}>
+              <button
+                type="button"
+                aria-expanded={expanded}
+                title={narrow ? menu.title : undefined}
+                onClick={() => toggle(menu.id)}
+                className={`flex w-full items-center gap-2 px-5 py-3 text-left hover:bg-[#263445] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${menu.id === activeMenu ? 'text-white' : ''}`}
+              >
+                <span aria-hidden="true" className="grid size-5 shrink-0 place-items-center rounded bg-white/10 text-[11px]">
+                  {menu.title.slice(0, 1)}
+                </span>
+                {!narrow && <span className="flex-1 truncate">{menu.title}</span>}
+                {!narrow && <span aria-hidden="true" className={`text-xs transition-transform ${expanded ? 'rotate-90' : ''}`}>›</span>}
+              </button>
+              {expanded && !narrow && (
+                <ul className="bg-[#1f2d3d]">
+                  {visible.map((page) => {
+                    const active = current === page.path || current.startsWith(`${page.path}/`);
+                    return (
+                      <li key={page.id}>
+                        <Link
+                          href={page.path}
+                          onClick={onNavigate}
+                          aria-current={active ? 'page' : undefined}
+                          className={`block truncate py-2.5 pr-4 pl-12 hover:bg-[#001528] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${active ? 'text-[var(--theme)]' : ''}`}
+                        >
+                          {page.title}
+                        </Link>
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {qr && !narrow && (
+        <div className="shrink-0 p-4 text-center text-xs">
+          <img src={qr} alt="小程序二维码" className="mx-auto size-32 rounded bg-white p-1" />
+          <p className="mt-1">扫码使用乘车码</p>
+        </div>
+      )}
+    </nav>
+  );
+}

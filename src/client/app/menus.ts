@@ -1,0 +1,74 @@
+import { type AuthItem, type AuthItemPara, MENU_IDS, type MenuId } from '../../shared/api';
+
+export interface MenuPage {
+  id: string;
+  title: string;
+  /** Full route path, e.g. `/user/user-list`. */
+  path: string;
+  component: string;
+  /** Type `page`: a route reached from another screen, not listed in the sidebar (spec §2). */
+  hidden: boolean;
+  /** Cached views are those whose component starts with `List` (spec §9). */
+  cached: boolean;
+  menuId: MenuId;
+  menuTitle: string;
+}
+
+export interface MenuEntry {
+  id: MenuId;
+  title: string;
+  icon: string;
+  path: string;
+  children: MenuPage[];
+}
+
+function parsePara(text: string): AuthItemPara {
+  try {
+    const p = JSON.parse(text) as Partial<AuthItemPara>;
+    return { ...p, title: p.title ?? '' };
+  } catch {
+    return { title: '' };
+  }
+}
+
+const allowedFor = (roles: readonly string[], para: AuthItemPara) => !para.roles?.length || para.roles.some((r) => roles.includes(r));
+
+/**
+ * The sidebar and the routes from the server's items: only the 18 known menu ids, in their fixed
+ * order (spec §2), children filtered by the roles their `para` names.
+ */
+export function buildMenus(items: readonly AuthItem[], roles: readonly string[]): MenuEntry[] {
+  const menus: MenuEntry[] = [];
+  for (const id of MENU_IDS) {
+    const top = items.find((i) => i.id === id && i.parentId === null && i.type === 'menu');
+    if (!top) continue;
+    const para = parsePara(top.para);
+    if (!allowedFor(roles, para)) continue;
+    const children = items
+      .filter((i) => i.parentId === id && (i.type === 'menu' || i.type === 'page'))
+      .sort((a, b) => a.sort - b.sort)
+      .map((i) => ({ item: i, para: parsePara(i.para) }))
+      .filter(({ para: p }) => allowedFor(roles, p))
+      .map(({ item, para: p }) => ({
+        id: item.id,
+        title: p.title || item.name,
+        path: `/${id}/${item.path}`,
+        component: p.component ?? '',
+        hidden: item.type === 'page',
+        cached: (p.component ?? '').startsWith('List') && !p.noCache,
+        menuId: id,
+        menuTitle: para.title || top.name,
+      }));
+    if (!children.length) continue;
+    menus.push({ id, title: para.title || top.name, icon: para.icon ?? '', path: `/${id}`, children });
+  }
+  return menus;
+}
+
+export const buttonKeysOf = (items: readonly AuthItem[]) => items.filter((i) => i.type === 'button').map((i) => i.path);
+
+/** Where `/` goes: the first visible child of the first permitted menu (spec §2). */
+export const homePath = (menus: readonly MenuEntry[]) => menus[0]?.children.find((c) => !c.hidden)?.path ?? '/404';
+
+export const findPage = (menus: readonly MenuEntry[], path: string) =>
+  menus.flatMap((m) => m.children).find((c) => c.path === path);

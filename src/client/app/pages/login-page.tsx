@@ -1,0 +1,85 @@
+import { type FormEvent, useState } from 'react';
+import { useSearch } from 'wouter';
+import { Button } from '../../components/button';
+import { useSession } from '../session';
+
+/** Where to go after login: the `redirect` query, kept whole (path and query), or `/`. */
+export function redirectTarget(search: string): string {
+  const target = new URLSearchParams(search).get('redirect');
+  // Only same-site paths: never an open redirect to another origin.
+  return target && target.startsWith('/') && !target.startsWith('//') ? target : '/';
+}
+
+export function LoginPage() {
+  const session = useSession();
+  const search = useSearch();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!username.trim()) return setError('请输入用户名');
+    if (!password) return setError('请输入密码');
+    setBusy(true);
+    setError(null);
+    try {
+      await session.login(username, password);
+      // A full load keeps the redirect's query exactly and starts the console clean.
+      window.location.replace(redirectTarget(search));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-[#2d3a4b] px-4">
+      <form onSubmit={submit} noValidate className="w-full max-w-sm" aria-labelledby="login-title">
+        <h1 id="login-title" className="mb-8 text-center text-2xl font-semibold text-white">
+          公交运营管理控制台
+        </h1>
+        <label className="mb-4 block">
+          <span className="mb-1 block text-sm text-gray-300">用户名</span>
+          <input
+            name="username"
+            autoComplete="username"
+            autoFocus
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            className="w-full rounded border border-white/20 bg-[#283443] px-3 py-2.5 text-white outline-none focus-visible:ring-2 focus-visible:ring-[var(--theme)]"
+          />
+        </label>
+        <label className="mb-2 block">
+          <span className="mb-1 block text-sm text-gray-300">密码</span>
+          <span className="flex">
+            <input
+              name="password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              className="w-full rounded-l border border-white/20 bg-[#283443] px-3 py-2.5 text-white outline-none focus-visible:ring-2 focus-visible:ring-[var(--theme)]"
+            />
+            <button
+              type="button"
+              onClick={() => setShowPassword((v) => !v)}
+              aria-pressed={showPassword}
+              className="whitespace-nowrap rounded-r border border-l-0 border-white/20 bg-[#283443] px-3 text-xs text-gray-300 focus-visible:outline-2 focus-visible:outline-[var(--theme)]"
+            >
+              {showPassword ? '隐藏' : '显示'}
+            </button>
+          </span>
+        </label>
+        <p role="alert" className="min-h-6 text-sm text-red-300">
+          {error}
+        </p>
+        <Button type="submit" variant="primary" disabled={busy} className="mt-2 w-full justify-center py-2.5 text-base" hotkey="Enter">
+          {busy ? '登录中…' : '登录'}
+        </Button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,30 @@
+import { Button } from '../components/button';
+import { Modal } from '../components/modal';
+import { clearSession } from '../lib/session-store';
+import { useSessionEnded } from '../lib/session-ended';
+
+/** The one dialog for a session the server ended: clear, go to /login, reload after 1 s (spec §8). */
+export function SessionEndedDialog() {
+  const ended = useSessionEnded();
+  if (!ended) return null;
+  const relogin = () => {
+    clearSession();
+    window.history.replaceState(null, '', `/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+    setTimeout(() => window.location.reload(), 1000);
+  };
+  return (
+    <Modal
+      open
+      title={ended.reason === 'elsewhere' ? '账号已在其他地方登录' : '登录已过期'}
+      onClose={relogin}
+      onSubmit={relogin}
+      footer={
+        <Button type="submit" variant="primary" autoFocus hotkey="Enter">
+          重新登录
+        </Button>
+      }
+    >
+      <p className="text-sm text-gray-700">{ended.msg}</p>
+    </Modal>
+  );
+}

@@ -1,0 +1,51 @@
+import { useSyncExternalStore } from 'react';
+import { KEYS, readJson, writeJson } from '../lib/storage';
+
+/** The settings panel (spec §2): all off by default, the theme #1890ff; kept per user. */
+export interface Settings {
+  theme: string;
+  tagsView: boolean;
+  fixedHeader: boolean;
+  sidebarLogo: boolean;
+}
+
+export const DEFAULT_SETTINGS: Settings = { theme: '#1890ff', tagsView: false, fixedHeader: false, sidebarLogo: false };
+
+/** Eight presets (spec §9), the default first. */
+export const THEME_PRESETS = ['#1890ff', '#304156', '#11a983', '#13c2c2', '#6959cd', '#f5222d', '#fa541c', '#faad14'] as const;
+
+/** The last user's settings, read by index.html before the first paint so the theme never flashes. */
+export const LAST_SETTINGS_KEY = 'bus-console.settings.last';
+
+let login: string | null = null;
+let current: Settings = readJson<Settings>(LAST_SETTINGS_KEY) ?? DEFAULT_SETTINGS;
+const listeners = new Set<() => void>();
+
+function apply(s: Settings) {
+  document.documentElement.style.setProperty('--theme', s.theme);
+}
+
+export function loadSettingsFor(user: string | null): void {
+  login = user;
+  current = { ...DEFAULT_SETTINGS, ...(user ? readJson<Partial<Settings>>(KEYS.settings(user)) : null) };
+  apply(current);
+  listeners.forEach((l) => l());
+}
+
+export function updateSettings(patch: Partial<Settings>): void {
+  current = { ...current, ...patch };
+  if (login) writeJson(KEYS.settings(login), current);
+  writeJson(LAST_SETTINGS_KEY, current);
+  apply(current);
+  listeners.forEach((l) => l());
+}
+
+export function useSettings(): Settings {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => current,
+  );
+}

@@ -1,0 +1,55 @@
+import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import type { FormEvent, ReactNode } from 'react';
+
+export interface ModalProps {
+  open: boolean;
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** When set, the body is a form: Enter in a field and Ctrl+Enter anywhere submit it. */
+  onSubmit?(): void;
+  width?: string;
+}
+
+/** Esc and the backdrop close; focus is trapped inside and returns where it was (Headless UI). */
+export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg' }: ModalProps) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit?.();
+  };
+  const body = (
+    <>
+      <div className="px-5 py-4">{children}</div>
+      {footer && <div className="flex justify-end gap-2 border-t border-gray-100 px-5 py-3">{footer}</div>}
+    </>
+  );
+  return (
+    <Dialog open={open} onClose={onClose} className="relative z-50">
+      <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
+        <DialogPanel className={`w-full ${width} rounded bg-white shadow-xl`}>
+          <div className="flex items-center justify-between border-b border-gray-100 px-5 py-3">
+            <DialogTitle className="text-base font-medium text-gray-800">{title}</DialogTitle>
+            <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="rounded px-1 text-xl leading-none text-gray-400 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
+              ×
+            </button>
+          </div>
+          {onSubmit ? (
+            <form
+              noValidate
+              onSubmit={submit}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit(e);
+              }}
+            >
+              {body}
+            </form>
+          ) : (
+            body
+          )}
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,63 @@
+import { useSyncExternalStore } from 'react';
+
+/** Error toasts last 5 s (spec §9); success ones a little less. */
+export const ERROR_TOAST_MS = 5_000;
+const SUCCESS_TOAST_MS = 3_000;
+
+export interface ToastItem {
+  id: number;
+  kind: 'error' | 'success' | 'info';
+  text: string;
+}
+
+let items: ToastItem[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+
+function push(kind: ToastItem['kind'], text: string, ms: number) {
+  // The same message twice at once (several failing calls) shows once.
+  if (items.some((t) => t.text === text && t.kind === kind)) return;
+  const item = { id: nextId++, kind, text };
+  items = [...items, item];
+  emit();
+  setTimeout(() => dismiss(item.id), ms);
+}
+
+export function dismiss(id: number) {
+  items = items.filter((t) => t.id !== id);
+  emit();
+}
+
+export const toast = {
+  error: (text: string) => push('error', text, ERROR_TOAST_MS),
+  success: (text: string) => push('success', text, SUCCESS_TOAST_MS),
+  info: (text: string) => push('info', text, SUCCESS_TOAST_MS),
+};
+
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+const STYLE: Record<ToastItem['kind'], string> = {
+  error: 'border-red-200 bg-red-50 text-red-700',
+  success: 'border-green-200 bg-green-50 text-green-700',
+  info: 'border-gray-200 bg-white text-gray-700',
+};
+
+export function Toaster() {
+  const list = useSyncExternalStore(subscribe, () => items);
+  return (
+    <div aria-live="assertive" className="pointer-events-none fixed inset-x-0 top-3 z-[100] flex flex-col items-center gap-2 px-3">
+      {list.map((t) => (
+        <div key={t.id} role={t.kind === 'error' ? 'alert' : 'status'} className={`pointer-events-auto flex max-w-md items-start gap-3 rounded border px-4 py-2 text-sm shadow ${STYLE[t.kind]}`}>
+          <span className="flex-1">{t.text}</span>
+          <button type="button" aria-label="关闭提示" className="opacity-60 hover:opacity-100 focus-visible:outline-2" onClick={() => dismiss(t.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import axios, { type Options, type Response as AxiosResponse } from 'redaxios';
+import { type Endpoint, auth, buildPath, DISTRICT_HEADER, LOGIN_RESULT_HEADER } from '../../shared/api';
+import type { z } from 'zod';
+import { ApiError, describe, TIMEOUT_MSG } from './errors';
+
+export interface CallInput {
+  params?: Record<string, string | number>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface CallOptions {
+  /** No toast: the caller shows the error itself, or swallows it (the password dialog, spec §7). */
+  silent?: boolean;
+}
+
+export interface HttpHooks {
+  baseURL?: string;
+  getToken(): string | null;
+  getDistrict(): string | null;
+  /** Shows the one "expired / logged in elsewhere" dialog (spec §8); repeated calls are ignored. */
+  onSessionEnded(reason: 'elsewhere' | 'expired', msg: string): void;
+  toast(msg: string): void;
+}
+
+/** redaxios has no timeout: this fetch aborts after `ms`, and says so. */
+function fetchWithTimeout(ms: number): typeof fetch {
+  return async (input, init) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException(TIMEOUT_MSG, 'TimeoutError')), ms);
+    try {
+      return await fetch(input, { ...init, signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+const isResponse = (e: unknown): e is Response & { data: unknown } =>
+  !!e && typeof e === 'object' && 'status' in e && 'headers' in e && typeof (e as Response).headers?.get === 'function';
+
+const cleanQuery = (query: Record<string, unknown> = {}) =>
+  Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => [k, String(v)]));
+
+/** redaxios's own typing of `request` is a union no call satisfies; its call form is this. */
+const send = axios as unknown as (config: Options) => Promise<AxiosResponse<unknown>>;
+
+export type Http = ReturnType<typeof createHttp>;
+
+/**
+ * The one way the console talks to the server: bearer token, `_t`, `districtId`, the endpoint's
+ * timeout, the envelope unwrapped and every failure mapped as spec §8 says.
+ */
+export function createHttp(hooks: HttpHooks) {
+  async function call<E extends Endpoint>(endpoint: E, input: CallInput = {}, opts: CallOptions = {}): Promise<z.output<E['response']>> {
+    const headers: Record<string, string> = {};
+    const token = hooks.getToken();
+    if (token && endpoint.id !== auth.authenticate.id) headers.authorization = `Bearer ${token}`;
+    const district = hooks.getDistrict();
+    if (district) headers[DISTRICT_HEADER] = district;
+    let data: unknown;
+    if (endpoint.bodyType === 'form' && input.body) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      data = new URLSearchParams(input.body as Record<string, string>).toString();
+    } else if (endpoint.bodyType === 'json') {
+      data = input.body ?? {};
+    }
+    const report = (msg: string) => {
+      if (!opts.silent) hooks.toast(msg);
+    };
+
+    let status: number;
+    let body: unknown;
+    let loginResult: string | null;
+    try {
+      const res = await send({
+        url: (hooks.baseURL ?? '') + buildPath(endpoint.path, input.params),
+        method: endpoint.method.toLowerCase() as 'get',
+        headers,
+        params: { ...cleanQuery(input.query), _t: String(Date.now()) },
+        data,
+        responseType: endpoint.file ? 'blob' : 'json',
+        fetch: fetchWithTimeout(endpoint.timeoutMs),
+      } as Options);
+      // Files are streams, not envelopes (DESIGN §3).
+      if (endpoint.file) return res.data as z.output<E['response']>;
+      ({ status, data: body } = res);
+      loginResult = res.headers.get(LOGIN_RESULT_HEADER);
+    } catch (err) {
+      if (err instanceof DOMException && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+        report(TIMEOUT_MSG);
+        throw new ApiError(0, TIMEOUT_MSG, 0);
+      }
+      if (!isResponse(err)) {
+        const msg = '请求出错：无法连接服务器';
+        report(msg);
+        throw new ApiError(0, msg, 0);
+      }
+      status = err.status;
+      body = err.data;
+      loginResult = err.headers.get(LOGIN_RESULT_HEADER);
+    }
+    const failure = describe({ status, body, loginResult });
+    if (!failure) return (body as { data: z.output<E['response']> }).data;
+    if (failure.kind === 'session-ended') {
+      // A refused login is the login page's business, not a dialog's (spec §8).
+      if (endpoint.id === auth.authenticate.id) throw new ApiError(401, (body as { msg?: string })?.msg ?? failure.msg, status);
+      hooks.onSessionEnded(failure.reason, failure.msg);
+      throw new ApiError(401, failure.msg, status);
+    }
+    report(failure.msg);
+    throw new ApiError(failure.code, failure.msg, status);
+  }
+  return { call };
+}

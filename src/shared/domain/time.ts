@@ -1,0 +1,43 @@
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** Every time the console shows is Shanghai time, whatever the browser's zone (spec §9). */
+export const ZONE = 'Asia/Shanghai';
+export const DATE_TIME = 'YYYY-MM-DD HH:mm:ss';
+
+export function formatDateTime(value: string | number | Date | null | undefined, pattern = DATE_TIME): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = dayjs(value);
+  return d.isValid() ? d.tz(ZONE).format(pattern) : '';
+}
+
+/** 刚刚 under 30 s, then minutes, hours, 1天前, and the full time from two days on (spec §9). */
+export function formatRelative(value: string | number | Date, now: Date = new Date()): string {
+  const then = dayjs(value);
+  if (!then.isValid()) return '';
+  const seconds = (now.getTime() - then.valueOf()) / 1000;
+  if (seconds < 30) return '刚刚';
+  if (seconds < 3600) return `${Math.ceil(seconds / 60)}分钟前`;
+  if (seconds < 86_400) return `${Math.ceil(seconds / 3600)}小时前`;
+  if (seconds < 2 * 86_400) return '1天前';
+  return formatDateTime(value);
+}
+
+/** `HH:mm` or `HH:mm:ss` to seconds; any other shape gives 0 (spec §5). */
+export function timeOfDayToSeconds(text: string): number {
+  const parts = text.split(':');
+  if (parts.length !== 2 && parts.length !== 3) return 0;
+  const [h = 0, m = 0, s = 0] = parts.map(Number);
+  if ([h, m, s].some((n) => !Number.isFinite(n))) return 0;
+  return h * 3600 + m * 60 + s;
+}
+
+/** Days and whole hours of a duration in seconds, for the password-age banner. */
+export function daysAndHours(seconds: number): { days: number; hours: number } {
+  const total = Math.max(0, Math.floor(seconds));
+  return { days: Math.floor(total / 86_400), hours: Math.floor((total % 86_400) / 3600) };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { fenToYuan } from '../../src/shared/domain/money';
+import { daysAndHours, formatDateTime, formatRelative, timeOfDayToSeconds } from '../../src/shared/domain/time';
+
+describe('Shanghai time', () => {
+  it('formats an ISO time in Asia/Shanghai whatever the machine zone', () => {
+    expect(formatDateTime('2026-11-22T16:30:05Z')).toBe('2026-11-23 00:30:05');
+    expect(formatDateTime(null)).toBe('');
+    expect(formatDateTime('not a time')).toBe('');
+  });
+
+  it('says relative times as the spec does', () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    const ago = (s: number) => new Date(now.getTime() - s * 1000);
+    expect(formatRelative(ago(29), now)).toBe('刚刚');
+    expect(formatRelative(ago(90), now)).toBe('2分钟前');
+    expect(formatRelative(ago(2 * 3600 + 1), now)).toBe('3小时前');
+    expect(formatRelative(ago(30 * 3600), now)).toBe('1天前');
+    expect(formatRelative(ago(3 * 86_400), now)).toBe('2026-11-19 20:00:00');
+  });
+
+  it('converts a time of day with 2 or 3 parts, anything else to 0', () => {
+    expect(timeOfDayToSeconds('06:30')).toBe(23_400);
+    expect(timeOfDayToSeconds('06:30:15')).toBe(23_415);
+    expect(timeOfDayToSeconds('0630')).toBe(0);
+    expect(timeOfDayToSeconds('1:2:3:4')).toBe(0);
+    expect(timeOfDayToSeconds('ab:cd')).toBe(0);
+  });
+
+  it('splits seconds into days and hours', () => {
+    expect(daysAndHours(120 * 86_400 + 5 * 3600 + 59)).toEqual({ days: 120, hours: 5 });
+  });
+});
+
+describe('money', () => {
+  it('shows fen as yuan with two decimals', () => {
+    expect(fenToYuan(12345)).toBe('123.45');
+    expect(fenToYuan(5)).toBe('0.05');
+    expect(fenToYuan(null)).toBe('');
+  });
+});
