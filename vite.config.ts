@@ -50,6 +50,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'client',
+          include: ['tests/client/**/*.test.tsx'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { TEST_DATABASE_URL: '' },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',

@@ -22,7 +22,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+// Built from strings: in a browser-like test environment the global URL is not Node's.
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const MIGRATION_LOCK = 4_207_311;
 
 export interface OpenOptions {

@@ -52,10 +52,13 @@ export function LoginPage() {
             className="w-full rounded border border-white/20 bg-[#283443] px-3 py-2.5 text-white outline-none focus-visible:ring-2 focus-visible:ring-[var(--theme)]"
           />
         </label>
-        <label className="mb-2 block">
-          <span className="mb-1 block text-sm text-gray-300">密码</span>
-          <span className="flex">
+        <div className="mb-2">
+          <label htmlFor="login-password" className="mb-1 block text-sm text-gray-300">
+            密码
+          </label>
+          <div className="flex">
             <input
+              id="login-password"
               name="password"
               type={showPassword ? 'text' : 'password'}
               autoComplete="current-password"
@@ -67,12 +70,13 @@ export function LoginPage() {
               type="button"
               onClick={() => setShowPassword((v) => !v)}
               aria-pressed={showPassword}
+              aria-label="显示密码"
               className="whitespace-nowrap rounded-r border border-l-0 border-white/20 bg-[#283443] px-3 text-xs text-gray-300 focus-visible:outline-2 focus-visible:outline-[var(--theme)]"
             >
               {showPassword ? '隐藏' : '显示'}
             </button>
-          </span>
-        </label>
+          </div>
+        </div>
         <p role="alert" className="min-h-6 text-sm text-red-300">
           {error}
         </p>

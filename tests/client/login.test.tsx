@@ -1,0 +1,50 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { App } from '../../src/client/app/app';
+import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
+import type { TestServer } from '../support/test-server';
+import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
+
+let s: TestServer;
+beforeAll(async () => {
+  useChineseZodMessages();
+  s = await startClientServer();
+});
+afterAll(() => s.close());
+afterEach(() => {
+  resetBrowserState();
+  vi.restoreAllMocks();
+});
+
+describe('login page', () => {
+  it('sends a guest to /login with the full path kept as redirect', async () => {
+    visit(s, '/user/user-list?keyword=abc');
+    renderWithUser(<App />);
+    await screen.findByRole('heading', { name: '公交运营管理控制台' });
+    expect(window.location.pathname).toBe('/login');
+    expect(new URLSearchParams(window.location.search).get('redirect')).toBe('/user/user-list?keyword=abc');
+  });
+
+  it('shows the server refusal in the spec’s words and keeps the user on the page', async () => {
+    visit(s, '/login');
+    const { user } = renderWithUser(<App />);
+    await user.type(await screen.findByLabelText('用户名'), 'manager');
+    await user.type(screen.getByLabelText('密码'), 'wrong-password');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('登录失败，用户名或密码错误，连续失败5次将锁定30分钟，请重新的登录'));
+    expect(localStorage.getItem('bus-console.token')).toBeNull();
+  });
+
+  it('logs in with a trimmed username, stores the token and goes to the redirect', async () => {
+    const replace = vi.spyOn(window.location, 'replace').mockImplementation(() => undefined);
+    visit(s, '/login?redirect=%2Fuser%2Fsys-log%3Fpage%3D2');
+    const { user } = renderWithUser(<App />);
+    await user.type(await screen.findByLabelText('用户名'), '  manager  ');
+    await user.type(screen.getByLabelText('密码'), 'Bus@2026');
+    await user.click(screen.getByRole('button', { name: /登录/ }));
+    await waitFor(() => expect(replace).toHaveBeenCalledWith('/user/sys-log?page=2'));
+    const stored = JSON.parse(localStorage.getItem('bus-console.token') ?? '{}') as { token?: string; expiresAt?: number };
+    expect(stored.token).toMatch(/^ey/);
+    expect(stored.expiresAt).toBeGreaterThan(Date.now() + 29 * 60_000);
+  });
+});

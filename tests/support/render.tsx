@@ -1,0 +1,35 @@
+import { cleanup, render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { resetSessionEnded } from '../../src/client/lib/session-ended';
+import { type TestServer, startTestServer } from './test-server';
+
+/**
+ * Client tests render real pages against the real server: the page's origin is the test server,
+ * so the console's relative calls reach it exactly as in the browser.
+ */
+export async function startClientServer(): Promise<TestServer> {
+  const server = await startTestServer();
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${server.url}/`);
+  return server;
+}
+
+export function resetBrowserState(): void {
+  cleanup();
+  localStorage.clear();
+  resetSessionEnded();
+  document.cookie.split(';').forEach((c) => {
+    const name = c.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; max-age=0; path=/`;
+  });
+}
+
+/** Goes to a path (as a typed URL would) before rendering. */
+export function visit(server: TestServer, path: string): void {
+  window.history.replaceState(null, '', `${server.url}${path}`);
+}
+
+export function renderWithUser(ui: ReactElement) {
+  const user = userEvent.setup();
+  return { user, ...render(ui) };
+}
