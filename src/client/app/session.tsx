@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { type AuthItem, type UserInfo, auth } from '../../shared/api';
+import { type AuthItem, type UserInfo, auth, system } from '../../shared/api';
 import { toast } from '../components/toast';
 import { api } from '../lib/api-client';
 import { ApiError } from '../lib/errors';
@@ -43,6 +43,11 @@ async function loadProfile(passwordAge: number | null): Promise<StoredProfile> {
   const items = await api.call(auth.authItems, {}, { silent: true });
   const profile = { user, items, passwordAge };
   writeJson(KEYS.user, profile);
+  // The city centre is kept for the map screens; a failed load is only logged (spec §8).
+  api
+    .call(system.cityLocation, {}, { silent: true })
+    .then((loc) => writeJson(KEYS.location, loc))
+    .catch((err: unknown) => console.warn('city location not loaded', err));
   return profile;
 }
 

@@ -1,4 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
+import { useState } from 'react';
+import { DEFAULT_IDLE_MS, readToken, setIdleMs } from '../../lib/session-store';
 import { THEME_PRESETS, type Settings, updateSettings, useSettings } from '../settings';
 
 const SWITCHES: { key: keyof Omit<Settings, 'theme'>; label: string }[] = [
@@ -6,6 +8,34 @@ const SWITCHES: { key: keyof Omit<Settings, 'theme'>; label: string }[] = [
   { key: 'fixedHeader', label: '固定头部' },
   { key: 'sidebarLogo', label: '侧边栏标志' },
 ];
+
+// Never longer than the server's own idle limit (TOKEN_TTL_SECONDS, 30 min by default).
+const IDLE_CHOICES = [5, 10, 15, 30];
+
+/** The inactivity limit is configurable (spec §9): kept in local storage with the expiry. */
+function IdleSetting() {
+  const [minutes, setMinutes] = useState(() => Math.round((readToken()?.idleMs ?? DEFAULT_IDLE_MS) / 60_000));
+  return (
+    <label className="mb-3 flex items-center justify-between text-sm">
+      <span>无操作自动退出</span>
+      <select
+        value={minutes}
+        onChange={(e) => {
+          const m = Number(e.target.value);
+          setMinutes(m);
+          setIdleMs(m * 60_000);
+        }}
+        className="rounded border border-gray-300 px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-[var(--theme)]"
+      >
+        {IDLE_CHOICES.map((m) => (
+          <option key={m} value={m}>
+            {m} 分钟
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 /** Theme colour (eight presets), tags view, fixed header, sidebar logo; all off by default (spec §2). */
 export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -36,6 +66,7 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): voi
             ))}
           </div>
         </fieldset>
+        <IdleSetting />
         {SWITCHES.map(({ key, label }) => (
           <div key={key} className="flex items-center justify-between py-2 text-sm">
             <span id={`setting-${key}`}>{label}</span>

@@ -22,7 +22,8 @@ export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: Sideb
   const settings = useSettings();
   const activeMenu = menus.find((m) => m.children.some((c) => current.startsWith(c.path)))?.id;
   const [open, setOpen] = useState<Set<string>>(() => new Set(activeMenu ? [activeMenu] : []));
-  const { data: qr } = useApi(system.qrCode, {}, { revalidateIfStale: false });
+  // A failed QR load is only logged (spec §8): silent, no toast.
+  const { data: qr } = useApi(system.qrCode, {}, { revalidateIfStale: false, onError: (e: unknown) => console.warn('QR code not loaded', e) }, { silent: true });
   const narrow = collapsed && !mobile;
   const toggle = (id: string) =>
     setOpen((prev) => {
