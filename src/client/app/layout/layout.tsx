@@ -81,12 +81,13 @@ export function Layout() {
     setViewKey((k) => k + 1);
   };
 
+  // Views are cached per open tab, as in the old console: without the tags view nothing is kept.
   const cachedPages = useMemo(
     () =>
-      tags
+      (settings.tagsView ? tags : [])
         .map((t) => ({ tag: t, page: findPage(menus, t.path.split('?')[0] ?? t.path) }))
         .filter((x): x is { tag: typeof x.tag; page: NonNullable<typeof x.page> } => !!x.page?.cached),
-    [tags, menus],
+    [tags, menus, settings.tagsView],
   );
 
   if (location === '/' || location === '') return <Redirect to={home} replace />;
