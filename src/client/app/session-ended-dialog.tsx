@@ -3,14 +3,19 @@ import { Modal } from '../components/modal';
 import { clearSession } from '../lib/session-store';
 import { useSessionEnded } from '../lib/session-ended';
 
+let leaving = false;
+
 /** The one dialog for a session the server ended: clear, go to /login, reload after 1 s (spec §8). */
 export function SessionEndedDialog() {
   const ended = useSessionEnded();
   if (!ended) return null;
   const relogin = () => {
+    if (leaving) return;
+    leaving = true;
+    // Taken before anything re-routes: the login brings the user back to this exact page.
+    const back = window.location.pathname + window.location.search;
     clearSession();
-    window.history.replaceState(null, '', `/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`);
-    setTimeout(() => window.location.reload(), 1000);
+    setTimeout(() => window.location.assign(`/login?redirect=${encodeURIComponent(back)}`), 1000);
   };
   return (
     <Modal

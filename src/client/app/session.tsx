@@ -3,6 +3,7 @@ import { type AuthItem, type UserInfo, auth, system } from '../../shared/api';
 import { toast } from '../components/toast';
 import { api } from '../lib/api-client';
 import { ApiError } from '../lib/errors';
+import { takeFlash } from '../lib/flash';
 import { GrantsContext } from '../lib/permission';
 import { clearSession, readExpiredToken, readToken, saveToken } from '../lib/session-store';
 import { KEYS, readJson, remove, writeJson } from '../lib/storage';
@@ -62,10 +63,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
+    const flash = takeFlash();
+    if (flash) toast.error(flash);
     const token = readToken();
     if (!token) {
       // Checked on start (spec §9): a deadline that passed while the console was closed.
-      if (readExpiredToken()) toast.error(LOGIN_EXPIRED_MSG);
+      if (readExpiredToken() && flash !== LOGIN_EXPIRED_MSG) toast.error(LOGIN_EXPIRED_MSG);
       end();
       return;
     }

@@ -42,7 +42,7 @@ export function describe(answer: Answer): Failure | null {
       : { kind: 'session-ended', reason: 'expired', msg: '登录已过期，请重新登录' };
   }
   if (answer.status === 403 || code === 403) return { kind: 'message', code: 403, msg: Msg.forbidden };
-  if (answer.status === 502 || (msg && RELAY.test(msg))) return { kind: 'message', code: 502, msg: Msg.unavailable };
+  if (answer.status === 502 || answer.status === 503 || (msg && RELAY.test(msg))) return { kind: 'message', code: 502, msg: Msg.unavailable };
   if (answer.status === 500) return { kind: 'message', code: 500, msg: Msg.internal };
   if (msg && /原密码/.test(msg)) return { kind: 'message', code: code ?? answer.status, msg: Msg.oldPasswordWrong };
   if (answer.status >= 200 && answer.status < 300) {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { toast } from '../../components/toast';
+import { setFlash } from '../../lib/flash';
 import { ScreenContext } from '../../lib/screen-context';
 import { saveDistrict } from '../../lib/session-store';
 import { readCookie, writeCookie } from '../../lib/storage';
@@ -53,6 +53,17 @@ export function Layout() {
     if (!mobile) setMobileOpen(false);
   }, [mobile]);
 
+  // The phone drawer behaves like a dialog: focus moves in, Esc closes it.
+  useEffect(() => {
+    if (!mobileOpen) return;
+    document.querySelector<HTMLElement>('#sidebar-drawer button, #sidebar-drawer a')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMobileOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [mobileOpen]);
+
   const logout = useCallback(async () => {
     await session.logout();
     window.location.assign('/login');
@@ -60,7 +71,8 @@ export function Layout() {
 
   useInactivityLogout(
     useCallback(() => {
-      toast.error(LOGIN_EXPIRED_MSG);
+      // Shown after the reload that the logout makes, so it is actually read.
+      setFlash(LOGIN_EXPIRED_MSG);
       void logout();
     }, [logout]),
   );
@@ -104,7 +116,7 @@ export function Layout() {
     <div className="flex h-screen overflow-hidden bg-[#f0f2f5]">
       {mobile && mobileOpen && <div className="fixed inset-0 z-30 bg-black/30" aria-hidden="true" onClick={() => setMobileOpen(false)} />}
       {(!mobile || mobileOpen) && (
-        <aside className={mobile ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : 'shrink-0'}>
+        <aside id="sidebar-drawer" className={mobile ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : 'shrink-0'}>
           <Sidebar menus={menus} current={location} collapsed={!desktopOpen} mobile={mobile} onNavigate={() => setMobileOpen(false)} />
         </aside>
       )}
