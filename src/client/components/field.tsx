@@ -25,7 +25,7 @@ export function Field({ label, error, labelWidth = 80, required, hint, id, class
           id={inputId}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          className={`w-full rounded border px-3 py-1.5 text-sm outline-none focus-visible:ring-2 focus-visible:ring-[var(--theme)]/40 ${error ? 'border-red-400' : 'border-gray-300 focus:border-[var(--theme)]'} ${className}`}
+          className={`w-full rounded border px-3 py-1.5 text-sm outline-none disabled:cursor-not-allowed disabled:bg-gray-100 disabled:text-gray-400 focus-visible:ring-2 focus-visible:ring-[var(--theme)]/40 ${error ? 'border-red-400' : 'border-gray-300 focus:border-[var(--theme)]'} ${className}`}
           {...input}
         />
         {error ? (

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly code: number,
     override readonly message: string,
     readonly status: number,
+    /** The envelope's `data`: on a 400, `errors: [{ field, msg }]` for the form. */
+    readonly data: unknown = null,
   ) {
     super(message);
   }

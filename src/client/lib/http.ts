@@ -109,7 +109,7 @@ export function createHttp(hooks: HttpHooks) {
       throw new ApiError(401, failure.msg, status);
     }
     report(failure.msg);
-    throw new ApiError(failure.code, failure.msg, status);
+    throw new ApiError(failure.code, failure.msg, status, (body as { data?: unknown } | null)?.data ?? null);
   }
   return { call };
 }

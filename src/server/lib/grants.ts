@@ -2,10 +2,7 @@ import { and, asc, count, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/connection';
 import * as t from '../db/schema';
 
-const ROLE_RANK: Record<string, number> = { ROLE_USER: 1, ROLE_ADMIN: 2, ROLE_APP_ADMIN: 3 };
-
-/** The highest of an account's roles: APP_ADMIN > ADMIN > USER. */
-export const rankOf = (roles: readonly string[]) => Math.max(0, ...roles.map((r) => ROLE_RANK[r] ?? 0));
+export { rankOf } from '../../shared/api';
 
 /** The super user holds every item; everyone else the items of their role group. */
 export async function itemsOf(db: Db, roles: readonly string[], groupId: number | null, type?: 'button') {

@@ -72,9 +72,14 @@ export const userAdd = endpoint({
   permission: grant({ buttons: ['USER_ADD'] }),
 });
 
+/** Within user/update: moving `activated` needs this… */
+export const userStatusPermission = grant({ buttons: ['USER_UPDATE_STATUS'] });
+/** …and changing anything else this. */
+export const userEditPermission = grant({ buttons: ['USER_ADD'] });
+
 /**
- * Edits an account. Changing `activated` needs USER_UPDATE_STATUS; changing anything else needs
- * USER_ADD (the route admits either, the service checks which fields move).
+ * Edits an account. The route admits either key; the service checks which fields move against
+ * userStatusPermission and userEditPermission.
  */
 export const userUpdate = endpoint({
   id: 'user.update',

@@ -2,6 +2,11 @@
 export const ROLES = ['ROLE_APP_ADMIN', 'ROLE_ADMIN', 'ROLE_USER'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** APP_ADMIN > ADMIN > USER: nobody grants a role above their own highest. */
+export const ROLE_RANK: Record<Role, number> = { ROLE_USER: 1, ROLE_ADMIN: 2, ROLE_APP_ADMIN: 3 };
+
+export const rankOf = (roles: readonly string[]) => Math.max(0, ...roles.map((r) => ROLE_RANK[r as Role] ?? 0));
+
 export const ROLE_LABELS: Record<Role, string> = {
   ROLE_APP_ADMIN: '超级管理员',
   ROLE_ADMIN: '管理员',

@@ -30,8 +30,10 @@ export function Navbar(p: NavbarProps) {
       <nav aria-label="面包屑" className="min-w-0 flex-1 truncate text-sm text-gray-500">
         {p.page ? (
           <ol className="flex gap-2">
-            <li>{p.page.menuTitle}</li>
-            <li aria-hidden="true">/</li>
+            <li className="hidden sm:block">{p.page.menuTitle}</li>
+            <li aria-hidden="true" className="hidden sm:block">
+              /
+            </li>
             <li aria-current="page" className="truncate text-gray-800">
               {p.page.title}
             </li>

@@ -4,6 +4,7 @@ import { system } from '../../../shared/api';
 import { useApi } from '../../lib/use-api';
 import type { MenuEntry } from '../menus';
 import { useSettings } from '../settings';
+import { useTags } from '../tags';
 
 export const SIDEBAR_WIDTH = 210;
 const COLLAPSED_WIDTH = 54;
@@ -20,6 +21,7 @@ interface SidebarProps {
 /** The menu in the fixed order with page items hidden (spec §2); fixed menu colours. */
 export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: SidebarProps) {
   const settings = useSettings();
+  const tags = useTags();
   const activeMenu = menus.find((m) => m.children.some((c) => current.startsWith(c.path)))?.id;
   const [open, setOpen] = useState<Set<string>>(() => new Set(activeMenu ? [activeMenu] : []));
   // A failed QR load is only logged (spec §8): silent, no toast.
@@ -70,10 +72,12 @@ export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: Sideb
                 <ul className="bg-[#1f2d3d]">
                   {visible.map((page) => {
                     const active = current === page.path || current.startsWith(`${page.path}/`);
+                    // An open tab keeps its query (filters, page): the menu brings the user back to it.
+                    const href = tags.find((t) => (t.path.split('?')[0] ?? t.path) === page.path)?.path ?? page.path;
                     return (
                       <li key={page.id}>
                         <Link
-                          href={page.path}
+                          href={href}
                           onClick={onNavigate}
                           aria-current={active ? 'page' : undefined}
                           className={`block truncate py-2.5 pr-4 pl-12 hover:bg-[#001528] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${active ? 'text-[var(--theme)]' : ''}`}

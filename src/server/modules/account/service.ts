@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { Msg, type account, parseSort, toPage } from '../../../shared/api';
+import { Msg, account, isAllowed, parseSort, toPage } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import { isSuperUser } from '../../context';
 import type { Db } from '../../db/connection';
@@ -184,8 +184,8 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
     await assertCanTouch(tx, a, target);
     const changesStatus = activated !== undefined && activated !== target.activated;
     const changesProfile = password !== undefined || authority !== undefined || Object.values(fields).some((v) => v !== undefined);
-    if (changesStatus && !a.buttons.includes('USER_UPDATE_STATUS')) throw forbidden();
-    if (changesProfile && !a.buttons.includes('USER_ADD')) throw forbidden();
+    if (changesStatus && !isAllowed(account.userStatusPermission, a)) throw forbidden();
+    if (changesProfile && !isAllowed(account.userEditPermission, a)) throw forbidden();
     if (target.id === a.user.id) {
       if (changesStatus && activated === false) throw fail('不能禁用当前登录的账号');
       // One's own password changes only with the old one, through 修改密码.

@@ -1,0 +1,302 @@
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import type { Page } from '../../shared/api';
+import { useScreenLocation } from '../lib/screen-context';
+import { Button } from './button';
+import { ColumnMenu, useHiddenColumns } from './column-menu';
+import { type FilterDef, FilterBar } from './filter-bar';
+import { Pagination } from './pagination';
+import type { TableState } from './table-state';
+
+export interface Column<T> {
+  id: string;
+  header: string;
+  cell(row: T): ReactNode;
+  /** The server's sort field; the header becomes a sort button. */
+  sort?: string;
+  /** Always shown: the column menu cannot hide it. */
+  fixed?: boolean;
+  hiddenByDefault?: boolean;
+  /** Extra classes for the cells, e.g. a maximum width with truncation. */
+  className?: string;
+  align?: 'left' | 'right';
+}
+
+/** What an SWR hook returns, narrowed to what the table reads. */
+export interface TableResult<T> {
+  data?: Page<T> | readonly T[];
+  error?: unknown;
+  isLoading: boolean;
+  isValidating?: boolean;
+  mutate(): unknown;
+}
+
+interface DataTableProps<T, K extends string> {
+  /** Names the stored column choice; unique per table. */
+  id: string;
+  label: string;
+  columns: readonly Column<T>[];
+  rowKey(row: T): string | number;
+  result: TableResult<T>;
+  /** Filters, sort and paging in the URL; without it the table only lists. */
+  state?: TableState<K>;
+  filters?: readonly FilterDef<K>[];
+  /** Buttons left of the column menu (新增 …). */
+  toolbar?: ReactNode;
+  /** Enter (and a double click) on a row. */
+  onRowActivate?(row: T): void;
+  /** Said to screen readers on each row, e.g. "按 Enter 编辑". */
+  activateHint?: string;
+  emptyText?: string;
+}
+
+const isPage = <T,>(d: Page<T> | readonly T[] | undefined): d is Page<T> => !!d && !Array.isArray(d);
+
+const EDITABLE = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]';
+
+const nextSort = (current: string | undefined, field: string): string | undefined => {
+  if (current === `${field},asc`) return `${field},desc`;
+  if (current === `${field},desc`) return undefined;
+  return `${field},asc`;
+};
+
+/**
+ * Server-paged table, keyboard first: j/k or ↓/↑ move between rows (one tab stop, roving
+ * tabindex), Enter opens the row, PgUp/PgDn turn pages, `/` jumps to the first filter and
+ * ↓ or Esc in a filter returns to the rows.
+ */
+export function DataTable<T, K extends string = string>({
+  id,
+  label,
+  columns,
+  rowKey,
+  result,
+  state,
+  filters,
+  toolbar,
+  onRowActivate,
+  activateHint,
+  emptyText = '暂无数据',
+}: DataTableProps<T, K>) {
+  const { active } = useScreenLocation();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
+  const [cursor, setCursor] = useState(0);
+  const [hidden, toggleColumn] = useHiddenColumns(id, columns);
+
+  const { data, error, isLoading, isValidating } = result;
+  const rows: readonly T[] = isPage(data) ? data.content : (data ?? []);
+  const page = isPage(data) ? data : null;
+  const visible = columns.filter((c) => c.fixed || !hidden.has(c.id));
+  const offset = page ? page.number * page.size : 0;
+  const current = Math.min(cursor, Math.max(0, rows.length - 1));
+
+  // One tab stop per table: the current row and its own buttons; Tab leaves for the pagination.
+  useEffect(() => {
+    rowRefs.current.forEach((row, i) => {
+      row?.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea').forEach((el) => {
+        el.tabIndex = i === current ? 0 : -1;
+      });
+    });
+  });
+
+  const focusRow = useCallback((i: number) => {
+    const row = rowRefs.current[i];
+    if (!row) return false;
+    setCursor(i);
+    row.focus();
+    row.scrollIntoView({ block: 'nearest' });
+    return true;
+  }, []);
+
+  const turnPage = (to: number) => {
+    if (!state || !page || to < 0 || to >= page.totalPages) return;
+    setCursor(0);
+    state.setPage(to);
+  };
+
+  const onRowKey = (e: ReactKeyboardEvent<HTMLTableRowElement>, i: number, row: T) => {
+    // Keys typed into a row's own buttons and links are theirs.
+    if (e.target !== e.currentTarget || e.ctrlKey || e.metaKey || e.altKey) return;
+    const moves: Record<string, number> = { j: i + 1, ArrowDown: i + 1, k: i - 1, ArrowUp: i - 1, Home: 0, End: rows.length - 1 };
+    const to = moves[e.key];
+    if (to !== undefined) {
+      e.preventDefault();
+      focusRow(Math.max(0, Math.min(rows.length - 1, to)));
+    } else if (e.key === 'Enter' && onRowActivate) {
+      e.preventDefault();
+      onRowActivate(row);
+    } else if (e.key === 'PageDown' || e.key === 'PageUp') {
+      e.preventDefault();
+      if (page) turnPage(page.number + (e.key === 'PageDown' ? 1 : -1));
+    }
+  };
+
+  const onFilterKey = (e: ReactKeyboardEvent) => {
+    const t = e.target as HTMLElement;
+    const leave = e.key === 'Escape' || (e.key === 'ArrowDown' && t instanceof HTMLInputElement && t.type === 'search');
+    if (leave && rows.length) {
+      e.preventDefault();
+      focusRow(current);
+    }
+  };
+
+  // `/` from anywhere on the screen, and j/k when nothing has focus yet, as in a mail client.
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target instanceof HTMLElement ? e.target : null;
+      if (t?.closest(EDITABLE) || t?.closest('[role="dialog"]')) return;
+      const root = rootRef.current;
+      // A cached screen behind another tab is display:none: it has no offset parent.
+      if (!root || root.offsetParent === null) return;
+      if (e.key === '/') {
+        const first = root.querySelector<HTMLElement>('[data-filter]');
+        if (first) {
+          e.preventDefault();
+          first.focus();
+        }
+      } else if ((e.key === 'j' || e.key === 'k') && (!t || t === document.body)) {
+        if (focusRow(current)) e.preventDefault();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [active, current, focusRow]);
+
+  const colSpan = visible.length;
+  let body: ReactNode;
+  if (!data && isLoading) {
+    body = (
+      <tr>
+        <td colSpan={colSpan} className="px-3 py-10 text-center text-gray-400" role="status">
+          加载中…
+        </td>
+      </tr>
+    );
+  } else if (!data && error) {
+    body = (
+      <tr>
+        <td colSpan={colSpan} className="px-3 py-10 text-center" role="alert">
+          <p className="mb-3 text-red-600">加载失败：{error instanceof Error ? error.message : '请求出错'}</p>
+          <Button onClick={() => void result.mutate()}>重试</Button>
+        </td>
+      </tr>
+    );
+  } else if (!rows.length) {
+    body = (
+      <tr>
+        <td colSpan={colSpan} className="px-3 py-10 text-center text-gray-400">
+          {emptyText}
+        </td>
+      </tr>
+    );
+  } else {
+    body = rows.map((row, i) => (
+      <tr
+        key={rowKey(row)}
+        ref={(el) => {
+          rowRefs.current[i] = el;
+        }}
+        aria-rowindex={offset + i + 2}
+        aria-description={activateHint}
+        tabIndex={i === current ? 0 : -1}
+        onFocus={(e) => {
+          if (e.target === e.currentTarget) setCursor(i);
+        }}
+        onKeyDown={(e) => onRowKey(e, i, row)}
+        onDoubleClick={onRowActivate ? () => onRowActivate(row) : undefined}
+        className="border-t border-gray-100 hover:bg-gray-50 focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)]"
+      >
+        {visible.map((c) => (
+          <td key={c.id} className={`px-3 py-2 [&_button]:py-0.5 ${c.align === 'right' ? 'text-right tabular-nums' : ''} ${c.className ?? ''}`}>
+            {c.cell(row)}
+          </td>
+        ))}
+      </tr>
+    ));
+  }
+
+  return (
+    <div ref={rootRef} className="flex min-w-0 flex-col gap-3 rounded bg-white p-3 shadow-sm sm:p-4">
+      {filters && state && (
+        <div onKeyDown={onFilterKey}>
+          <FilterBar fields={filters} values={state.filters} onApply={state.setFilters} onReset={state.reset} />
+        </div>
+      )}
+      <div className="flex flex-wrap items-center gap-2">
+        <div className="flex flex-1 flex-wrap items-center gap-2">{toolbar}</div>
+        <Button className="h-8" onClick={() => void result.mutate()} disabled={isValidating} title="重新加载">
+          {isValidating && data ? '刷新中…' : '刷新'}
+        </Button>
+        <ColumnMenu columns={columns} hidden={hidden} onToggle={toggleColumn} />
+      </div>
+      {error && data ? (
+        <p role="alert" className="flex items-center gap-3 rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          刷新失败：{error instanceof Error ? error.message : '请求出错'}
+          <Button className="h-7" onClick={() => void result.mutate()}>
+            重试
+          </Button>
+        </p>
+      ) : null}
+      <div className="min-w-0 overflow-x-auto">
+        <table
+          aria-label={label}
+          aria-rowcount={page ? page.totalElements + 1 : rows.length + 1}
+          aria-busy={isValidating || isLoading || undefined}
+          className={`w-full whitespace-nowrap text-left text-sm text-gray-700 transition-opacity ${isValidating && data ? 'opacity-60' : ''}`}
+        >
+          <thead className="bg-gray-50 text-gray-500">
+            <tr aria-rowindex={1}>
+              {visible.map((c) => {
+                const dir = c.sort && state?.sort?.startsWith(`${c.sort},`) ? (state.sort.endsWith(',asc') ? 'ascending' : 'descending') : undefined;
+                return (
+                  <th
+                    key={c.id}
+                    scope="col"
+                    aria-sort={c.sort ? (dir ?? 'none') : undefined}
+                    className={`px-3 py-2 font-medium ${c.align === 'right' ? 'text-right' : ''}`}
+                  >
+                    {c.sort && state ? (
+                      <button
+                        type="button"
+                        onClick={() => state.setSort(nextSort(state.sort, c.sort ?? ''))}
+                        title={`按${c.header}排序`}
+                        className="inline-flex items-center gap-1 rounded hover:text-[var(--theme)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]"
+                      >
+                        {c.header}
+                        <span aria-hidden="true" className={`text-[10px] ${dir ? 'text-[var(--theme)]' : 'text-gray-300'}`}>
+                          {dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : '▲▼'}
+                        </span>
+                      </button>
+                    ) : (
+                      c.header
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>{body}</tbody>
+        </table>
+      </div>
+      {page && state && (
+        <Pagination
+          page={page.number}
+          size={state.size}
+          total={page.totalElements}
+          totalPages={page.totalPages}
+          onPage={turnPage}
+          onSize={state.setSize}
+        />
+      )}
+      {rows.length > 0 && (
+        <p className="hidden text-xs text-gray-400 lg:block" aria-hidden="true">
+          j/k 或 ↑/↓ 选择行{onRowActivate ? '，Enter 打开' : ''}
+          {page ? '，PgUp/PgDn 翻页' : ''}
+          {filters ? '，/ 搜索' : ''}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { type FormEvent, useId, useState } from 'react';
+import { formatDateTime } from '../../shared/domain/time';
+import { Button } from './button';
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+export type FilterDef<K extends string = string> =
+  | { key: K; label: string; type: 'text'; placeholder?: string; maxLength?: number }
+  | { key: K; label: string; type: 'select'; options: readonly FilterOption[] }
+  /** A Shanghai wall-clock time; the value kept and sent is ISO 8601 with +08:00. */
+  | { key: K; label: string; type: 'datetime' };
+
+/** `2026-11-22T08:30` typed in the console means Shanghai time, whatever the browser's zone. */
+export const localToIso = (local: string) => (local ? `${local.length === 16 ? `${local}:00` : local}+08:00` : '');
+export const isoToLocal = (iso: string) => (iso ? formatDateTime(iso, 'YYYY-MM-DDTHH:mm') : '');
+
+const CONTROL =
+  'h-8 rounded border border-gray-300 bg-white px-2 text-sm outline-none focus:border-[var(--theme)] focus-visible:ring-2 focus-visible:ring-[var(--theme)]/40';
+
+interface FilterBarProps<K extends string> {
+  fields: readonly FilterDef<K>[];
+  values: Record<K, string>;
+  onApply(values: Partial<Record<K, string>>): void;
+  onReset(): void;
+}
+
+/**
+ * Text and time filters are drafts until Enter or 查询 (one request, not one per keystroke);
+ * a select applies at once, since choosing is already a decision.
+ */
+export function FilterBar<K extends string>({ fields, values, onApply, onReset }: FilterBarProps<K>) {
+  const baseId = useId();
+  const [draft, setDraft] = useState(values);
+  const applied = JSON.stringify(values);
+  const [seen, setSeen] = useState(applied);
+  // The URL is the truth: back/forward, 重置 or a tab's stored query replace the drafts.
+  if (seen !== applied) {
+    setSeen(applied);
+    setDraft(values);
+  }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onApply(draft);
+  };
+  const set = (key: K, value: string, apply = false) => {
+    const next = { ...draft, [key]: value };
+    setDraft(next);
+    if (apply) onApply(next);
+  };
+
+  return (
+    <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-x-3 gap-y-2" noValidate>
+      {fields.map((f) => {
+        const id = `${baseId}-${f.key}`;
+        const value = draft[f.key] ?? '';
+        return (
+          <div key={f.key} className="flex min-w-0 items-center gap-1.5">
+            <label htmlFor={id} className="shrink-0 text-sm text-gray-600">
+              {f.label}
+            </label>
+            {f.type === 'text' && (
+              <input
+                id={id}
+                type="search"
+                data-filter
+                value={value}
+                placeholder={f.placeholder}
+                maxLength={f.maxLength}
+                onChange={(e) => set(f.key, e.target.value)}
+                className={`${CONTROL} w-40 min-w-0 sm:w-44`}
+              />
+            )}
+            {f.type === 'select' && (
+              <select id={id} data-filter value={value} onChange={(e) => set(f.key, e.target.value, true)} className={`${CONTROL} max-w-44`}>
+                {f.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            )}
+            {f.type === 'datetime' && (
+              <input
+                id={id}
+                type="datetime-local"
+                data-filter
+                value={isoToLocal(value)}
+                onChange={(e) => set(f.key, localToIso(e.target.value))}
+                className={`${CONTROL} w-48`}
+              />
+            )}
+          </div>
+        );
+      })}
+      <div className="flex gap-2">
+        <Button type="submit" variant="primary" className="h-8" hotkey="Enter">
+          查询
+        </Button>
+        <Button onClick={onReset} className="h-8">
+          重置
+        </Button>
+      </div>
+    </form>
+  );
+}

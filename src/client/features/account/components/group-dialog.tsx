@@ -1,0 +1,87 @@
+import { useMemo, useState } from 'react';
+import { type RoleGroup, account } from '../../../../shared/api';
+import { Button } from '../../../components/button';
+import { Field } from '../../../components/field';
+import { FormError } from '../../../components/form-controls';
+import { type FieldErrors, errorsFromFailure, validate } from '../../../components/form-errors';
+import { Modal } from '../../../components/modal';
+import { toast } from '../../../components/toast';
+import { api } from '../../../lib/api-client';
+import { useAuthItems } from '../api';
+import { ItemTree, buildTree, itemIdsOf } from './item-tree';
+
+const LABELS = { name: '角色组名称', description: '描述' };
+
+/** 编辑权限: name, description and the group's menus, pages and buttons as a check-box tree. */
+export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onClose(): void; onSaved(): void }) {
+  const items = useAuthItems();
+  const tree = useMemo(() => buildTree(items.data ?? []), [items.data]);
+  const [name, setName] = useState(group.name);
+  const [description, setDescription] = useState(group.description);
+  const [selected, setSelected] = useState<Set<string>>(() => new Set(group.itemIds));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    if (busy || !items.data) return;
+    const ids = itemIdsOf(tree, selected);
+    // The HTTP client drops empty query values, which would mean "unchanged" here: a cleared
+    // description goes as " " (trimmed to empty by the contract) and no items as "," (no ids).
+    const query = { id: group.id, name, description: description.trim() ? description : ' ', itemIds: ids.length ? ids.join(',') : ',' };
+    const found = validate(account.groupUpdate.query, query);
+    if (found) return setErrors(found);
+    setBusy(true);
+    setErrors({});
+    try {
+      await api.call(account.groupUpdate, { query }, { silent: true });
+      toast.success(`已保存角色组 ${name.trim()}`);
+      onSaved();
+    } catch (err) {
+      setErrors(errorsFromFailure(err, ['name', 'description'], LABELS));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={`编辑权限 · ${group.name}`}
+      onClose={onClose}
+      onSubmit={submit}
+      width="max-w-2xl"
+      footer={
+        <>
+          <Button onClick={onClose} hotkey="Esc">
+            取消
+          </Button>
+          <Button type="submit" variant="primary" disabled={busy || !items.data} hotkey="Ctrl+Enter">
+            {busy ? '保存中…' : '保存'}
+          </Button>
+        </>
+      }
+    >
+      <FormError>{errors['']}</FormError>
+      <Field label="名称" required maxLength={32} value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
+      <Field label="描述" maxLength={200} value={description} onChange={(e) => setDescription(e.target.value)} error={errors.description} />
+      <div className="flex flex-col gap-1 sm:flex-row">
+        <span className="shrink-0 pt-1 text-sm text-gray-600 sm:pr-3 sm:text-right" style={{ width: 80 }} id={`group-${group.id}-items`}>
+          权限
+        </span>
+        <div className="min-w-0 flex-1">
+          {items.data ? (
+            <ItemTree tree={tree} selected={selected} onChange={setSelected} label={`${group.name} 的权限`} />
+          ) : items.error ? (
+            <p role="alert" className="text-sm text-red-600">
+              权限项加载失败 <Button className="ml-2 h-7" onClick={() => void items.mutate()}>重试</Button>
+            </p>
+          ) : (
+            <p role="status" className="text-sm text-gray-400">
+              加载中…
+            </p>
+          )}
+          {errors.itemIds && <p className="mt-1 text-xs text-red-500">{errors.itemIds}</p>}
+        </div>
+      </div>
+    </Modal>
+  );
+}

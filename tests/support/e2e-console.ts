@@ -1,0 +1,56 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../src/server/db/seed';
+
+/** Helpers to drive the console in Chromium as a person would: keyboard and visible text. */
+
+export const DESKTOP = { width: 1440, height: 900 } as const;
+export const PHONE = { width: 375, height: 812 } as const;
+export type Viewport = { width: number; height: number };
+
+export interface ConsolePage {
+  context: BrowserContext;
+  page: Page;
+  /** Errors the page threw or printed as errors, for the test to check when it wants. */
+  errors: string[];
+}
+
+/** A fresh browser profile (its own local storage), like another person's browser. */
+export async function openConsole(browser: Browser, viewport: Viewport = DESKTOP, setup?: (c: BrowserContext) => Promise<void>): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+  if (setup) await setup(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return { context, page, errors };
+}
+
+export const mainMenu = (page: Page) => page.getByRole('navigation', { name: '主菜单' });
+/** The breadcrumb of the layout: on every console page, phone or desktop. */
+export const breadcrumb = (page: Page) => page.getByRole('navigation', { name: '面包屑' });
+/** The title of the page shown, as the breadcrumb says it. */
+export const currentTitle = (page: Page) => breadcrumb(page).locator('[aria-current="page"]');
+
+/** Types the credentials on the login page and presses Enter; resolves once the console's layout shows. */
+export async function loginThroughPage(page: Page, login: string, password = DEMO_PASSWORD): Promise<void> {
+  const name = page.getByLabel('用户名');
+  await name.waitFor({ timeout: 15_000 });
+  await name.fill(login);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.keyboard.press('Enter');
+  await currentTitle(page).waitFor({ timeout: 15_000 });
+}
+
+/** The token the console stored for this page's profile. */
+export async function storedToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('bus-console.token') ?? 'null') as { token?: string } | null)?.token ?? null);
+  if (!token) throw new Error('no token stored');
+  return token;
+}
+
+/** Widest element box against the viewport: anything sticking out makes the page scroll sideways. */
+export function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
