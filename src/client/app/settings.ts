@@ -2,14 +2,18 @@ import { useSyncExternalStore } from 'react';
 import { KEYS, readJson, writeJson } from '../lib/storage';
 
 /** The settings panel (spec §2): all off by default, the theme #1890ff; kept per user. */
+export type UiSize = 'medium' | 'small' | 'mini';
+
 export interface Settings {
   theme: string;
+  /** Spec §4: the UI size defaults to medium. */
+  size: UiSize;
   tagsView: boolean;
   fixedHeader: boolean;
   sidebarLogo: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { theme: '#1890ff', tagsView: false, fixedHeader: false, sidebarLogo: false };
+export const DEFAULT_SETTINGS: Settings = { theme: '#1890ff', size: 'medium', tagsView: false, fixedHeader: false, sidebarLogo: false };
 
 /** Eight presets (spec §9), the default first. */
 export const THEME_PRESETS = ['#1890ff', '#304156', '#11a983', '#13c2c2', '#6959cd', '#f5222d', '#fa541c', '#faad14'] as const;
@@ -21,8 +25,12 @@ let login: string | null = null;
 let current: Settings = readJson<Settings>(LAST_SETTINGS_KEY) ?? DEFAULT_SETTINGS;
 const listeners = new Set<() => void>();
 
+/** Tailwind sizes in rem, so the root font size scales the whole console. */
+export const SIZE_FONT: Record<UiSize, string> = { medium: '16px', small: '15px', mini: '14px' };
+
 function apply(s: Settings) {
   document.documentElement.style.setProperty('--theme', s.theme);
+  document.documentElement.style.fontSize = SIZE_FONT[s.size] ?? SIZE_FONT.medium;
 }
 
 export function loadSettingsFor(user: string | null): void {

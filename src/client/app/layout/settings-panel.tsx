@@ -1,9 +1,9 @@
 import { Dialog, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
 import { useState } from 'react';
 import { DEFAULT_IDLE_MS, readToken, setIdleMs } from '../../lib/session-store';
-import { THEME_PRESETS, type Settings, updateSettings, useSettings } from '../settings';
+import { THEME_PRESETS, type Settings, type UiSize, updateSettings, useSettings } from '../settings';
 
-const SWITCHES: { key: keyof Omit<Settings, 'theme'>; label: string }[] = [
+const SWITCHES: { key: keyof Omit<Settings, 'theme' | 'size'>; label: string }[] = [
   { key: 'tagsView', label: '开启标签页' },
   { key: 'fixedHeader', label: '固定头部' },
   { key: 'sidebarLogo', label: '侧边栏标志' },
@@ -66,6 +66,18 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): voi
             ))}
           </div>
         </fieldset>
+        <label className="mb-3 flex items-center justify-between text-sm">
+          <span>界面尺寸</span>
+          <select
+            value={s.size}
+            onChange={(e) => updateSettings({ size: e.target.value as UiSize })}
+            className="rounded border border-gray-300 px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-[var(--theme)]"
+          >
+            <option value="medium">默认</option>
+            <option value="small">较小</option>
+            <option value="mini">紧凑</option>
+          </select>
+        </label>
         <IdleSetting />
         {SWITCHES.map(({ key, label }) => (
           <div key={key} className="flex items-center justify-between py-2 text-sm">
