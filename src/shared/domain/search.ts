@@ -1,0 +1,208 @@
+import { pinyin } from 'pinyin-pro';
+
+/**
+ * The palette's ranking, pure and framework-free: an index built once per source, then a scan per
+ * keystroke over precomputed lower-case forms (the title, keywords, full pinyin and initials of
+ * every Chinese title, both readings of polyphonic characters).
+ */
+
+export interface SearchEntry {
+  id: string;
+  title: string;
+  keywords?: readonly string[];
+}
+
+export const enum Tier {
+  Fuzzy = 1,
+  Substring = 2,
+  Initials = 3,
+  Prefix = 4,
+  Exact = 5,
+}
+
+export interface SearchIndex {
+  ids: string[];
+  /** id → position, to place recents without scanning. */
+  position: Map<string, number>;
+  /**
+   * Per entry, every form in one string: `\u0001form\u0001form…\u0001\u0002initials\u0002…`, so a
+   * tier is one `includes` (exact: `\u0001q\u0001`, prefix: `\u0001q`, initials: `\u0002q`,
+   * substring: `q`). Queries never contain the separators, so matches never straddle forms.
+   */
+  text: string[];
+}
+
+const HAN = /[\u3400-\u9fff]/;
+const MAX_VARIANTS = 4;
+const FORM = '\u0001';
+const INIT = '\u0002';
+
+const norm = (s: string) => s.toLowerCase().replace(/[\s\u0001\u0002]+/g, '');
+
+/** Pinyin spellings and initials: the context reading, plus other readings of polyphones one at a time. */
+function pinyinForms(title: string): { full: string[]; initials: string[] } {
+  const chars = [...title];
+  const contextual = (pinyin(title, { toneType: 'none', type: 'array' }) as string[]).map((x) => x.toLowerCase());
+  const variants: string[][] = [contextual];
+  chars.forEach((ch, i) => {
+    if (!HAN.test(ch)) return;
+    for (const alt of pinyin(ch, { toneType: 'none', type: 'array', multiple: true }) as string[]) {
+      if (variants.length >= MAX_VARIANTS || alt === contextual[i]) continue;
+      const v = contextual.slice();
+      v[i] = alt;
+      variants.push(v);
+    }
+  });
+  return {
+    full: [...new Set(variants.map((v) => norm(v.join(''))))],
+    initials: [...new Set(variants.map((v) => norm(v.map((syl) => syl[0] ?? '').join(''))))],
+  };
+}
+
+export function buildIndex(entries: readonly SearchEntry[]): SearchIndex {
+  const ids: string[] = [];
+  const text: string[] = [];
+  for (const e of entries) {
+    const forms = new Set<string>();
+    const initials = new Set<string>();
+    for (const source of [e.title, ...(e.keywords ?? [])]) {
+      const n = norm(source);
+      if (!n) continue;
+      forms.add(n);
+      if (HAN.test(source)) {
+        const p = pinyinForms(source.replace(/\s+/g, ''));
+        p.full.forEach((x) => forms.add(x));
+        p.initials.forEach((x) => initials.add(x));
+      }
+    }
+    ids.push(e.id);
+    text.push(`${FORM}${[...forms].join(FORM)}${FORM}${INIT}${[...initials].join(INIT)}${INIT}`);
+  }
+  return { ids, text, position: new Map(ids.map((id, i) => [id, i])) };
+}
+
+/** The tier of one entry, without fuzzy (the caller decides whether fuzzy is worth a scan). */
+function strongTier(text: string, q: string): Tier | 0 {
+  if (!text.includes(q)) return 0;
+  if (text.includes(FORM + q + FORM)) return Tier.Exact;
+  if (text.includes(FORM + q)) return Tier.Prefix;
+  if (text.includes(INIT + q)) return Tier.Initials;
+  return Tier.Substring;
+}
+
+const FORM_CODE = 1;
+const INIT_CODE = 2;
+
+/** Fuzzy: the query's letters in order inside one form (never across forms), without allocating. */
+function fuzzy(text: string, q: string): boolean {
+  let i = 0;
+  const want = q.length;
+  for (let j = 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === INIT_CODE) return false;
+    if (c === FORM_CODE) i = 0;
+    else if (c === q.charCodeAt(i) && ++i === want) return true;
+  }
+  return false;
+}
+
+export interface Match {
+  id: string;
+  tier: Tier;
+  score: number;
+  /** Position in the index: the stable tiebreak. */
+  order: number;
+}
+
+export interface SearchOptions {
+  limit?: number;
+  /** Recency/frequency bonus per id, 0–1; never lifts an entry above a better tier. */
+  boosts?: ReadonlyMap<string, number>;
+}
+
+interface Pass {
+  /** Entry positions matching in a strong tier (exact…substring), in index order. */
+  strong: number[];
+  /** Tier per position (0: no match); a typed array, as a single letter can match every entry. */
+  tiers: Uint8Array;
+  /** Positions matching fuzzily, or null when the strong tiers filled the page and fuzzy was skipped. */
+  fuzzy: number[] | null;
+}
+
+function run(index: SearchIndex, q: string, limit: number, strongScan: readonly number[] | null, fuzzyScan: readonly number[] | null): Pass {
+  const strong: number[] = [];
+  const tiers = new Uint8Array(index.ids.length);
+  const n = strongScan ? strongScan.length : index.ids.length;
+  for (let k = 0; k < n; k++) {
+    const i = strongScan ? (strongScan[k] as number) : k;
+    const t = strongTier(index.text[i] as string, q);
+    if (t) {
+      strong.push(i);
+      tiers[i] = t;
+    }
+  }
+  if (strong.length >= limit) return { strong, tiers, fuzzy: null };
+  const fuzzyHits: number[] = [];
+  const m = fuzzyScan ? fuzzyScan.length : index.ids.length;
+  for (let k = 0; k < m; k++) {
+    const i = fuzzyScan ? (fuzzyScan[k] as number) : k;
+    if (tiers[i]) continue;
+    if (fuzzy(index.text[i] as string, q)) {
+      fuzzyHits.push(i);
+      tiers[i] = Tier.Fuzzy;
+    }
+  }
+  return { strong, tiers, fuzzy: fuzzyHits };
+}
+
+/** Best tier first, recents first within a tier, then index order; stops once the page is full. */
+function rank(index: SearchIndex, pass: Pass, limit: number, boosts?: ReadonlyMap<string, number>): Match[] {
+  const boosted: Match[] = [];
+  for (const [id, b] of boosts ?? []) {
+    const i = index.position.get(id);
+    const t = i === undefined ? 0 : (pass.tiers[i] ?? 0);
+    if (i !== undefined && t && b > 0) boosted.push({ id, tier: t, score: t + Math.min(0.99, b), order: i });
+  }
+  boosted.sort((a, b) => b.score - a.score || a.order - b.order);
+  const out: Match[] = [];
+  const taken = new Set(boosted.map((m) => m.order));
+  for (let t = Tier.Exact; t >= Tier.Fuzzy && out.length < limit; t--) {
+    for (const m of boosted) if (m.tier === t) out.push(m);
+    const source = t === Tier.Fuzzy ? (pass.fuzzy ?? []) : pass.strong;
+    for (let k = 0; k < source.length && out.length < limit; k++) {
+      const i = source[k] as number;
+      if (pass.tiers[i] === t && !taken.has(i)) out.push({ id: index.ids[i] as string, tier: t, score: t, order: i });
+    }
+  }
+  return out.slice(0, limit);
+}
+
+export function search(index: SearchIndex, query: string, opts: SearchOptions = {}): Match[] {
+  const q = norm(query);
+  if (!q) return [];
+  const limit = opts.limit ?? 50;
+  return rank(index, run(index, q, limit, null, null), limit, opts.boosts);
+}
+
+/**
+ * Remembers the last query's matches: when the next query extends it, only those can match again
+ * (every tier is monotone under extension), so typing gets cheaper as it narrows.
+ */
+export function createSearcher(index: SearchIndex) {
+  let last: { q: string; pass: Pass } | null = null;
+  return (query: string, opts: SearchOptions = {}): Match[] => {
+    const q = norm(query);
+    if (!q) {
+      last = null;
+      return [];
+    }
+    const limit = opts.limit ?? 50;
+    const narrowing = last !== null && q.startsWith(last.q);
+    const strongScan = narrowing && last ? last.pass.strong : null;
+    // Fuzzy candidates are the last strong and fuzzy matches, when the last pass computed fuzzy at all.
+    const fuzzyScan = narrowing && last?.pass.fuzzy ? [...last.pass.strong, ...last.pass.fuzzy].sort((a, b) => a - b) : null;
+    const pass = run(index, q, limit, strongScan, fuzzyScan);
+    last = { q, pass };
+    return rank(index, pass, limit, opts.boosts);
+  };
+}
