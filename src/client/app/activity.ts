@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { sessionEndedShowing } from '../lib/session-ended';
 import { readToken, touchToken } from '../lib/session-store';
 import { KEYS } from '../lib/storage';
 
@@ -19,7 +20,7 @@ export function useInactivityLogout(onIdle: () => void, checkEveryMs = 5_000): v
     };
     for (const e of EVENTS) window.addEventListener(e, onInput, { passive: true, capture: true });
     const timer = setInterval(() => {
-      if (!readToken()) onIdle();
+      if (!readToken() && !sessionEndedShowing()) onIdle();
     }, checkEveryMs);
     return () => {
       for (const e of EVENTS) window.removeEventListener(e, onInput, { capture: true });

@@ -13,7 +13,9 @@ export function SessionEndedDialog() {
     if (leaving) return;
     leaving = true;
     // Taken before anything re-routes: the login brings the user back to this exact page.
-    const back = window.location.pathname + window.location.search;
+    const here = window.location.pathname + window.location.search;
+    // Already on /login (the guard got there first): keep the redirect it carries.
+    const back = window.location.pathname === '/login' ? (new URLSearchParams(window.location.search).get('redirect') ?? '/') : here;
     clearSession();
     setTimeout(() => window.location.assign(`/login?redirect=${encodeURIComponent(back)}`), 1000);
   };

@@ -99,6 +99,8 @@ export function DataTable<T, K extends string = string>({
     });
   });
 
+  const refocusAfterTurn = useRef(false);
+
   const focusRow = useCallback((i: number) => {
     const row = rowRefs.current[i];
     if (!row) return false;
@@ -111,8 +113,17 @@ export function DataTable<T, K extends string = string>({
   const turnPage = (to: number) => {
     if (!state || !page || to < 0 || to >= page.totalPages) return;
     setCursor(0);
+    // Turned from the rows by keyboard: keep the focus in the table once the new page arrives.
+    if (rowRefs.current.some((r) => r === document.activeElement)) refocusAfterTurn.current = true;
     state.setPage(to);
   };
+
+  useEffect(() => {
+    if (refocusAfterTurn.current && rows.length) {
+      refocusAfterTurn.current = false;
+      focusRow(0);
+    }
+  }, [page?.number, rows.length, focusRow]);
 
   const onRowKey = (e: ReactKeyboardEvent<HTMLTableRowElement>, i: number, row: T) => {
     // Keys typed into a row's own buttons and links are theirs.

@@ -25,6 +25,9 @@ export function useSessionEnded(): SessionEnded | null {
   );
 }
 
+/** While the notice shows, nothing else may end the session its own way (the idle check). */
+export const sessionEndedShowing = () => current !== null;
+
 /** Tests start each case with no notice showing. */
 export function resetSessionEnded(): void {
   current = null;

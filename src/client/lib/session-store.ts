@@ -7,6 +7,8 @@ export interface StoredToken {
   idleMs: number;
   /** When the session ends if nothing happens before. */
   expiresAt: number;
+  /** The server's token lifetime (tokenExpiredSecond): the idle limit never exceeds it. */
+  ttlMs?: number;
 }
 
 export const DEFAULT_IDLE_MS = 1_800_000;
@@ -25,8 +27,10 @@ export function readExpiredToken(now = Date.now()): StoredToken | null {
 
 export function saveToken(token: string, tokenExpiredSecond: number, now = Date.now()): StoredToken {
   const configured = readJson<number>(KEYS.activity);
-  const idleMs = typeof configured === 'number' && configured > 0 ? configured : tokenExpiredSecond * 1000 || DEFAULT_IDLE_MS;
-  const stored = { token, idleMs, expiresAt: now + idleMs };
+  const ttlMs = tokenExpiredSecond * 1000 || DEFAULT_IDLE_MS;
+  // Whichever comes first: the configured inactivity limit or the token's own lifetime.
+  const idleMs = typeof configured === 'number' && configured > 0 ? Math.min(configured, ttlMs) : ttlMs;
+  const stored = { token, idleMs, ttlMs, expiresAt: now + idleMs };
   writeJson(KEYS.token, stored);
   return stored;
 }
@@ -41,7 +45,10 @@ export function touchToken(now = Date.now()): void {
 export function setIdleMs(ms: number): void {
   writeJson(KEYS.activity, ms);
   const t = readToken();
-  if (t) writeJson(KEYS.token, { ...t, idleMs: ms, expiresAt: Date.now() + ms });
+  if (t) {
+    const idleMs = Math.min(ms, t.ttlMs ?? ms);
+    writeJson(KEYS.token, { ...t, idleMs, expiresAt: Date.now() + idleMs });
+  }
 }
 
 export function clearSession(): void {

@@ -1,3 +1,4 @@
+import { Dialog, DialogPanel } from '@headlessui/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
@@ -53,16 +54,6 @@ export function Layout() {
     if (!mobile) setMobileOpen(false);
   }, [mobile]);
 
-  // The phone drawer behaves like a dialog: focus moves in, Esc closes it.
-  useEffect(() => {
-    if (!mobileOpen) return;
-    document.querySelector<HTMLElement>('#sidebar-drawer button, #sidebar-drawer a')?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setMobileOpen(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [mobileOpen]);
 
   const logout = useCallback(async () => {
     await session.logout();
@@ -114,14 +105,24 @@ export function Layout() {
 
   return (
     <div className="flex h-screen overflow-hidden bg-[#f0f2f5]">
-      {mobile && mobileOpen && <div className="fixed inset-0 z-30 bg-black/30" aria-hidden="true" onClick={() => setMobileOpen(false)} />}
-      {(!mobile || mobileOpen) && (
-        <aside id="sidebar-drawer" className={mobile ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : 'shrink-0'}>
-          <Sidebar menus={menus} current={location} collapsed={!desktopOpen} mobile={mobile} onNavigate={() => setMobileOpen(false)} />
+      <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 text-sm text-[var(--theme)] shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+        跳到内容
+      </a>
+      {mobile ? (
+        // On a phone the menu is a drawer dialog: focus moves in and stays, Esc closes, focus returns.
+        <Dialog open={mobileOpen} onClose={() => setMobileOpen(false)} className="relative z-40">
+          <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
+          <DialogPanel className="fixed inset-y-0 left-0 shadow-xl">
+            <Sidebar menus={menus} current={location} collapsed={false} mobile onNavigate={() => setMobileOpen(false)} />
+          </DialogPanel>
+        </Dialog>
+      ) : (
+        <aside className="shrink-0">
+          <Sidebar menus={menus} current={location} collapsed={!desktopOpen} mobile={false} onNavigate={() => undefined} />
         </aside>
       )}
       <div className={`flex min-w-0 flex-1 flex-col ${settings.fixedHeader ? 'overflow-hidden' : 'overflow-y-auto'}`}>
-        <div className={settings.fixedHeader ? 'shrink-0' : 'sticky top-0 z-20'}>
+        <div className="shrink-0">
           <Navbar
             page={page}
             userName={user?.firstName || user?.login || ''}
@@ -138,7 +139,7 @@ export function Layout() {
         {session.passwordAge !== null && (
           <PasswordBanner seconds={session.passwordAge} onClose={session.dismissPasswordBanner} onChange={() => setPasswordOpen(true)} />
         )}
-        <main key={viewKey} id="main" className={`flex-1 ${settings.fixedHeader ? 'overflow-y-auto' : ''}`}>
+        <main key={viewKey} id="main" tabIndex={-1} className={`flex-1 outline-none ${settings.fixedHeader ? 'overflow-y-auto' : ''}`}>
           {cachedPages.map(({ tag, page: p }) => (
             <div key={p.path} hidden={p.path !== page.path}>
               {screenFor(p, p.path === page.path ? search : (tag.path.split('?')[1] ?? ''), p.path === page.path)}

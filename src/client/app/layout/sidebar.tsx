@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { system } from '../../../shared/api';
+import { KEYS, readJson, writeJson } from '../../lib/storage';
 import { useApi } from '../../lib/use-api';
 import type { MenuEntry } from '../menus';
 import { useSettings } from '../settings';
@@ -27,6 +29,11 @@ export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: Sideb
   // A failed QR load is only logged (spec §8): silent, no toast.
   const { data: qr } = useApi(system.qrCode, {}, { revalidateIfStale: false, onError: (e: unknown) => console.warn('QR code not loaded', e) }, { silent: true });
   const narrow = collapsed && !mobile;
+  useEffect(() => {
+    // Kept for the next load (spec §9 stored keys): the sidebar shows it before the call returns.
+    if (qr !== undefined) writeJson(KEYS.qrCode, qr);
+  }, [qr]);
+  const shownQr = qr ?? readJson<string>(KEYS.qrCode);
   const toggle = (id: string) =>
     setOpen((prev) => {
       const next = new Set(prev);
@@ -53,6 +60,37 @@ export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: Sideb
         {menus.map((menu) => {
           const expanded = open.has(menu.id) || narrow;
           const visible = menu.children.filter((c) => !c.hidden);
+          if (narrow) {
+            return (
+              <li key={menu.id}>
+                <Menu>
+                  <MenuButton
+                    title={menu.title}
+                    aria-label={menu.title}
+                    className={`flex w-full items-center justify-center py-3 hover:bg-[#263445] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${menu.id === activeMenu ? 'text-white' : ''}`}
+                  >
+                    <span aria-hidden="true" className="grid size-5 place-items-center rounded bg-white/10 text-[11px]">
+                      {menu.title.slice(0, 1)}
+                    </span>
+                  </MenuButton>
+                  {/* Collapsed, a group's pages open beside it, by click or by Enter. */}
+                  <MenuItems anchor="right start" className="z-50 ml-1 w-44 rounded bg-[#1f2d3d] py-1 text-sm text-[#bfcbd9] shadow-lg focus:outline-none">
+                    <p className="px-4 py-1.5 text-xs text-white/60">{menu.title}</p>
+                    {visible.map((page) => (
+                      <MenuItem key={page.id}>
+                        <Link
+                          href={tags.find((t) => (t.path.split('?')[0] ?? t.path) === page.path)?.path ?? page.path}
+                          className={`block px-4 py-2 data-[focus]:bg-[#001528] ${current === page.path ? 'text-[var(--theme)]' : ''}`}
+                        >
+                          {page.title}
+                        </Link>
+                      </MenuItem>
+                    ))}
+                  </MenuItems>
+                </Menu>
+              </li>
+            );
+          }
           return (
             <li key={menu.id}>
               <button
@@ -93,9 +131,9 @@ export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: Sideb
           );
         })}
       </ul>
-      {qr && !narrow && (
+      {shownQr && !narrow && (
         <div className="shrink-0 p-4 text-center text-xs">
-          <img src={qr} alt="小程序二维码" className="mx-auto size-32 rounded bg-white p-1" />
+          <img src={shownQr} alt="小程序二维码" className="mx-auto size-32 rounded bg-white p-1" />
           <p className="mt-1">扫码使用乘车码</p>
         </div>
       )}
