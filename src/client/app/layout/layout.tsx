@@ -1,5 +1,14 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { isAllowed } from '../../../shared/api';
+import { CheatSheet } from '../../commands/cheat-sheet';
+import { useGlobalHotkeys } from '../../commands/hotkeys';
+import { Palette } from '../../commands/palette';
+import { allowedCommands } from '../../commands/registry';
+import type { CommandContext } from '../../commands/types';
+import { GrantsContext } from '../../lib/permission';
+import { COMMANDS, SOURCES } from '../command-sources';
+import { MODULE_KEYS, pageItems } from '../commands';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { setFlash } from '../../lib/flash';
@@ -11,7 +20,7 @@ import { useInactivityLogout, useLogoutAcrossTabs } from '../activity';
 import { findPage, homePath } from '../menus';
 import { Screen } from '../screens';
 import { LOGIN_EXPIRED_MSG, useSession } from '../session';
-import { useSettings } from '../settings';
+import { updateSettings, useSettings } from '../settings';
 import { tagStore, useTags } from '../tags';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { Navbar } from './navbar';
@@ -34,6 +43,9 @@ export function Layout() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [viewKey, setViewKey] = useState(0);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [cheatOpen, setCheatOpen] = useState(false);
+  const grants = useContext(GrantsContext);
   const tags = useTags();
 
   const { menus, user } = session;
@@ -85,6 +97,45 @@ export function Layout() {
   };
 
   // Views are cached per open tab, as in the old console: without the tags view nothing is kept.
+  const toggleTags = useCallback(() => updateSettings({ tagsView: !settings.tagsView }), [settings.tagsView]);
+  const commandContext = useMemo<CommandContext>(
+    () => ({
+      navigate: (path) => navigate(path),
+      setDistrict: (id) => changeDistrict(id),
+      shell: (action) => {
+        if (action === 'change-password') setPasswordOpen(true);
+        else if (action === 'settings') setSettingsOpen(true);
+        else if (action === 'logout') void logout();
+        else if (action === 'toggle-sidebar') toggleSidebar();
+        else if (action === 'cheat-sheet') setCheatOpen(true);
+        else if (action === 'toggle-tags') toggleTags();
+      },
+    }),
+    [navigate, logout, toggleTags, mobile],
+  );
+  const commands = useMemo(
+    () => allowedCommands(COMMANDS, grants).filter((c) => c.id !== 'shell.switch-district' || !!user?.openDistrict),
+    [grants, user],
+  );
+  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants)), [grants]);
+  const pages = useMemo(() => pageItems(menus), [menus]);
+  const jumps = useMemo(() => menus.map((m) => ({ keys: `g ${MODULE_KEYS[m.id]}`, what: m.title })), [menus]);
+
+  useGlobalHotkeys({
+    openPalette: useCallback(() => setPaletteOpen(true), []),
+    openCheatSheet: useCallback(() => setCheatOpen(true), []),
+    toggleSidebar: useCallback(() => commandContext.shell('toggle-sidebar'), [commandContext]),
+    jump: useCallback(
+      (letter: string) => {
+        const menu = menus.find((m) => MODULE_KEYS[m.id] === letter);
+        const first = menu?.children.find((c) => !c.hidden);
+        if (first) navigate(first.path);
+      },
+      [menus, navigate],
+    ),
+    paused: paletteOpen || cheatOpen || passwordOpen || settingsOpen,
+  });
+
   const cachedPages = useMemo(
     () =>
       (settings.tagsView ? tags : [])
@@ -150,6 +201,8 @@ export function Layout() {
       </div>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} onChanged={logout} />
       <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <Palette open={paletteOpen} onClose={() => setPaletteOpen(false)} login={user?.login ?? ''} commands={commands} pages={pages} sources={sources} ctx={commandContext} />
+      <CheatSheet open={cheatOpen} onClose={() => setCheatOpen(false)} commands={commands} jumps={jumps} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { useTableState } from '../../../components/table-state';
+import { useScreenAction } from '../../../lib/screen-action';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 import { Allowed, useAllowed } from '../../../lib/permission';
@@ -28,6 +29,10 @@ export function UserListPage() {
   const canToggle = useAllowed(STATUS_PERMISSION);
   const [editing, setEditing] = useState<Editing>(null);
   const [toggling, setToggling] = useState<StaffUser | null>(null);
+  // The palette's 新增账号 lands here with ?action=add.
+  useScreenAction('add', () => {
+    if (canEdit) setEditing({ mode: 'add' });
+  });
   const [busy, setBusy] = useState(false);
 
   const filters = useMemo<FilterDef<FilterKey>[]>(

@@ -5,6 +5,7 @@ import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { useTableState } from '../../../components/table-state';
+import { useScreenAction } from '../../../lib/screen-action';
 import { Allowed, useAllowed } from '../../../lib/permission';
 import { readDistrict } from '../../../lib/session-store';
 import { useAgreements, useAllDistricts, useCurrentUser } from '../api';
@@ -25,6 +26,11 @@ export function AgreementPage() {
   const me = useCurrentUser();
   const canSave = useAllowed(system.agreementSave.permission);
   const [editing, setEditing] = useState<Editing>(null);
+  const canAdd = useAllowed(system.agreementSave.permission);
+  // The palette's 新增协议 lands here with ?action=add.
+  useScreenAction('add', () => {
+    if (canAdd) setEditing({ mode: 'add' });
+  });
   // The layout remounts the screen when the area changes, so reading it once per render is current.
   const noArea = !!me.data?.openDistrict && !readDistrict();
 

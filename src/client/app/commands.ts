@@ -1,0 +1,71 @@
+import { type MenuId, SESSION, system } from '../../shared/api';
+import { api } from '../lib/api-client';
+import type { Command, PaletteItem } from '../commands/types';
+import type { MenuEntry } from './menus';
+
+/** `g` then a letter jumps to a module's first page (DESIGN §5). */
+export const MODULE_KEYS: Record<MenuId, string> = {
+  noticeReport: 'n',
+  order: 'o',
+  busUser: 'p',
+  recharge: 'r',
+  cardVerify: 'v',
+  user: 'u',
+  version: 'e',
+  station: 's',
+  bus: 'b',
+  customBus: 'c',
+  customSetting: 'x',
+  packagePay: 'k',
+  acitivity: 'a',
+  rechargeable: 'w',
+  callingCard: 'f',
+  specialCode: 't',
+  handleCard: 'h',
+  settings: 'z',
+};
+
+export const shellCommands: Command[] = [
+  { id: 'shell.cheat-sheet', title: '快捷键一览', group: '系统', keywords: ['帮助', 'help', 'shortcuts'], permission: SESSION, hotkey: '?', run: (c) => c.shell('cheat-sheet') },
+  { id: 'shell.change-password', title: '修改密码', group: '系统', keywords: ['password'], permission: SESSION, run: (c) => c.shell('change-password') },
+  { id: 'shell.settings', title: '布局设置', group: '系统', keywords: ['主题', '标签页', 'settings'], permission: SESSION, run: (c) => c.shell('settings') },
+  { id: 'shell.toggle-sidebar', title: '展开/收起菜单', group: '系统', keywords: ['侧边栏', 'sidebar'], permission: SESSION, hotkey: 'Ctrl+B', run: (c) => c.shell('toggle-sidebar') },
+  { id: 'shell.toggle-tags', title: '开启/关闭标签页', group: '系统', keywords: ['tags'], permission: SESSION, run: (c) => c.shell('toggle-tags') },
+  { id: 'shell.logout', title: '退出登录', group: '系统', keywords: ['logout', '注销'], permission: SESSION, run: (c) => c.shell('logout') },
+];
+
+/** Only for openDistrict accounts: the layout adds it when the user may switch. */
+export const switchDistrictCommand: Command = {
+  id: 'shell.switch-district',
+  title: '切换区域',
+  group: '系统',
+  keywords: ['area', '区县'],
+  permission: system.districtPage.permission,
+  args: [
+    {
+      name: 'district',
+      label: '选择区域',
+      kind: 'choice',
+      options: async () => {
+        const page = await api.call(system.districtPage, { query: { page: 0, size: 1000 } }, { silent: true });
+        return [{ value: '', label: '全部区域', keywords: ['all'] }, ...page.content.map((d) => ({ value: String(d.id), label: d.name, keywords: [d.code] }))];
+      },
+    },
+  ],
+  run: (c, a) => c.setDistrict(a.district || null),
+};
+
+/** Menu pages are commands too, generated from the server's menus; hidden pages are not listed. */
+export function pageItems(menus: readonly MenuEntry[]): PaletteItem[] {
+  return menus.flatMap((m) => {
+    const visible = m.children.filter((c) => !c.hidden);
+    return visible.map((p, i) => ({
+      key: `page:${p.path}`,
+      title: p.title,
+      subtitle: m.title,
+      group: '页面',
+      hotkey: i === 0 ? `g ${MODULE_KEYS[m.id]}` : undefined,
+      run: (ctx) => ctx.navigate(p.path),
+    }));
+  });
+}

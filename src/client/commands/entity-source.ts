@@ -1,0 +1,26 @@
+import type { Permission } from '../../shared/api';
+
+/** A record the palette can find and open: a staff account, a district, later a station or a card. */
+export interface EntityRecord {
+  key: string;
+  title: string;
+  subtitle?: string;
+  keywords?: string[];
+  /** Where opening it goes: a focused table or dialog of its screen. */
+  path: string;
+}
+
+/**
+ * Where records come from. `load` sources are fetched once per palette session and ranked locally
+ * with pinyin; `query` sources ask the server (debounced, stale answers dropped). Stations, lines,
+ * versions, riders and cards plug in the same way; `prefix` puts a source in a mode
+ * (`#` stations and lines, `@` riders and cards).
+ */
+export interface EntitySource {
+  id: string;
+  group: string;
+  permission: Permission;
+  prefix?: '#' | '@';
+  load?(): Promise<EntityRecord[]>;
+  query?(q: string): Promise<EntityRecord[]>;
+}

@@ -1,0 +1,64 @@
+import type { Permission } from '../../shared/api';
+
+/** Where a hotkey listens; one key may mean different things in different scopes, never twice in one. */
+export type HotkeyScope = 'global' | 'table' | 'dialog';
+
+export interface ArgOption {
+  value: string;
+  label: string;
+  keywords?: string[];
+}
+
+/** An input the palette asks for inline, one step at a time. */
+export interface CommandArg {
+  name: string;
+  /** The prompt, e.g. 选择区域. */
+  label: string;
+  kind: 'text' | 'choice' | 'datetime';
+  placeholder?: string;
+  /** For `choice`: the options, possibly loaded when the step opens. */
+  options?: () => Promise<ArgOption[]> | ArgOption[];
+  /** Returns a Chinese message when the typed value is not acceptable. */
+  validate?: (value: string) => string | null;
+  optional?: boolean;
+}
+
+export interface CommandContext {
+  navigate(path: string): void;
+  /** Stores the chosen area (null: every area) and reloads the view. */
+  setDistrict(id: string | null): void;
+  /** Runs a shell action the layout owns (change password, settings, log out…). */
+  shell(action: ShellAction): void;
+}
+
+export type ShellAction = 'change-password' | 'settings' | 'logout' | 'toggle-sidebar' | 'cheat-sheet' | 'toggle-tags';
+
+/**
+ * A command is data (DESIGN §5): registered once, permission-aware, reachable from the palette,
+ * from its hotkey and from the screen where it belongs.
+ */
+export interface Command {
+  id: string;
+  title: string;
+  group: string;
+  keywords?: string[];
+  /** The contract's declaration: the same one the server enforces. */
+  permission: Permission;
+  hotkey?: string;
+  hotkeyScope?: HotkeyScope;
+  args?: CommandArg[];
+  run(ctx: CommandContext, args: Record<string, string>): void;
+}
+
+/** A palette row: a command, a page, a record or a sniffed lookup. */
+export interface PaletteItem {
+  key: string;
+  title: string;
+  subtitle?: string;
+  group: string;
+  hotkey?: string;
+  /** Rows that cannot run yet say why instead of pretending. */
+  disabledReason?: string;
+  command?: Command;
+  run?(ctx: CommandContext): void;
+}

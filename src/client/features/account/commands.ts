@@ -1,0 +1,94 @@
+import { account, system } from '../../../shared/api';
+import { formatDateTime } from '../../../shared/domain/time';
+import type { EntitySource } from '../../commands/entity-source';
+import type { Command } from '../../commands/types';
+import { api } from '../../lib/api-client';
+
+const withQuery = (path: string, q: Record<string, string | undefined>) => {
+  const params = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1]));
+  const s = params.toString();
+  return s ? `${path}?${s}` : path;
+};
+
+/** The datetime-local value (Shanghai wall time) as the ISO the contract expects. */
+const shanghaiIso = (local: string) => (local ? `${local.length === 16 ? `${local}:00` : local}+08:00` : undefined);
+
+export const accountCommands: Command[] = [
+  {
+    id: 'account.add',
+    title: '新增账号',
+    group: '账号管理',
+    keywords: ['添加员工', 'add user'],
+    permission: account.userAdd.permission,
+    run: (ctx) => ctx.navigate('/user/user-list?action=add'),
+  },
+  {
+    id: 'account.find',
+    title: '查询账号',
+    group: '账号管理',
+    keywords: ['员工', '用户', 'find user'],
+    permission: account.userPage.permission,
+    args: [{ name: 'keyword', label: '登录名、姓名或手机号', kind: 'text' }],
+    run: (ctx, a) => ctx.navigate(withQuery('/user/user-list', { keyword: a.keyword })),
+  },
+  {
+    id: 'sysLog.find',
+    title: '查询系统日志',
+    group: '账号管理',
+    keywords: ['操作日志', '审计', 'audit log'],
+    permission: system.sysLogPage.permission,
+    args: [
+      { name: 'operator', label: '操作人（可留空）', kind: 'text', optional: true },
+      {
+        name: 'startTime',
+        label: '开始时间（YYYY-MM-DD HH:mm，可留空）',
+        kind: 'datetime',
+        optional: true,
+        validate: (v) => (!v || /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}$/.test(v) ? null : '时间格式应为 YYYY-MM-DD HH:mm'),
+      },
+    ],
+    run: (ctx, a) =>
+      ctx.navigate(withQuery('/user/sys-log', { operator: a.operator, startTime: shanghaiIso((a.startTime ?? '').replace(' ', 'T')) })),
+  },
+];
+
+export const accountSources: EntitySource[] = [
+  {
+    id: 'staff',
+    group: '账号',
+    permission: account.userPage.permission,
+    async query(q) {
+      const page = await api.call(account.userPage, { query: { keyword: q, size: 8 } }, { silent: true });
+      return page.content.map((u) => ({
+        key: `staff:${u.id}`,
+        title: `${u.firstName}（${u.login}）`,
+        subtitle: [u.groupName, u.districtName, u.activated ? null : '已禁用'].filter(Boolean).join(' · '),
+        path: withQuery('/user/user-list', { keyword: u.login }),
+      }));
+    },
+  },
+  {
+    id: 'role-groups',
+    group: '角色组',
+    permission: account.groupList.permission,
+    async load() {
+      const groups = await api.call(account.groupList, {}, { silent: true });
+      return groups.map((g) => ({ key: `group:${g.id}`, title: g.name, subtitle: `${g.userCount} 个账号`, path: '/user/role-group' }));
+    },
+  },
+  {
+    id: 'recent-logins',
+    group: '系统日志',
+    permission: system.sysLogPage.permission,
+    async load() {
+      const page = await api.call(system.sysLogPage, { query: { size: 20, operationType: 'LOGIN_FAIL' } }, { silent: true });
+      return page.content.map((l) => ({
+        key: `log:${l.id}`,
+        title: `登录失败：${l.operatorLogin ?? '未知'}`,
+        subtitle: formatDateTime(l.createdDate),
+        keywords: [l.operatorLogin ?? ''],
+        path: withQuery('/user/sys-log', { operationType: 'LOGIN_FAIL', operator: l.operatorLogin ?? undefined }),
+      }));
+    },
+  },
+];
