@@ -1,9 +1,8 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
-import { useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { isAllowed } from '../../../shared/api';
 import { CheatSheet } from '../../commands/cheat-sheet';
 import { useGlobalHotkeys } from '../../commands/hotkeys';
-import { Palette } from '../../commands/palette';
 import { allowedCommands } from '../../commands/registry';
 import type { CommandContext } from '../../commands/types';
 import { GrantsContext } from '../../lib/permission';
@@ -31,6 +30,10 @@ import { TagsView } from './tags-view';
 
 const SIDEBAR_COOKIE = 'sidebarStatus';
 
+// The palette carries the pinyin dictionary: its own chunk, fetched when the browser is idle.
+const loadPalette = () => import('../../commands/palette');
+const Palette = lazy(() => loadPalette().then((m) => ({ default: m.Palette })));
+
 export function Layout() {
   const session = useSession();
   const settings = useSettings();
@@ -45,6 +48,12 @@ export function Layout() {
   const [viewKey, setViewKey] = useState(0);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [cheatOpen, setCheatOpen] = useState(false);
+  // Mounted from the first Ctrl+K on, so it keeps its index between openings.
+  const [paletteUsed, setPaletteUsed] = useState(false);
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
+    idle(() => void loadPalette());
+  }, []);
   const grants = useContext(GrantsContext);
   const tags = useTags();
 
@@ -122,7 +131,10 @@ export function Layout() {
   const jumps = useMemo(() => menus.map((m) => ({ keys: `g ${MODULE_KEYS[m.id]}`, what: m.title })), [menus]);
 
   useGlobalHotkeys({
-    openPalette: useCallback(() => setPaletteOpen(true), []),
+    openPalette: useCallback(() => {
+      setPaletteUsed(true);
+      setPaletteOpen(true);
+    }, []),
     openCheatSheet: useCallback(() => setCheatOpen(true), []),
     toggleSidebar: useCallback(() => commandContext.shell('toggle-sidebar'), [commandContext]),
     jump: useCallback(
@@ -201,7 +213,11 @@ export function Layout() {
       </div>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} onChanged={logout} />
       <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-      <Palette open={paletteOpen} onClose={() => setPaletteOpen(false)} login={user?.login ?? ''} commands={commands} pages={pages} sources={sources} ctx={commandContext} />
+      {paletteUsed && (
+        <Suspense fallback={null}>
+          <Palette open={paletteOpen} onClose={() => setPaletteOpen(false)} login={user?.login ?? ''} commands={commands} pages={pages} sources={sources} ctx={commandContext} />
+        </Suspense>
+      )}
       <CheatSheet open={cheatOpen} onClose={() => setCheatOpen(false)} commands={commands} jumps={jumps} />
     </div>
   );
