@@ -1,5 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { FormEvent, ReactNode } from 'react';
+import { Button } from './button';
 
 export interface ModalProps {
   open: boolean;
@@ -51,5 +52,19 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
         </DialogPanel>
       </div>
     </Dialog>
+  );
+}
+
+/** The footer of a form dialog: 取消 (Esc) and the submit button (Ctrl+Enter), busy-aware. */
+export function ModalActions({ onCancel, busy = false, disabled = false, submitLabel = '保存' }: { onCancel(): void; busy?: boolean; disabled?: boolean; submitLabel?: string }) {
+  return (
+    <>
+      <Button onClick={onCancel} hotkey="Esc">
+        取消
+      </Button>
+      <Button type="submit" variant="primary" disabled={busy || disabled} hotkey="Ctrl+Enter">
+        {busy ? (submitLabel === '保存' ? '保存中…' : '提交中…') : submitLabel}
+      </Button>
+    </>
   );
 }

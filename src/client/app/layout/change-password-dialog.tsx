@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { auth } from '../../../shared/api';
-import { Button } from '../../components/button';
 import { Field } from '../../components/field';
-import { Modal } from '../../components/modal';
+import { Modal, ModalActions } from '../../components/modal';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api-client';
 
@@ -58,16 +57,7 @@ export function ChangePasswordDialog({ open, onClose, onChanged }: { open: boole
       title="修改密码"
       onClose={close}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={close} hotkey="Esc">
-            取消
-          </Button>
-          <Button type="submit" variant="primary" disabled={busy} hotkey="Ctrl+Enter">
-            确定
-          </Button>
-        </>
-      }
+      footer={<ModalActions onCancel={close} busy={busy} submitLabel="确定" />}
     >
       <Field label="原密码" type="password" autoComplete="current-password" required labelWidth={80} value={values.oldPassword} onChange={set('oldPassword')} error={errors.oldPassword} autoFocus />
       <Field label="新密码" type="password" autoComplete="new-password" required labelWidth={80} value={values.newPassword} onChange={set('newPassword')} error={errors.newPassword} hint="至少8位，含字母和数字" />

@@ -4,7 +4,7 @@ import { Button } from '../../../components/button';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
 import { type FieldErrors, errorsFromFailure, validate } from '../../../components/form-errors';
-import { Modal } from '../../../components/modal';
+import { Modal, ModalActions } from '../../../components/modal';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 import { useAuthItems } from '../api';
@@ -49,16 +49,7 @@ export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onC
       onClose={onClose}
       onSubmit={submit}
       width="max-w-2xl"
-      footer={
-        <>
-          <Button onClick={onClose} hotkey="Esc">
-            取消
-          </Button>
-          <Button type="submit" variant="primary" disabled={busy || !items.data} hotkey="Ctrl+Enter">
-            {busy ? '保存中…' : '保存'}
-          </Button>
-        </>
-      }
+      footer={<ModalActions onCancel={onClose} busy={busy} disabled={!items.data} />}
     >
       <FormError>{errors['']}</FormError>
       <Field label="名称" required maxLength={32} value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />

@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
 import { ROLE_LABELS, type Role, type StaffUser, account } from '../../../../shared/api';
-import { Button } from '../../../components/button';
 import { Field } from '../../../components/field';
 import { CheckboxField, FormError, SelectField } from '../../../components/form-controls';
 import { type FieldErrors, errorsFromFailure, validate } from '../../../components/form-errors';
-import { Modal } from '../../../components/modal';
+import { Modal, ModalActions } from '../../../components/modal';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 import { useCurrentUser, useDistricts, useGrantableRoles, useGroups, useIsSuperUser } from '../api';
@@ -164,16 +163,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: StaffUser | null;
       title={adding ? '新增账号' : `编辑账号 · ${user.login}`}
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose} hotkey="Esc">
-            取消
-          </Button>
-          <Button type="submit" variant="primary" disabled={busy} hotkey="Ctrl+Enter">
-            {busy ? '保存中…' : '保存'}
-          </Button>
-        </>
-      }
+      footer={<ModalActions onCancel={onClose} busy={busy} />}
     >
       <FormError>{errors['']}</FormError>
       {adding ? (

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { type Agreement, system } from '../../../../shared/api';
-import { Button } from '../../../components/button';
 import { Field } from '../../../components/field';
 import { FormError, TextAreaField } from '../../../components/form-controls';
 import { type FieldErrors, errorsFromFailure, validate } from '../../../components/form-errors';
-import { Modal } from '../../../components/modal';
+import { Modal, ModalActions } from '../../../components/modal';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 
@@ -47,16 +46,7 @@ export function AgreementDialog({ agreement, areaName, onClose, onSaved }: { agr
       onClose={onClose}
       onSubmit={submit}
       width="max-w-2xl"
-      footer={
-        <>
-          <Button onClick={onClose} hotkey="Esc">
-            取消
-          </Button>
-          <Button type="submit" variant="primary" disabled={busy} hotkey="Ctrl+Enter">
-            {busy ? '保存中…' : '保存'}
-          </Button>
-        </>
-      }
+      footer={<ModalActions onCancel={onClose} busy={busy} />}
     >
       <FormError>{errors['']}</FormError>
       <Field label="标题" required autoFocus maxLength={100} value={title} onChange={(e) => (setTitle(e.target.value), clear('title'))} error={errors.title} />
