@@ -37,7 +37,8 @@ describe('palette ranking', () => {
       ['hcz2', Tier.Prefix],
     ]);
     expect(search(index, 'gc')[0]).toMatchObject({ id: 'rmgc', tier: Tier.Substring });
-    expect(search(index, 'hczngc')[0]).toMatchObject({ id: 'hcz2', tier: Tier.Initials });
+    expect(search(index, 'hczngc')[0]).toMatchObject({ id: 'hcz2', tier: Tier.Prefix });
+    expect(search(index, 'hczn')[0]).toMatchObject({ id: 'hcz2', tier: Tier.Initials });
     expect(search(index, 'hozh')[0]).toMatchObject({ id: 'hcz', tier: Tier.Fuzzy });
   });
 
@@ -51,7 +52,7 @@ describe('palette ranking', () => {
 
   it('lets recency lift an entry within its tier, never above a better tier', () => {
     const boosts = new Map([['hcz2', 0.9]]);
-    expect(search(index, 'hcz', { boosts }).map((m) => m.id)).toEqual(['hcz2', 'hcz']);
+    expect(search(index, '火车', { boosts }).map((m) => m.id)).toEqual(['hcz2', 'hcz']);
     expect(search(index, '火车站', { boosts })[0]?.id).toBe('hcz');
   });
 

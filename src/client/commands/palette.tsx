@@ -69,10 +69,22 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
   const [raw, setRaw] = useState('');
   const [selected, setSelected] = useState('');
   const [step, setStep] = useState<Step | null>(null);
-  const [loaded, setLoaded] = useState<PaletteItem[]>([]);
+  const [loadedBySource, setLoadedBySource] = useState<Record<string, PaletteItem[]>>({});
+  // In the sources' own order, so ties rank the same whichever list answered first.
+  const loaded = useMemo(() => sources.flatMap((src) => loadedBySource[src.id] ?? []), [sources, loadedBySource]);
   const [remote, setRemote] = useState<PaletteItem[]>([]);
   const [recentsVersion, setRecentsVersion] = useState(0);
   const { mode, text } = parseMode(raw);
+  // Focus goes back where it was when the palette closes (Radix would send it to a trigger we lack).
+  const returnFocus = useRef<HTMLElement | null>(null);
+  // The selection follows the top row until the user moves it; then it stays on that row.
+  const userMoved = useRef(false);
+  useEffect(() => {
+    if (!open) return;
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    userMoved.current = false;
+    setSelected('');
+  }, [open]);
 
   // Records of `load` sources: fetched when the palette opens, ranked locally with pinyin.
   useEffect(() => {
@@ -84,7 +96,7 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
         .then((records) => {
           if (!live) return;
           const items: PaletteItem[] = records.map((r) => ({ ...recordItem(r, s.group), mode: sourceMode(s) }));
-          setLoaded((prev) => [...prev.filter((p) => p.group !== s.group), ...items]);
+          setLoadedBySource((prev) => ({ ...prev, [s.id]: items }));
         })
         .catch(() => undefined);
     }
@@ -168,9 +180,10 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
     return [...sniffed, ...ranked, ...remote.filter((r) => !seen.has(r.key))].slice(0, ROWS + sniffed.length);
   }, [step, text, raw, mode, localItems, commandItems, recents, searchers, boosts, remote]);
 
-  // Selection stays on the same row when results arrive; otherwise the first row.
+  // Results arriving never move a selection the user chose; an untouched one stays on the top row.
   useEffect(() => {
-    if (!items.some((i) => i.key === selected)) setSelected(items[0]?.key ?? '');
+    const top = items[0]?.key ?? '';
+    if (!items.some((i) => i.key === selected) || (!userMoved.current && selected !== top)) setSelected(top);
   }, [items, selected]);
 
   const close = () => {
@@ -178,6 +191,10 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
     setStep(null);
     setRemote([]);
     onClose();
+    const target = returnFocus.current;
+    setTimeout(() => {
+      if (target?.isConnected) target.focus();
+    }, 0);
   };
 
   const finish = (item: PaletteItem, values: Record<string, string> = {}) => {
@@ -247,7 +264,10 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
       label="命令面板"
       shouldFilter={false}
       value={selected}
-      onValueChange={setSelected}
+      onValueChange={(v) => {
+        userMoved.current = true;
+        setSelected(v);
+      }}
       loop
       overlayClassName="fixed inset-0 z-50 bg-black/30"
       contentClassName="fixed inset-x-0 top-[12vh] z-50 mx-auto w-[min(640px,calc(100vw-1.5rem))] overflow-hidden rounded-lg bg-white shadow-2xl"
@@ -262,6 +282,7 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
           value={raw}
           onValueChange={(v) => {
             setRaw(v);
+            userMoved.current = false;
             if (step?.error) setStep({ ...step, error: null });
           }}
           onKeyDown={onKeyDown}

@@ -85,7 +85,8 @@ export function buildIndex(entries: readonly SearchEntry[]): SearchIndex {
 function strongTier(text: string, q: string): Tier | 0 {
   if (!text.includes(q)) return 0;
   if (text.includes(FORM + q + FORM)) return Tier.Exact;
-  if (text.includes(FORM + q)) return Tier.Prefix;
+  // All the initials typed (xhq for 徐汇区) weigh like a prefix of the word itself.
+  if (text.includes(FORM + q) || text.includes(INIT + q + INIT)) return Tier.Prefix;
   if (text.includes(INIT + q)) return Tier.Initials;
   return Tier.Substring;
 }

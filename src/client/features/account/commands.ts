@@ -1,4 +1,4 @@
-import { account, system } from '../../../shared/api';
+import { type StaffUser, account, system } from '../../../shared/api';
 import { formatDateTime } from '../../../shared/domain/time';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
@@ -52,19 +52,28 @@ export const accountCommands: Command[] = [
   },
 ];
 
+const staffRecord = (u: StaffUser) => ({
+  key: `staff:${u.id}`,
+  title: `${u.firstName}（${u.login}）`,
+  subtitle: [u.groupName, u.districtName, u.activated ? null : '已禁用'].filter(Boolean).join(' · '),
+  keywords: [u.login, u.phone ?? ''],
+  path: withQuery('/user/user-list', { keyword: u.login }),
+});
+
 export const accountSources: EntitySource[] = [
   {
     id: 'staff',
     group: '账号',
     permission: account.userPage.permission,
+    // Staff are few: loaded once and ranked locally, so pinyin and initials find them (kfxl → 客服小李)…
+    async load() {
+      const page = await api.call(account.userPage, { query: { size: 1000 } }, { silent: true });
+      return page.content.map(staffRecord);
+    },
+    // …and the server is asked too, for whatever lies beyond the first thousand.
     async query(q) {
       const page = await api.call(account.userPage, { query: { keyword: q, size: 8 } }, { silent: true });
-      return page.content.map((u) => ({
-        key: `staff:${u.id}`,
-        title: `${u.firstName}（${u.login}）`,
-        subtitle: [u.groupName, u.districtName, u.activated ? null : '已禁用'].filter(Boolean).join(' · '),
-        path: withQuery('/user/user-list', { keyword: u.login }),
-      }));
+      return page.content.map(staffRecord);
     },
   },
   {

@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, type Viewport, currentTitle, horizontalOverflow, loginThroughPage, openConsole } from '../support/e2e-console';
+import { type StartedServer, hasChromium, killLeftovers, launchChromium, startServer } from '../support/e2e';
+
+/**
+ * The command palette (DESIGN §5) in Debian's Chromium against the real `npm start` (demo city,
+ * 16 districts), driven by the keyboard only: Ctrl+K, pinyin initials of seeded Chinese names,
+ * Enter; `?` and the g-jumps; screenshots of the open palette at desktop and phone sizes.
+ */
+
+const SHOTS = fileURLToPath(new URL('./__screenshots__/', import.meta.url));
+
+let server: StartedServer;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  const [started, launched] = await Promise.all([startServer(), hasChromium ? launchChromium() : Promise.resolve(undefined)]);
+  server = started;
+  browser = launched;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  console.log(`[e2e palette] npm start ready in ${(server.readyMs / 1000).toFixed(1)} s`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (server) await server.stop({ target: 'group' }).catch(() => undefined);
+  killLeftovers();
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+const it_ = it.skipIf(!hasChromium);
+
+const palette = (page: Page) => page.getByRole('dialog', { name: '命令面板' });
+const selectedRow = (page: Page) => palette(page).locator('[cmdk-item][aria-selected="true"]');
+
+/** A fresh browser, the login page, the account's credentials typed and Enter: keyboard only. */
+async function signedIn(login: string, viewport: Viewport = DESKTOP) {
+  const c = await openConsole(browser!, viewport);
+  await c.page.goto(`${server.url}/login`);
+  await loginThroughPage(c.page, login);
+  await c.page.waitForLoadState('networkidle');
+  return c;
+}
+
+/** The record lists the palette fetches when it opens (areas and agreements for the admin). */
+const RECORD_LISTS = ['/busline/api/bus/district/page', '/busline/api/bus/agreement/list'];
+
+/**
+ * Ctrl+K; with `settle`, also waits until the palette's own record lists have arrived, as for a
+ * person who opens it and then pauses before typing.
+ */
+async function openPalette(page: Page, { settle = false } = {}) {
+  const lists = settle ? RECORD_LISTS.map((path) => page.waitForResponse((r) => new URL(r.url()).pathname === path, { timeout: 10_000 })) : [];
+  await page.keyboard.press('Control+k');
+  await palette(page).waitFor({ timeout: 10_000 });
+  // The input has focus: what is typed next goes there.
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+  await Promise.all(lists);
+  if (settle) await page.waitForTimeout(100);
+}
+
+const rowTitles = (page: Page) => palette(page).locator('[cmdk-item]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.split('\n')[0] ?? ''));
+
+/** Types the query and waits until the selected row (the one Enter runs) matches `row`. */
+async function query(page: Page, text: string, row: RegExp) {
+  await page.keyboard.type(text);
+  await expect.poll(async () => ((await selectedRow(page).count()) ? await selectedRow(page).innerText() : ''), { timeout: 8_000 }).toMatch(row);
+}
+
+const decodedPathAndQuery = (page: Page) => {
+  const u = new URL(page.url());
+  return decodeURIComponent(u.pathname + u.search);
+};
+
+describe('pinyin initials of seeded names, Enter, landed', () => {
+  it_('xhq → 徐汇区: the districts page filtered to it', async () => {
+    const { context, page, errors } = await signedIn('admin');
+    try {
+      await openPalette(page, { settle: true });
+      await query(page, 'xhq', /^徐汇区\s*310104/);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === '/settings/districts', { timeout: 10_000 });
+      expect(decodedPathAndQuery(page)).toBe('/settings/districts?name=徐汇区');
+      await palette(page).waitFor({ state: 'detached' });
+      expect(await currentTitle(page).innerText()).toBe('区域管理');
+      const table = page.locator('main table');
+      await table.getByRole('cell', { name: '徐汇区', exact: true }).waitFor({ timeout: 10_000 });
+      // Filtered: the other districts of the city are not listed.
+      for (const other of ['黄浦区', '长宁区', '浦东新区']) expect(await table.getByRole('cell', { name: other, exact: true }).count(), other).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it_('xtrz → 系统日志', async () => {
+    const { context, page } = await signedIn('admin');
+    try {
+      await openPalette(page);
+      await query(page, 'xtrz', /^系统日志/);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === '/user/sys-log', { timeout: 10_000 });
+      await currentTitle(page).filter({ hasText: '系统日志' }).waitFor();
+      await palette(page).waitFor({ state: 'detached' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it_('kfxl → 客服小李: accounts are ranked with pinyin', async () => {
+    const { context, page } = await signedIn('admin');
+    try {
+      await openPalette(page);
+      // The account row comes from the server (debounced): wait for it, then it must be the one Enter runs.
+      await query(page, 'kfxl', /^客服小李（agent）/);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === '/user/user-list', { timeout: 10_000 });
+      expect(decodedPathAndQuery(page)).toBe('/user/user-list?keyword=agent');
+      await page.locator('main table').getByRole('cell', { name: '客服小李', exact: true }).waitFor({ timeout: 10_000 });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('records that answer after the palette opened', () => {
+  /** Holds the palette's record lists back, as a slow network would. */
+  const slow = (page: Page, paths: string[], ms: number) =>
+    page.route(
+      (u) => paths.includes(u.pathname),
+      async (route) => {
+        await new Promise((r) => setTimeout(r, ms));
+        await route.continue();
+      },
+    );
+
+  it_('typed before the lists arrive: once they do, the row Enter runs is the first row', async () => {
+    const { context, page } = await signedIn('admin');
+    try {
+      await slow(page, RECORD_LISTS, 700);
+      const lists = RECORD_LISTS.map((path) => page.waitForResponse((r) => new URL(r.url()).pathname === path, { timeout: 10_000 }));
+      await openPalette(page);
+      await page.keyboard.type('xhq');
+      await Promise.all(lists);
+      await palette(page).locator('[cmdk-item]', { hasText: /^徐汇区\s*310104/ }).waitFor({ timeout: 5_000 });
+      await page.waitForTimeout(200);
+      // The user never moved the selection: Enter should run the best match shown on top.
+      const top = (await rowTitles(page))[0];
+      expect((await selectedRow(page).innerText()).split('\n')[0], `first row: ${top}`).toBe(top);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it_('xhq ranks 徐汇区 itself first, whichever record list answers first', async () => {
+    const { context, page } = await signedIn('admin');
+    try {
+      // The area list answers after the agreements (both before anything is typed).
+      await slow(page, [RECORD_LISTS[0] as string], 500);
+      await openPalette(page, { settle: true });
+      await page.keyboard.type('xhq');
+      await expect.poll(async () => (await rowTitles(page)).slice(0, 4).join(' / '), { timeout: 5_000 }).toMatch(/徐汇区/);
+      // The area whose initials are exactly xhq, before the agreements whose initials merely start so.
+      const rows = await rowTitles(page);
+      expect(rows[0], rows.slice(0, 4).join(' / ')).toBe('徐汇区310104');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('hotkeys', () => {
+  it_('? opens the cheat sheet with Ctrl+K and the g-jumps; g u jumps to 账号列表', async () => {
+    const { context, page } = await signedIn('admin');
+    try {
+      expect(new URL(page.url()).pathname).toBe('/noticeReport/notice');
+      await page.keyboard.press('?');
+      const sheet = page.getByRole('dialog', { name: '快捷键一览' });
+      await sheet.getByRole('heading', { name: '快捷键一览' }).waitFor({ timeout: 5_000 });
+      const text = await sheet.innerText();
+      expect(text).toContain('打开命令面板');
+      expect(text).toContain('Ctrl+K');
+      expect(text).toContain('跳转模块（先按 g）');
+      for (const jump of ['g u', 'g n', 'g z']) expect(await sheet.locator('kbd', { hasText: new RegExp(`^${jump}$`) }).count(), jump).toBe(1);
+      // The g-jump rows name their modules.
+      const jumpRow = sheet.locator('div', { has: page.locator('kbd', { hasText: /^g u$/ }) }).last();
+      expect(await jumpRow.innerText()).toContain('账号管理');
+
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).pathname).toBe('/noticeReport/notice');
+      await page.keyboard.press('g');
+      await page.keyboard.press('u');
+      await page.waitForURL((u) => u.pathname === '/user/user-list', { timeout: 5_000 });
+      await currentTitle(page).filter({ hasText: '账号列表' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it_('Esc closes the palette and focus goes back to the field that had it', async () => {
+    const { context, page } = await signedIn('admin');
+    try {
+      await page.goto(`${server.url}/user/user-list`);
+      const field = page.getByLabel('关键字');
+      await field.waitFor({ timeout: 10_000 });
+      await field.focus();
+      await openPalette(page);
+      await page.keyboard.press('Escape');
+      await palette(page).waitFor({ state: 'detached' });
+      await expect
+        .poll(() => page.evaluate(() => `${document.activeElement?.tagName}#${document.activeElement?.id}:${document.activeElement?.closest('label, div')?.textContent?.slice(0, 10) ?? ''}`))
+        .toMatch(/^INPUT#.*keyword/);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('screenshots', () => {
+  it_.each([DESKTOP, PHONE])('the open palette at %o', async (viewport) => {
+    const { context, page } = await signedIn('admin', viewport);
+    try {
+      await openPalette(page);
+      await query(page, 'zh', /^账号列表/);
+      await page.waitForTimeout(400); // the debounced server rows, so the picture is the settled list
+      const file = `${SHOTS}palette-${viewport.width}x${viewport.height}.png`;
+      await page.screenshot({ path: file });
+      expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+
+      // It fits: no sideways scrolling, the dialog inside the viewport, the input fully visible.
+      const o = await horizontalOverflow(page);
+      expect(o.scrollWidth).toBeLessThanOrEqual(o.innerWidth);
+      const box = await palette(page).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= viewport.width && box.y >= 0).toBe(true);
+      const input = await palette(page).getByRole('combobox').boundingBox();
+      expect(input && input.x >= 0 && input.x + input.width <= viewport.width).toBe(true);
+
+      // The row Enter runs is on screen: inside the list's visible part, not scrolled away.
+      const seen = await page.evaluate(() => {
+        const list = document.querySelector('[cmdk-list]') as HTMLElement;
+        const row = document.querySelector('[cmdk-item][aria-selected="true"]') as HTMLElement;
+        const l = list.getBoundingClientRect();
+        const r = row.getBoundingClientRect();
+        return { row: row.innerText.split('\n')[0], rowTop: Math.round(r.top), rowBottom: Math.round(r.bottom), listTop: Math.round(l.top), listBottom: Math.round(l.bottom), scrollTop: list.scrollTop };
+      });
+      expect(seen.rowTop >= seen.listTop && seen.rowBottom <= seen.listBottom, JSON.stringify(seen)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
