@@ -8,7 +8,7 @@ import { createHttp } from '../../src/client/lib/http';
 import { readToken, saveDistrict } from '../../src/client/lib/session-store';
 import { account, auth, system } from '../../src/shared/api';
 import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
-import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
+import { clientSuite, renderWithUser, resetBrowserState, visit } from '../support/render';
 import { type RequestLog, recordRequests, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
@@ -19,19 +19,9 @@ import type { TestServer } from '../support/test-server';
 
 let s: TestServer;
 let log: RequestLog;
-beforeAll(async () => {
-  useChineseZodMessages();
-  s = await startClientServer();
-  log = recordRequests(s);
-});
-afterAll(async () => {
-  log.stop();
-  await s.close();
-});
-beforeEach(() => log.clear());
-afterEach(() => {
-  resetBrowserState();
-  vi.restoreAllMocks();
+clientSuite((server, l) => {
+  s = server;
+  log = l;
 });
 
 const ELSEWHERE_TITLE = '账号已在其他地方登录';

@@ -5,7 +5,7 @@ import { updateSettings } from '../../src/client/app/settings';
 import { api } from '../../src/client/lib/api-client';
 import { auth, system } from '../../src/shared/api';
 import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
-import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
+import { clientSuite, renderWithUser, resetBrowserState, visit } from '../support/render';
 import { type RequestLog, recordRequests, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
@@ -13,19 +13,9 @@ import type { TestServer } from '../support/test-server';
 
 let s: TestServer;
 let log: RequestLog;
-beforeAll(async () => {
-  useChineseZodMessages();
-  s = await startClientServer();
-  log = recordRequests(s);
-});
-afterAll(async () => {
-  log.stop();
-  await s.close();
-});
-beforeEach(() => log.clear());
-afterEach(() => {
-  resetBrowserState();
-  vi.restoreAllMocks();
+clientSuite((server, l) => {
+  s = server;
+  log = l;
 });
 
 const mainMenu = () => screen.findByRole('navigation', { name: '主菜单' });

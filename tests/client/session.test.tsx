@@ -9,7 +9,7 @@ import { type AuthItem, account, auth } from '../../src/shared/api';
 import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
 import * as schema from '../../src/server/db/schema';
 import { type ExpectedPage, expectedHome } from '../support/expected-home';
-import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
+import { clientSuite, renderWithUser, resetBrowserState, visit } from '../support/render';
 import { type RequestLog, recordRequests, signIn } from '../support/request-log';
 import { DEMO_PASSWORD, type TestServer } from '../support/test-server';
 
@@ -17,19 +17,9 @@ import { DEMO_PASSWORD, type TestServer } from '../support/test-server';
 
 let s: TestServer;
 let log: RequestLog;
-beforeAll(async () => {
-  useChineseZodMessages();
-  s = await startClientServer();
-  log = recordRequests(s);
-});
-afterAll(async () => {
-  log.stop();
-  await s.close();
-});
-beforeEach(() => log.clear());
-afterEach(() => {
-  resetBrowserState();
-  vi.restoreAllMocks();
+clientSuite((server, l) => {
+  s = server;
+  log = l;
 });
 
 const mainMenu = () => screen.findByRole('navigation', { name: '主菜单' });

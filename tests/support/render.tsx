@@ -1,4 +1,7 @@
 import { cleanup, render } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
+import { type RequestLog, recordRequests } from './request-log';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { resetSessionEnded } from '../../src/client/lib/session-ended';
@@ -32,4 +35,28 @@ export function visit(server: TestServer, path: string): void {
 export function renderWithUser(ui: ReactElement) {
   const user = userEvent.setup();
   return { user, ...render(ui) };
+}
+
+/**
+ * The usual client-test frame: one real server per file with the request log, a clean browser
+ * between tests. `onReady` hands the server and the log to the file's own variables.
+ */
+export function clientSuite(onReady: (server: TestServer, log: RequestLog) => void): void {
+  let server: TestServer | undefined;
+  let log: RequestLog | undefined;
+  beforeAll(async () => {
+    useChineseZodMessages();
+    server = await startClientServer();
+    log = recordRequests(server);
+    onReady(server, log);
+  });
+  afterAll(async () => {
+    log?.stop();
+    await server?.close();
+  });
+  beforeEach(() => log?.clear());
+  afterEach(() => {
+    resetBrowserState();
+    vi.restoreAllMocks();
+  });
 }
