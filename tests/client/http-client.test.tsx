@@ -1,5 +1,5 @@
 import { render, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { SessionEndedDialog } from '../../src/client/app/session-ended-dialog';
 import { api } from '../../src/client/lib/api-client';
@@ -7,9 +7,8 @@ import { ApiError } from '../../src/client/lib/errors';
 import { createHttp } from '../../src/client/lib/http';
 import { readToken, saveDistrict } from '../../src/client/lib/session-store';
 import { account, auth, system } from '../../src/shared/api';
-import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
-import { clientSuite, renderWithUser, resetBrowserState, visit } from '../support/render';
-import { type RequestLog, recordRequests, signIn } from '../support/request-log';
+import { clientSuite, renderWithUser, visit } from '../support/render';
+import { type RequestLog, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
 /**

@@ -1,12 +1,11 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { updateSettings } from '../../src/client/app/settings';
 import { api } from '../../src/client/lib/api-client';
 import { auth, system } from '../../src/shared/api';
-import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
-import { clientSuite, renderWithUser, resetBrowserState, visit } from '../support/render';
-import { type RequestLog, recordRequests, signIn } from '../support/request-log';
+import { clientSuite, renderWithUser, visit } from '../support/render';
+import { type RequestLog, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
 /** The layout around the screens (spec §2): tags view and area selector, with the real App. */

@@ -1,16 +1,15 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { SessionProvider, useSession } from '../../src/client/app/session';
 import { Allowed } from '../../src/client/lib/permission';
 import { readToken } from '../../src/client/lib/session-store';
 import { type AuthItem, account, auth } from '../../src/shared/api';
-import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
 import * as schema from '../../src/server/db/schema';
 import { type ExpectedPage, expectedHome } from '../support/expected-home';
-import { clientSuite, renderWithUser, resetBrowserState, visit } from '../support/render';
-import { type RequestLog, recordRequests, signIn } from '../support/request-log';
+import { clientSuite, renderWithUser, visit } from '../support/render';
+import { type RequestLog, signIn } from '../support/request-log';
 import { DEMO_PASSWORD, type TestServer } from '../support/test-server';
 
 /** The session and the route guard (spec §2, §4, §5, §6) with the real App against the real server. */
