@@ -96,7 +96,12 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
         .then((records) => {
           if (!live) return;
           const items: PaletteItem[] = records.map((r) => ({ ...recordItem(r, s.group), mode: sourceMode(s) }));
-          setLoadedBySource((prev) => ({ ...prev, [s.id]: items }));
+          // The same records as last time keep the same list, so reopening rebuilds no index.
+          setLoadedBySource((prev) => {
+            const old = prev[s.id];
+            const same = old?.length === items.length && old.every((o, i) => o.key === items[i]!.key && o.title === items[i]!.title && o.subtitle === items[i]!.subtitle);
+            return same ? prev : { ...prev, [s.id]: items };
+          });
         })
         .catch(() => undefined);
     }
@@ -110,7 +115,7 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
   useEffect(() => {
     const querying = sources.filter((s) => s.query && (mode === 'all' || sourceMode(s) === mode));
     if (!open || step || text.length < 2 || !querying.length || mode === 'commands' || mode === 'pages') {
-      setRemote([]);
+      setRemote((r) => (r.length ? [] : r));
       return;
     }
     const mine = ++generation.current;
@@ -135,6 +140,11 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
       riders: ofMode('riders'),
     };
   }, [commandItems, pages, loaded]);
+
+  const byKeys = useMemo(() => {
+    const of = (items: readonly PaletteItem[]) => new Map(items.map((i) => [i.key, i]));
+    return { all: of(localItems.all), commands: of(localItems.commands), pages: of(localItems.pages), stations: of(localItems.stations), riders: of(localItems.riders) };
+  }, [localItems]);
 
   const searchers = useMemo(() => {
     const make = (items: readonly PaletteItem[]) => {
@@ -167,18 +177,17 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
       return [{ key: 'arg:accept', title: raw ? `确定：${raw}` : arg.optional ? '跳过（不填）' : `请输入${arg.label}`, group: arg.label }];
     }
     const pool = localItems[mode];
+    const byKey = byKeys[mode];
     if (!text && mode === 'all') {
-      const byKey = new Map(pool.map((i) => [i.key, i]));
       const recentRows = recents.map((r) => byKey.get(r.key)).filter((i): i is PaletteItem => !!i).map((i) => ({ ...i, group: '最近使用' }));
       return [...recentRows, ...commandItems.filter((c) => !recentRows.some((r) => r.key === c.key))].slice(0, ROWS);
     }
     const sniffed: PaletteItem[] = mode === 'all' ? sniff(text).map(sniffItem) : [];
     if (!text) return pool.slice(0, ROWS);
-    const byKey = new Map(pool.map((i) => [i.key, i]));
     const ranked = searchers[mode](text, { limit: ROWS, boosts }).map((m) => byKey.get(m.id)).filter((i): i is PaletteItem => !!i);
     const seen = new Set(ranked.map((i) => i.key));
     return [...sniffed, ...ranked, ...remote.filter((r) => !seen.has(r.key))].slice(0, ROWS + sniffed.length);
-  }, [step, text, raw, mode, localItems, commandItems, recents, searchers, boosts, remote]);
+  }, [step, text, raw, mode, localItems, commandItems, recents, searchers, byKeys, boosts, remote]);
 
   // Results arriving never move a selection the user chose; an untouched one stays on the top row.
   useEffect(() => {

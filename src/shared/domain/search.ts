@@ -40,13 +40,24 @@ const INIT = '\u0002';
 const norm = (s: string) => s.toLowerCase().replace(/[\s\u0001\u0002]+/g, '');
 
 /** Pinyin spellings and initials: the context reading, plus other readings of polyphones one at a time. */
+/** Every reading of one character, once: a few hundred distinct characters make up 50k titles. */
+const readingsCache = new Map<string, string[]>();
+function readings(ch: string): string[] {
+  let r = readingsCache.get(ch);
+  if (!r) {
+    r = pinyin(ch, { toneType: 'none', type: 'array', multiple: true }) as string[];
+    readingsCache.set(ch, r);
+  }
+  return r;
+}
+
 function pinyinForms(title: string): { full: string[]; initials: string[] } {
   const chars = [...title];
   const contextual = (pinyin(title, { toneType: 'none', type: 'array' }) as string[]).map((x) => x.toLowerCase());
   const variants: string[][] = [contextual];
   chars.forEach((ch, i) => {
     if (!HAN.test(ch)) return;
-    for (const alt of pinyin(ch, { toneType: 'none', type: 'array', multiple: true }) as string[]) {
+    for (const alt of readings(ch)) {
       if (variants.length >= MAX_VARIANTS || alt === contextual[i]) continue;
       const v = contextual.slice();
       v[i] = alt;
@@ -59,25 +70,33 @@ function pinyinForms(title: string): { full: string[]; initials: string[] } {
   };
 }
 
-export function buildIndex(entries: readonly SearchEntry[]): SearchIndex {
-  const ids: string[] = [];
-  const text: string[] = [];
-  for (const e of entries) {
-    const forms = new Set<string>();
-    const initials = new Set<string>();
-    for (const source of [e.title, ...(e.keywords ?? [])]) {
-      const n = norm(source);
-      if (!n) continue;
-      forms.add(n);
-      if (HAN.test(source)) {
-        const p = pinyinForms(source.replace(/\s+/g, ''));
-        p.full.forEach((x) => forms.add(x));
-        p.initials.forEach((x) => initials.add(x));
+type Forms = { full: string[]; initials: string[] };
+
+/** One entry's text; `cache` holds the pinyin of sources already seen (subtitles repeat a lot). */
+function entryText(e: SearchEntry, cache: Map<string, Forms>): string {
+  const forms = new Set<string>();
+  const initials = new Set<string>();
+  for (const source of [e.title, ...(e.keywords ?? [])]) {
+    const n = norm(source);
+    if (!n) continue;
+    forms.add(n);
+    if (HAN.test(source)) {
+      let p = cache.get(source);
+      if (!p) {
+        p = pinyinForms(source.replace(/\s+/g, ''));
+        cache.set(source, p);
       }
+      p.full.forEach((x) => forms.add(x));
+      p.initials.forEach((x) => initials.add(x));
     }
-    ids.push(e.id);
-    text.push(`${FORM}${[...forms].join(FORM)}${FORM}${INIT}${[...initials].join(INIT)}${INIT}`);
   }
+  return `${FORM}${[...forms].join(FORM)}${FORM}${INIT}${[...initials].join(INIT)}${INIT}`;
+}
+
+export function buildIndex(entries: readonly SearchEntry[]): SearchIndex {
+  const cache = new Map<string, Forms>();
+  const ids = entries.map((e) => e.id);
+  const text = entries.map((e) => entryText(e, cache));
   return { ids, text, position: new Map(ids.map((id, i) => [id, i])) };
 }
 
