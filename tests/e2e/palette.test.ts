@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, type Viewport, currentTitle, horizontalOverflow, loginThroughPage, openConsole } from '../support/e2e-console';
-import { type StartedServer, hasChromium, killLeftovers, launchChromium, startServer } from '../support/e2e';
+import { type StartedServer, hasChromium } from '../support/e2e';
+import { e2eSuite } from '../support/e2e-suite';
 
 /**
  * The command palette (DESIGN §5) in Debian's Chromium against the real `npm start` (demo city,
@@ -16,19 +17,10 @@ const SHOTS = fileURLToPath(new URL('./__screenshots__/', import.meta.url));
 let server: StartedServer;
 let browser: Browser | undefined;
 
-beforeAll(async () => {
-  const [started, launched] = await Promise.all([startServer(), hasChromium ? launchChromium() : Promise.resolve(undefined)]);
+e2eSuite('palette', (started, launched) => {
   server = started;
   browser = launched;
   fs.mkdirSync(SHOTS, { recursive: true });
-  console.log(`[e2e palette] npm start ready in ${(server.readyMs / 1000).toFixed(1)} s`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await server.stop({ target: 'group' }).catch(() => undefined);
-  killLeftovers();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
 });
 
 const it_ = it.skipIf(!hasChromium);

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthItem } from '../../src/shared/api';
 import { DESKTOP, PHONE, type Viewport, breadcrumb, currentTitle, horizontalOverflow, loginThroughPage, mainMenu, openConsole, storedToken } from '../support/e2e-console';
-import { type StartedServer, hasChromium, killLeftovers, launchChromium, startServer } from '../support/e2e';
+import { type StartedServer, hasChromium } from '../support/e2e';
+import { e2eSuite } from '../support/e2e-suite';
 import { expectedHome } from '../support/expected-home';
 
 /**
@@ -19,19 +20,10 @@ const LOGIN_TITLE = '公交运营管理控制台';
 let server: StartedServer;
 let browser: Browser | undefined;
 
-beforeAll(async () => {
-  const [started, launched] = await Promise.all([startServer(), hasChromium ? launchChromium() : Promise.resolve(undefined)]);
+e2eSuite('shell', (started, launched) => {
   server = started;
   browser = launched;
   fs.mkdirSync(SHOTS, { recursive: true });
-  console.log(`[e2e shell] npm start ready in ${(server.readyMs / 1000).toFixed(1)} s`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await server.stop({ target: 'group' }).catch(() => undefined);
-  killLeftovers();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
 });
 
 /** Calls the API from Node (not from a page), e.g. to read what the server stored. */
