@@ -1,6 +1,6 @@
 import { Command as Cmdk } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type SearchEntry, buildIndex, createSearcher } from '../../shared/domain/search';
+import { type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '../../shared/domain/search';
 import type { EntityRecord, EntitySource } from './entity-source';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import { sniff } from './sniff';
@@ -146,19 +146,36 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
     return { all: of(localItems.all), commands: of(localItems.commands), pages: of(localItems.pages), stations: of(localItems.stations), riders: of(localItems.riders) };
   }, [localItems]);
 
-  const searchers = useMemo(() => {
-    const make = (items: readonly PaletteItem[]) => {
-      const entries: SearchEntry[] = items.map((i) => ({ id: i.key, title: i.title, keywords: [i.subtitle ?? '', ...(i.command?.keywords ?? [])] }));
-      return createSearcher(buildIndex(entries));
-    };
+  // Small lists are indexed in render; a large one in slices after it (ranking meanwhile over the
+  // last ready index and its own pool), so records arriving never block typing.
+  const entriesOf = (items: readonly PaletteItem[]): SearchEntry[] =>
+    items.map((i) => ({ id: i.key, title: i.title, keywords: [i.subtitle ?? '', ...(i.command?.keywords ?? [])] }));
+  const small = localItems.all.length + localItems.stations.length + localItems.riders.length <= 5000;
+  const syncReady = useMemo(() => {
+    if (!small) return null;
+    const make = (items: readonly PaletteItem[]) => createSearcher(buildIndex(entriesOf(items)));
     return {
-      all: make(localItems.all),
-      commands: make(localItems.commands),
-      pages: make(localItems.pages),
-      stations: make(localItems.stations),
-      riders: make(localItems.riders),
+      items: localItems,
+      byKeys,
+      searchers: { all: make(localItems.all), commands: make(localItems.commands), pages: make(localItems.pages), stations: make(localItems.stations), riders: make(localItems.riders) },
     };
-  }, [localItems]);
+  }, [localItems, byKeys, small]);
+  const [asyncReady, setAsyncReady] = useState<typeof syncReady>(null);
+  useEffect(() => {
+    if (small) return;
+    const ctl = new AbortController();
+    const make = async (items: readonly PaletteItem[]) => createSearcher(await buildIndexAsync(entriesOf(items), { signal: ctl.signal }));
+    (async () => {
+      const searchers = { all: await make(localItems.all), commands: await make(localItems.commands), pages: await make(localItems.pages), stations: await make(localItems.stations), riders: await make(localItems.riders) };
+      if (!ctl.signal.aborted) setAsyncReady({ items: localItems, byKeys, searchers });
+    })().catch(() => undefined);
+    return () => ctl.abort();
+  }, [localItems, byKeys, small]);
+  const lastReady = useRef<typeof syncReady>(null);
+  const ready = syncReady ?? asyncReady ?? lastReady.current;
+  useEffect(() => {
+    lastReady.current = ready;
+  });
 
   const recents = useMemo(() => (open ? readRecents(login) : []), [login, open, recentsVersion]);
   const boosts = useMemo(() => boostsOf(recents), [recents]);
@@ -176,18 +193,18 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
       }
       return [{ key: 'arg:accept', title: raw ? `确定：${raw}` : arg.optional ? '跳过（不填）' : `请输入${arg.label}`, group: arg.label }];
     }
-    const pool = localItems[mode];
-    const byKey = byKeys[mode];
+    const pool = ready ? ready.items[mode] : [];
+    const byKey = ready ? ready.byKeys[mode] : new Map<string, PaletteItem>();
     if (!text && mode === 'all') {
       const recentRows = recents.map((r) => byKey.get(r.key)).filter((i): i is PaletteItem => !!i).map((i) => ({ ...i, group: '最近使用' }));
       return [...recentRows, ...commandItems.filter((c) => !recentRows.some((r) => r.key === c.key))].slice(0, ROWS);
     }
     const sniffed: PaletteItem[] = mode === 'all' ? sniff(text).map(sniffItem) : [];
     if (!text) return pool.slice(0, ROWS);
-    const ranked = searchers[mode](text, { limit: ROWS, boosts }).map((m) => byKey.get(m.id)).filter((i): i is PaletteItem => !!i);
+    const ranked = (ready ? ready.searchers[mode](text, { limit: ROWS, boosts }) : []).map((m) => byKey.get(m.id)).filter((i): i is PaletteItem => !!i);
     const seen = new Set(ranked.map((i) => i.key));
     return [...sniffed, ...ranked, ...remote.filter((r) => !seen.has(r.key))].slice(0, ROWS + sniffed.length);
-  }, [step, text, raw, mode, localItems, commandItems, recents, searchers, byKeys, boosts, remote]);
+  }, [step, text, raw, mode, localItems, commandItems, recents, ready, boosts, remote]);
 
   // Results arriving never move a selection the user chose; an untouched one stays on the top row.
   useEffect(() => {

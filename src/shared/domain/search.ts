@@ -100,6 +100,36 @@ export function buildIndex(entries: readonly SearchEntry[]): SearchIndex {
   return { ids, text, position: new Map(ids.map((id, i) => [id, i])) };
 }
 
+const yieldToBrowser = () =>
+  new Promise<void>((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+
+/** The same index, built in slices of about `sliceMs`, yielding in between so input and paint go on. */
+export async function buildIndexAsync(entries: readonly SearchEntry[], opts: { sliceMs?: number; signal?: AbortSignal } = {}): Promise<SearchIndex> {
+  const sliceMs = opts.sliceMs ?? 8;
+  const cache = new Map<string, Forms>();
+  const ids: string[] = [];
+  const text: string[] = [];
+  let sliceStart = performance.now();
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as SearchEntry;
+    ids.push(e.id);
+    text.push(entryText(e, cache));
+    if ((i & 63) === 63 && performance.now() - sliceStart > sliceMs) {
+      await yieldToBrowser();
+      if (opts.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+      sliceStart = performance.now();
+    }
+  }
+  return { ids, text, position: new Map(ids.map((id, i) => [id, i])) };
+}
+
 /** The tier of one entry, without fuzzy (the caller decides whether fuzzy is worth a scan). */
 function strongTier(text: string, q: string): Tier | 0 {
   if (!text.includes(q)) return 0;
