@@ -5,6 +5,7 @@ import { type Column, DataTable } from '../../../components/data-table';
 import { useAllowed } from '../../../lib/permission';
 import { useGroups } from '../api';
 import { GroupDialog } from '../components/group-dialog';
+import { ScreenSection } from '../../../components/screen-section';
 
 /** 角色组 (ListRoleGroup): what each group may do; the super user edits their items. */
 export function RoleGroupPage() {
@@ -33,10 +34,7 @@ export function RoleGroupPage() {
   }
 
   return (
-    <section aria-labelledby="role-group-title" className="p-3 sm:p-4">
-      <h2 id="role-group-title" className="sr-only">
-        角色组
-      </h2>
+    <ScreenSection title="角色组">
       <DataTable
         id="account.groups"
         label="角色组"
@@ -57,6 +55,6 @@ export function RoleGroupPage() {
           }}
         />
       )}
-    </section>
+    </ScreenSection>
   );
 }

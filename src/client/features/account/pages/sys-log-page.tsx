@@ -8,6 +8,7 @@ import { useTableState } from '../../../components/table-state';
 import { useOperationTypes, useSysLogs } from '../api';
 import { LogDetailDialog } from '../components/log-detail-dialog';
 import { ResultBadge } from '../components/result-badge';
+import { ScreenSection } from '../../../components/screen-section';
 
 const FILTER_KEYS = ['operationType', 'operator', 'result', 'startTime', 'endTime'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -65,10 +66,7 @@ export function SysLogPage() {
   ];
 
   return (
-    <section aria-labelledby="sys-log-title" className="p-3 sm:p-4">
-      <h2 id="sys-log-title" className="sr-only">
-        系统日志
-      </h2>
+    <ScreenSection title="系统日志">
       <DataTable
         id="account.sysLogs"
         label="系统日志"
@@ -82,6 +80,6 @@ export function SysLogPage() {
         emptyText="暂无数据：没有符合条件的日志"
       />
       {open && <LogDetailDialog log={open} onClose={() => setOpen(null)} />}
-    </section>
+    </ScreenSection>
   );
 }

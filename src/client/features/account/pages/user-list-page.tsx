@@ -13,6 +13,7 @@ import { Allowed, useAllowed } from '../../../lib/permission';
 import { STATUS_PERMISSION, useCurrentUser, useGroups, useUsers } from '../api';
 import { StatusBadge } from '../components/status-badge';
 import { UserDialog } from '../components/user-dialog';
+import { ScreenSection } from '../../../components/screen-section';
 
 const FILTER_KEYS = ['keyword', 'activated', 'groupId'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -123,10 +124,7 @@ export function UserListPage() {
   };
 
   return (
-    <section aria-labelledby="user-list-title" className="p-3 sm:p-4">
-      <h2 id="user-list-title" className="sr-only">
-        账号列表
-      </h2>
+    <ScreenSection title="账号列表">
       <DataTable
         id="account.users"
         label="账号列表"
@@ -176,6 +174,6 @@ export function UserListPage() {
             </p>
           ))}
       </ConfirmDialog>
-    </section>
+    </ScreenSection>
   );
 }

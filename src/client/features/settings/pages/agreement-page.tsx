@@ -10,6 +10,7 @@ import { Allowed, useAllowed } from '../../../lib/permission';
 import { readDistrict } from '../../../lib/session-store';
 import { useAgreements, useAllDistricts, useCurrentUser } from '../api';
 import { AgreementDialog } from '../components/agreement-dialog';
+import { ScreenSection } from '../../../components/screen-section';
 
 const FILTER_KEYS = ['code'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -58,10 +59,7 @@ export function AgreementPage() {
   }
 
   return (
-    <section aria-labelledby="agreement-title" className="p-3 sm:p-4">
-      <h2 id="agreement-title" className="sr-only">
-        协议管理
-      </h2>
+    <ScreenSection title="协议管理">
       <DataTable
         id="settings.agreements"
         label="协议列表"
@@ -93,6 +91,6 @@ export function AgreementPage() {
           }}
         />
       )}
-    </section>
+    </ScreenSection>
   );
 }

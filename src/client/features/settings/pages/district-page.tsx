@@ -4,6 +4,7 @@ import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { useTableState } from '../../../components/table-state';
 import { useDistrictPage } from '../api';
+import { ScreenSection } from '../../../components/screen-section';
 
 const FILTER_KEYS = ['name'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -23,11 +24,8 @@ export function DistrictPage() {
   const districts = useDistrictPage(table.query);
   const filters = useMemo<FilterDef<FilterKey>[]>(() => [{ key: 'name', label: '区域名称', type: 'text', placeholder: '如 徐汇', maxLength: 32 }], []);
   return (
-    <section aria-labelledby="district-title" className="p-3 sm:p-4">
-      <h2 id="district-title" className="sr-only">
-        区域管理
-      </h2>
+    <ScreenSection title="区域管理">
       <DataTable id="settings.districts" label="区域列表" columns={columns} rowKey={(d) => d.id} result={districts} state={table} filters={filters} />
-    </section>
+    </ScreenSection>
   );
 }
