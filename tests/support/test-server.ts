@@ -38,9 +38,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}, opts: Parameters<typeof freshDatabase>[0] = {}): Promise<TestServer> {
   const clock = testClock();
-  const database = await freshDatabase();
+  const database = await freshDatabase(opts);
   const config: Config = { ...loadConfig({}), staticDir: '/nonexistent', ...overrides };
   await database.migrate(() =>
     runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays }).then(() => undefined),

@@ -54,9 +54,15 @@ async function openPglite(dataDir: string): Promise<Database> {
 }
 
 async function openPostgres(url: string, log?: OpenOptions['log']): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
-  // Without a listener, an idle client's error (PostgreSQL restarting) would crash the process.
-  pool.on('error', (err) => log?.('postgres pool client error', err));
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, keepAlive: true });
+  // pg-pool listens for errors only while a client is idle; a client checked out for a transaction
+  // that loses its server (restart, pg_terminate_backend) emits 'error' with no listener and the
+  // process dies. One listener per client for its whole life prevents that; the failed query
+  // itself rejects (answered 503 by the error handler) and the pool drops the broken client.
+  const onLost = (err: Error) => log?.('postgres connection lost', err);
+  pool.on('connect', (client) => client.on('error', onLost));
+  pool.on('error', onLost);
+  guardCheckouts(pool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -74,4 +80,44 @@ async function openPostgres(url: string, log?: OpenOptions['log']): Promise<Data
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * drizzle's node-postgres transaction sends `begin` before its try/finally, so when the connection
+ * dies right then the client is never released: each such fault leaks one of the pool's slots until
+ * every request waits for a connection that never comes. So a checkout whose first query fails
+ * releases itself, marked broken so the pool drops it; a later release() of the same checkout
+ * (by drizzle or anyone) is a no-op instead of pg's "already released" error.
+ */
+function guardCheckouts(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (cb?: unknown) => Promise<pg.PoolClient>;
+  const guarded = async () => {
+    const client = await connect();
+    const query = client.query;
+    const release = client.release;
+    let released = false;
+    let first = true;
+    client.release = (err?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      client.query = query;
+      release.call(client, err);
+    };
+    client.query = function firstQueryGuard(this: pg.PoolClient, ...args: unknown[]) {
+      const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+      if (!first) return result;
+      first = false;
+      client.query = query;
+      if (result instanceof Promise) {
+        return result.catch((err: unknown) => {
+          client.release(err instanceof Error ? err : true);
+          throw err;
+        });
+      }
+      return result;
+    } as typeof client.query;
+    return client;
+  };
+  // pg calls connect(callback) internally for pool.query(); only the promise form is guarded.
+  pool.connect = ((cb?: unknown) => (cb ? connect(cb) : guarded())) as typeof pool.connect;
 }

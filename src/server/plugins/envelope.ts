@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { Code, Msg } from '../../shared/api';
-import { AppError } from '../lib/errors';
+import { AppError, isDatabaseUnavailable } from '../lib/errors';
 
 const isApiPath = (url: string) => url.startsWith('/busline/') || url.startsWith('/buscodepc/');
 
@@ -26,6 +26,11 @@ export function registerEnvelope(app: FastifyInstance, hooks: { onForbidden(req:
     }
     const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
     if (known) return reply.status(known.status).send({ code: known.code, msg: known.msg, data: null });
+    if (isDatabaseUnavailable(err)) {
+      // The pool reconnects by itself; the console reads 503 as 服务器维护中 and the user retries.
+      req.log.warn({ err }, 'database unavailable');
+      return reply.status(503).header('retry-after', '2').send({ code: Code.UNAVAILABLE, msg: Msg.unavailable, data: null });
+    }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ code: err.statusCode, msg: '请求不正确', data: null });
     }

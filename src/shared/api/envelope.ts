@@ -12,9 +12,11 @@ export const Code = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   TOO_LARGE: 413,
   UNSUPPORTED_MEDIA: 415,
+  TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const;
@@ -50,5 +52,7 @@ export const Msg = {
   unsupportedMedia: '不支持的请求内容类型',
   internal: '服务内部错误，请重试',
   unavailable: '服务器维护中',
+  requestTimeout: '请求超时',
+  tooManyRequests: '操作过于频繁，请稍后再试',
   oldPasswordWrong: '原密码错误',
 } as const;
