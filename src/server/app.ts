@@ -15,6 +15,7 @@ import { authRoutes } from './modules/auth/routes';
 import { systemRoutes } from './modules/system/routes';
 import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
+import { answerClientError, connectionOptions, limitConnections } from './plugins/connections';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
 
 export interface BuildOptions {
@@ -50,21 +51,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     trustProxy: opts.config.trustProxy,
     return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
+    ...connectionOptions(opts.config.connections),
     // Errors Fastify raises before routing (a malformed URL encoding) still answer in the envelope.
     frameworkErrors: (_err, _req, reply) => {
       void (reply as unknown as FastifyReply).status(400).send({ code: Code.BAD_REQUEST, msg: '请求地址不正确', data: null });
     },
-    // And so do those Node's HTTP parser raises before Fastify sees the request.
-    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
-      if (!socket.writable) return socket.destroy();
-      const tooBig = err.code === 'HPE_HEADER_OVERFLOW';
-      const body = JSON.stringify({ code: tooBig ? 431 : Code.BAD_REQUEST, msg: tooBig ? '请求头过大' : '请求格式不正确', data: null });
-      socket.end(
-        `HTTP/1.1 ${tooBig ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
-          `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      );
-    },
+    clientErrorHandler: answerClientError,
   });
+
+  limitConnections(app.server, opts.config.connections);
 
   let closing = false;
   app.addHook('preClose', async () => {

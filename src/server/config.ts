@@ -19,6 +19,38 @@ export interface Config {
   seed: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Socket and request limits: what a slow or greedy client may hold. */
+  connections: ConnectionLimits;
+  /** Login protection: attempts per minute before any password is hashed, and the hashing queue. */
+  login: LoginLimits;
+}
+
+export interface ConnectionLimits {
+  /** Time to receive a whole request, head and body; slower senders get 408 and are cut off. */
+  requestTimeoutMs: number;
+  /** Time to receive the request head (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  keepAliveTimeoutMs: number;
+  /** A socket with no traffic either way for this long is closed (long answers stream more often). */
+  socketIdleTimeoutMs: number;
+  /** Open connections in all; beyond it new ones are dropped (keeps file descriptors for the database). */
+  maxConnections: number;
+  /** Open connections from one address; 0 = no per-address cap (the default behind a proxy). */
+  maxConnectionsPerIp: number;
+}
+
+export interface LoginLimits {
+  /** Login attempts per minute from one address; 0 turns the limit off. */
+  perIpPerMinute: number;
+  /** Login attempts per minute for one user name from all addresses together; 0 turns it off. */
+  perAccountPerMinute: number;
+  /** Failed logins are answered no sooner than this, so their timing says nothing about the name. */
+  failureFloorMs: number;
+  /** Password hashes computed at once (scrypt is CPU-bound: keep a core for everything else). */
+  hashConcurrency: number;
+  /** Hashes allowed to wait; beyond it logins are answered 503 at once instead of queueing. */
+  hashQueue: number;
 }
 
 const num = (name: string, raw: string | undefined, fallback: number): number => {
@@ -37,6 +69,8 @@ const bool = (name: string, raw: string | undefined, fallback: boolean): boolean
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
+  const trustProxy = bool('TRUST_PROXY', env.TRUST_PROXY, false);
+  const requestTimeoutMs = num('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000);
   return {
     // Loopback unless asked: the demo accounts' password is published in the README.
     host: env.HOST || '127.0.0.1',
@@ -51,7 +85,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: num('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 256 * 1024),
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     seed: num('SEED', env.SEED, 20261122),
-    trustProxy: bool('TRUST_PROXY', env.TRUST_PROXY, false),
+    trustProxy,
+    connections: {
+      requestTimeoutMs,
+      headersTimeoutMs: Math.min(num('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000), requestTimeoutMs || Infinity),
+      keepAliveTimeoutMs: num('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 5_000),
+      socketIdleTimeoutMs: num('SOCKET_IDLE_TIMEOUT_MS', env.SOCKET_IDLE_TIMEOUT_MS, 120_000),
+      maxConnections: num('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1_000),
+      // Behind a proxy every connection comes from the proxy's address: a per-address cap would cap everyone.
+      maxConnectionsPerIp: num('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, trustProxy ? 0 : 100),
+    },
+    login: {
+      perIpPerMinute: num('LOGIN_RATE_PER_IP', env.LOGIN_RATE_PER_IP, 20),
+      perAccountPerMinute: num('LOGIN_RATE_PER_ACCOUNT', env.LOGIN_RATE_PER_ACCOUNT, 30),
+      failureFloorMs: num('LOGIN_FAILURE_FLOOR_MS', env.LOGIN_FAILURE_FLOOR_MS, 300),
+      hashConcurrency: Math.max(1, num('PASSWORD_HASH_CONCURRENCY', env.PASSWORD_HASH_CONCURRENCY, 1)),
+      hashQueue: num('PASSWORD_HASH_QUEUE', env.PASSWORD_HASH_QUEUE, 64),
+    },
   };
 }
 

@@ -14,6 +14,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://x/y', SEED_DEMO: 'true' }).seedDemo).toBe(true);
   });
 
+  it('bounds slow clients and login floods by default, and lets each limit be set', () => {
+    const c = loadConfig({});
+    expect(c.connections).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerIp: 100 });
+    expect(c.login).toMatchObject({ perIpPerMinute: 20, perAccountPerMinute: 30, hashConcurrency: 1 });
+    // The head cannot be allowed longer than the whole request.
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '2000' }).connections.headersTimeoutMs).toBe(2_000);
+    // Behind a proxy every connection has the proxy's address: no per-address cap unless asked.
+    expect(loadConfig({ TRUST_PROXY: 'true' }).connections.maxConnectionsPerIp).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_IP: '500' }).connections.maxConnectionsPerIp).toBe(500);
+    expect(loadConfig({ LOGIN_RATE_PER_IP: '0' }).login.perIpPerMinute).toBe(0);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/REQUEST_TIMEOUT_MS/);
+  });
+
   it('refuses values it cannot read instead of guessing', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
