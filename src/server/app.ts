@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { Code, Msg } from '../shared/api';
+import { Code } from '../shared/api';
 import { useChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, systemClock } from './config';
 import type { AppDeps } from './context';
@@ -16,6 +16,7 @@ import { systemRoutes } from './modules/system/routes';
 import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
 import { answerClientError, connectionOptions, limitConnections } from './plugins/connections';
+import { registerDrain } from './plugins/drain';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
 
 export interface BuildOptions {
@@ -61,19 +62,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   limitConnections(app.server, opts.config.connections);
 
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (_req, reply) => {
-    if (!closing) return;
-    return reply.status(503).header('connection', 'close').send({ code: Code.UNAVAILABLE, msg: Msg.unavailable, data: null });
-  });
-  app.addHook('onSend', async (_req, reply) => {
-    // Let keep-alive clients go while the server drains.
-    if (closing) reply.header('connection', 'close');
-  });
-
+  registerDrain(app);
   app.decorateRequest('actor', null);
   registerEnvelope(app, { onForbidden: (req, err) => auditDenied(deps, req, err.message) });
   await app.register(formbody, { bodyLimit: opts.config.bodyLimit });

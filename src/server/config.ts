@@ -19,6 +19,8 @@ export interface Config {
   seed: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** After SIGTERM and the requests under way, how long late requests still get the 503 envelope. */
+  shutdownGraceMs: number;
   /** Socket and request limits: what a slow or greedy client may hold. */
   connections: ConnectionLimits;
   /** Login protection: attempts per minute before any password is hashed, and the hashing queue. */
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     seed: num('SEED', env.SEED, 20261122),
     trustProxy,
+    shutdownGraceMs: num('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 1_000),
     connections: {
       requestTimeoutMs,
       headersTimeoutMs: Math.min(num('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000), requestTimeoutMs || Infinity),

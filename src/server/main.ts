@@ -50,6 +50,7 @@ async function shutdown(signal: string) {
   }, 10_000);
   force.unref();
   try {
+    await app.drain({ graceMs: config.shutdownGraceMs, maxMs: 8_000 });
     await app.close();
     await database.close();
     process.exit(0);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,7 +145,31 @@ describe('npm start', () => {
 
   it('shuts down on SIGTERM with code 0, and a restart on the same folder keeps the data without seeding again', async () => {
     const dataDir = server.dataDir;
-    const stopped = await server.stop({ target: 'server', timeoutMs: 10_000 });
+    // A request under way when the signal comes: its head is in, its body still arriving.
+    const body = JSON.stringify({ username: 'nobody', password: 'not-the-password' });
+    const inFlight = net.connect(server.port, '127.0.0.1');
+    let inFlightAnswer = '';
+    inFlight.setEncoding('utf8').on('data', (d: string) => (inFlightAnswer += d));
+    const answered = new Promise<void>((resolve) => inFlight.on('close', () => resolve()));
+    inFlight.write(
+      `POST /busline/api/authenticate HTTP/1.1\r\nHost: console\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+
+    const stopping = server.stop({ target: 'server', timeoutMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    // A late request on a new connection is answered, in the envelope, not refused or reset.
+    const late = await fetch(`${server.url}/busline/api/account`);
+    expect(late.status).toBe(503);
+    expect(await late.json()).toEqual({ code: 503, msg: '服务器维护中', data: null });
+    expect(late.headers.get('connection')).toBe('close');
+    // The request under way still gets its real answer.
+    inFlight.write(body.slice(10));
+    await answered;
+    expect(inFlightAnswer).toMatch(/^HTTP\/1\.1 200/);
+    expect(inFlightAnswer).toContain('"code":0');
+
+    const stopped = await stopping;
     expect(stopped.killed).toBe(false);
     expect(stopped.code).toBe(0);
     expect(stopped.ms).toBeLessThan(10_000);
