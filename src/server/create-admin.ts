@@ -46,7 +46,7 @@ try {
           updatedAt: now,
         })
         .returning({ id: t.users.id });
-      await audit(tx, { id: null, login: 'create-admin', districtId: null, ip: null }, { type: 'USER_ADD', target: name, summary: `命令行创建超级管理员 ${name}`, after: { id: row?.id } }, now);
+      await audit(tx, { id: null, login: 'create-admin', districtId: null, ip: null }, { type: 'USER_ADD', targetDistrictId: null, target: name, summary: `命令行创建超级管理员 ${name}`, after: { id: row?.id } }, now);
     });
     console.log(`已创建超级管理员 ${name}`);
   }

@@ -68,9 +68,9 @@ describe('system log', () => {
     expect(bad.body.msg).toContain('开始时间');
   });
 
-  it('a manager sees only the log of the district', async () => {
+  it('a manager sees only the log about the district', async () => {
     const res = await s.call<Page<SysLog>>(system.sysLogPage, { token: manager, query: { size: 200 } });
-    expect(new Set(res.body.data.content.map((r) => r.districtId))).toEqual(new Set([2]));
+    expect(new Set(res.body.data.content.map((r) => r.targetDistrictId))).toEqual(new Set([2]));
   });
 
   it('lists the operation types with Chinese labels', async () => {

@@ -112,12 +112,16 @@ export const sysLog = pgTable(
     after: jsonb('after'),
     ip: text('ip'),
     result: smallint('result').notNull(),
+    /** The operator's working district when acting. */
     districtId: integer('district_id'),
+    /** The district the row is about (target account, agreement): what district-scoped readers filter on; null = about none. */
+    targetDistrictId: integer('target_district_id'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
     index('sys_log_created_idx').on(t.createdAt),
     index('sys_log_type_idx').on(t.operationType, t.createdAt),
+    index('sys_log_target_district_idx').on(t.targetDistrictId, t.createdAt),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { maskPersonal } from '../../shared/domain/mask';
 import type { Db } from '../db/connection';
 import { sysLog } from '../db/schema';
 
@@ -28,6 +29,12 @@ export interface Actor {
 
 export interface AuditEntry {
   type: OperationType;
+  /**
+   * The district the row is about, which decides who reads it: a district-scoped account sees
+   * only rows about its district; null means about no district (only unscoped accounts see it).
+   * Required so that every call site decides; the operator's own district is `Actor.districtId`.
+   */
+  targetDistrictId: number | null;
   target?: string | null;
   summary: string;
   before?: unknown;
@@ -35,7 +42,10 @@ export interface AuditEntry {
   result?: 0 | 1;
 }
 
-/** Pass the transaction of the change so the row commits or rolls back with it. */
+/**
+ * Pass the transaction of the change so the row commits or rolls back with it. `before`/`after`
+ * are masked here, in one place, so no call site can store a phone or a password in clear.
+ */
 export async function audit(db: Db, actor: Actor, entry: AuditEntry, at: Date): Promise<void> {
   await db.insert(sysLog).values({
     operatorId: actor.id,
@@ -43,11 +53,12 @@ export async function audit(db: Db, actor: Actor, entry: AuditEntry, at: Date): 
     operationType: entry.type,
     target: entry.target ?? null,
     summary: entry.summary,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
+    before: entry.before === undefined || entry.before === null ? null : maskPersonal(entry.before),
+    after: entry.after === undefined || entry.after === null ? null : maskPersonal(entry.after),
     ip: actor.ip,
     result: entry.result ?? 1,
     districtId: actor.districtId,
+    targetDistrictId: entry.targetDistrictId,
     createdAt: at,
   });
 }

@@ -100,7 +100,9 @@ export async function auditDenied(deps: AppDeps, req: FastifyRequest, reason: st
   const endpoint = req.routeOptions.config.endpointId ?? `${req.method} ${req.url.split('?')[0]}`;
   const district = req.headers[DISTRICT_HEADER];
   const summary = `${reason}（${endpoint}${district ? `，区域 ${String(district).slice(0, 20)}` : ''}）`;
-  await audit(deps.db, req.actor, { type: 'DENIED', target: endpoint, summary, result: 0 }, deps.clock.now());
+  // About the refused account's own district (req.actor carries it, not the header's), so its
+  // district managers see the attempt; what was asked for is named only in the summary.
+  await audit(deps.db, req.actor, { type: 'DENIED', targetDistrictId: req.actor.districtId, target: endpoint, summary, result: 0 }, deps.clock.now());
 }
 
 declare module 'fastify' {

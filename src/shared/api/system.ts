@@ -17,7 +17,10 @@ export const sysLog = z.object({
   ip: z.string().nullable(),
   /** 0 failure, 1 success (spec §3). */
   result: z.union([z.literal(0), z.literal(1)]),
+  /** The operator's working district when acting. */
   districtId: z.number().int().nullable(),
+  /** The district the row is about (target account, agreement); null: about none, shown only to unscoped accounts. */
+  targetDistrictId: z.number().int().nullable(),
   createdDate: timestamp,
 });
 export type SysLog = z.infer<typeof sysLog>;

@@ -167,7 +167,7 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
         .onConflictDoNothing()
         .returning();
       if (!row) throw fail('用户名已存在');
-      await audit(tx, a.actor, { type: 'USER_ADD', target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
+      await audit(tx, a.actor, { type: 'USER_ADD', targetDistrictId: row.districtId, target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
       return toDto(await loadUser(tx, row.id), now);
     }),
   );
@@ -218,7 +218,13 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
     if (hash) await endSessions(tx, id, 'password', now);
     const type = hash ? 'USER_PASSWORD_RESET' : changesStatus && !changesProfile ? 'USER_STATUS' : 'USER_UPDATE';
     const summary = changesStatus ? `${activated ? '启用' : '禁用'}账号 ${target.login}` : `编辑账号 ${target.login}`;
-    await audit(tx, a.actor, { type, target: target.login, summary, before: publicView(target), after: publicView(row) }, now);
+    // The row is about the district the account belongs to after the change: its managers may
+    // read the account now, so before and after tell them nothing they could not look up.
+    await audit(tx, a.actor, { type, targetDistrictId: row.districtId, target: target.login, summary, before: publicView(target), after: publicView(row) }, now);
+    if (target.districtId !== null && target.districtId !== row.districtId) {
+      // The old district's managers learn that the account left, but not its new state.
+      await audit(tx, a.actor, { type: 'USER_UPDATE', targetDistrictId: target.districtId, target: target.login, summary: `账号 ${target.login} 已调出本区域` }, now);
+    }
     return toDto(await loadUser(tx, id), now);
   });
 }
@@ -276,7 +282,8 @@ export async function updateGroup(deps: AppDeps, a: AuthContext, q: GroupQuery) 
       }
       const [after] = await groupDtos(tx, [q.id]);
       if (!after) throw notFound('角色组不存在');
-      await audit(tx, a.actor, { type: 'GROUP_UPDATE', target: before.name, summary: `编辑角色组 ${before.name}`, before, after }, now);
+      // Role groups are shared by every district.
+      await audit(tx, a.actor, { type: 'GROUP_UPDATE', targetDistrictId: null, target: before.name, summary: `编辑角色组 ${before.name}`, before, after }, now);
       return after;
     }),
   );

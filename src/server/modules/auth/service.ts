@@ -29,13 +29,13 @@ export async function login(deps: AppDeps, username: string, password: string, c
 
   if (!user) {
     await verifyPassword(password, DUMMY_HASH);
-    await audit(db, anonymous, { type: 'LOGIN_FAIL', target: loginName, summary: '用户名不存在', result: 0 }, now);
+    await audit(db, anonymous, { type: 'LOGIN_FAIL', targetDistrictId: null, target: loginName, summary: '用户名不存在', result: 0 }, now);
     throw fail(Msg.loginFailed);
   }
   const actor: Actor = { id: user.id, login: user.login, districtId: user.districtId, ip: client.ip };
   if (user.lockedUntil && user.lockedUntil > now) {
     await verifyPassword(password, DUMMY_HASH);
-    await audit(db, actor, { type: 'LOGIN_FAIL', target: user.login, summary: '账号锁定中', result: 0 }, now);
+    await audit(db, actor, { type: 'LOGIN_FAIL', targetDistrictId: user.districtId, target: user.login, summary: '账号锁定中', result: 0 }, now);
     throw fail(Msg.loginFailed);
   }
   const passwordOk = await verifyPassword(password, user.passwordHash);
@@ -44,7 +44,7 @@ export async function login(deps: AppDeps, username: string, password: string, c
     throw fail(Msg.loginFailed);
   }
   if (!user.activated) {
-    await audit(db, actor, { type: 'LOGIN_FAIL', target: user.login, summary: '账号已禁用', result: 0 }, now);
+    await audit(db, actor, { type: 'LOGIN_FAIL', targetDistrictId: user.districtId, target: user.login, summary: '账号已禁用', result: 0 }, now);
     throw fail(Msg.loginFailed);
   }
 
@@ -69,7 +69,7 @@ export async function login(deps: AppDeps, username: string, password: string, c
       .update(t.users)
       .set({ failedCount: 0, failedWindowStart: null, lockedUntil: null })
       .where(eq(t.users.id, user.id));
-    await audit(tx, actor, { type: 'LOGIN', target: user.login, summary: '登录成功' }, now);
+    await audit(tx, actor, { type: 'LOGIN', targetDistrictId: user.districtId, target: user.login, summary: '登录成功' }, now);
   });
 
   const ageSeconds = Math.max(0, Math.floor((now.getTime() - user.passwordChangedAt.getTime()) / 1000));
@@ -100,10 +100,11 @@ async function countFailure(db: Db, actor: Actor, now: Date, summary = '密码�
         lockedUntil: sql`case when ${next} = ${LOCKOUT.failures} then ${lockUntil} else ${t.users.lockedUntil} end`,
       })
       .where(eq(t.users.id, actor.id ?? -1))
-      .returning({ failedCount: t.users.failedCount });
-    await audit(tx, actor, { type: 'LOGIN_FAIL', target: actor.login, summary, result: 0 }, now);
+      .returning({ failedCount: t.users.failedCount, districtId: t.users.districtId });
+    const targetDistrictId = row?.districtId ?? null;
+    await audit(tx, actor, { type: 'LOGIN_FAIL', targetDistrictId, target: actor.login, summary, result: 0 }, now);
     if (row?.failedCount === LOCKOUT.failures) {
-      await audit(tx, actor, { type: 'LOCK', target: actor.login, summary: `连续${LOCKOUT.failures}次密码错误，锁定30分钟`, result: 0 }, now);
+      await audit(tx, actor, { type: 'LOCK', targetDistrictId, target: actor.login, summary: `连续${LOCKOUT.failures}次密码错误，锁定30分钟`, result: 0 }, now);
     }
   });
 }
@@ -112,7 +113,7 @@ export async function logout(deps: AppDeps, a: AuthContext): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await tx.update(t.sessions).set({ endedAt: now, endReason: 'logout' }).where(eq(t.sessions.id, a.session.id));
-    await audit(tx, a.actor, { type: 'LOGOUT', target: a.user.login, summary: '退出登录' }, now);
+    await audit(tx, a.actor, { type: 'LOGOUT', targetDistrictId: a.user.districtId, target: a.user.login, summary: '退出登录' }, now);
   });
 }
 
@@ -129,7 +130,7 @@ export async function changePassword(deps: AppDeps, a: AuthContext, oldPassword:
     await tx.update(t.users).set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now }).where(eq(t.users.id, a.user.id));
     // Every session of the account ends, this one too: the next call asks for the new password.
     await endSessions(tx, a.user.id, 'password', now);
-    await audit(tx, a.actor, { type: 'PASSWORD_CHANGE', target: a.user.login, summary: '修改了自己的密码' }, now);
+    await audit(tx, a.actor, { type: 'PASSWORD_CHANGE', targetDistrictId: a.user.districtId, target: a.user.login, summary: '修改了自己的密码' }, now);
   });
 }
 

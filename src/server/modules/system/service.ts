@@ -11,7 +11,9 @@ type LogQuery = z.output<typeof system.sysLogPage.query>;
 
 export async function pageLogs(deps: AppDeps, a: AuthContext, q: LogQuery) {
   const where: SQL[] = [];
-  if (a.districtScope !== null) where.push(eq(t.sysLog.districtId, a.districtScope));
+  // By what the row is about, not where the operator worked: a super user editing an account
+  // without choosing a district must not land the row in some other district's log.
+  if (a.districtScope !== null) where.push(eq(t.sysLog.targetDistrictId, a.districtScope));
   if (q.operationType) where.push(eq(t.sysLog.operationType, q.operationType));
   if (q.operator) where.push(contains(t.sysLog.operatorLogin, q.operator));
   if (q.result !== undefined) where.push(eq(t.sysLog.result, q.result));
@@ -39,6 +41,7 @@ export async function pageLogs(deps: AppDeps, a: AuthContext, q: LogQuery) {
       ip: r.ip,
       result: r.result === 1 ? (1 as const) : (0 as const),
       districtId: r.districtId,
+      targetDistrictId: r.targetDistrictId,
       createdDate: iso(r.createdAt),
     })),
     total?.n ?? 0,
@@ -115,7 +118,7 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
         .where(eq(t.agreements.id, body.id))
         .returning();
       if (!after) throw notFound('协议不存在');
-      await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', target: `${after.districtId}/${after.code}`, summary: `修改协议「${after.title}」`, before: agreementDto(before), after: agreementDto(after) }, now);
+      await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', targetDistrictId: after.districtId, target: `${after.districtId}/${after.code}`, summary: `修改协议「${after.title}」`, before: agreementDto(before), after: agreementDto(after) }, now);
       return agreementDto(after);
     }
     if (a.districtScope === null) throw fail('请先选择区域再新增协议');
@@ -125,7 +128,7 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
       .onConflictDoNothing()
       .returning();
     if (!created) throw fail(DUPLICATE_CODE);
-    await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', target: `${created.districtId}/${created.code}`, summary: `新增协议「${created.title}」`, after: agreementDto(created) }, now);
+    await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', targetDistrictId: created.districtId, target: `${created.districtId}/${created.code}`, summary: `新增协议「${created.title}」`, after: agreementDto(created) }, now);
     return agreementDto(created);
   }));
 }
