@@ -122,3 +122,28 @@ group('describe(): mapped messages', () => {
     expect(f?.msg).toContain('404');
   });
 });
+
+group('describe(): a refusal to go on (429) or a body that never arrived (408) shows the server’s words as they are', () => {
+  it.each([
+    [429, '登录尝试过于频繁，请 60 秒后再试'],
+    [429, '连续失败5次，已锁定，请30分钟后再试'],
+    [408, '请求超时'],
+  ])('HTTP %i with msg %s → that msg, without 请求出错：', (status, msg) => {
+    expect(describe(answer(status, env(status, msg)))).toEqual({ kind: 'message', code: status, msg });
+  });
+
+  it('the same codes inside an HTTP 200 are read the same way', () => {
+    expect(describe(answer(200, env(429, '登录尝试过于频繁，请 60 秒后再试')))).toEqual({ kind: 'message', code: 429, msg: '登录尝试过于频繁，请 60 秒后再试' });
+    expect(describe(answer(200, env(408, '请求超时')))).toEqual({ kind: 'message', code: 408, msg: '请求超时' });
+  });
+
+  it.each([
+    [429, '<html><body>429 Too Many Requests</body></html>', '操作过于频繁，请稍后再试'],
+    [429, env(429, ''), '操作过于频繁，请稍后再试'],
+    [429, null, '操作过于频繁，请稍后再试'],
+    [408, '<html>Request Timeout</html>', '请求超时'],
+    [408, env(408, '  '), '请求超时'],
+  ])('HTTP %i without a usable msg (%j) → %s', (status, body, expected) => {
+    expect(describe(answer(status, body))).toEqual({ kind: 'message', code: status, msg: expected });
+  });
+});

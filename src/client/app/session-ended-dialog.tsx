@@ -1,5 +1,6 @@
 import { Button } from '../components/button';
 import { Modal } from '../components/modal';
+import { safeRedirect } from '../lib/safe-redirect';
 import { clearSession } from '../lib/session-store';
 import { useSessionEnded } from '../lib/session-ended';
 
@@ -15,7 +16,9 @@ export function SessionEndedDialog() {
     // Taken before anything re-routes: the login brings the user back to this exact page.
     const here = window.location.pathname + window.location.search;
     // Already on /login (the guard got there first): keep the redirect it carries.
-    const back = window.location.pathname === '/login' ? (new URLSearchParams(window.location.search).get('redirect') ?? '/') : here;
+    const carried = window.location.pathname === '/login' ? new URLSearchParams(window.location.search).get('redirect') : here;
+    // Checked here too, not only at login: this dialog must not pass a hostile target along.
+    const back = safeRedirect(carried);
     clearSession();
     setTimeout(() => window.location.assign(`/login?redirect=${encodeURIComponent(back)}`), 1000);
   };

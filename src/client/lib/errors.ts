@@ -44,6 +44,10 @@ export function describe(answer: Answer): Failure | null {
       : { kind: 'session-ended', reason: 'expired', msg: '登录已过期，请重新登录' };
   }
   if (answer.status === 403 || code === 403) return { kind: 'message', code: 403, msg: Msg.forbidden };
+  // A flood refusal or a body that never finished: the server's own words already tell the user
+  // what to do (and how long to wait), so they are not dressed up as a failed request.
+  if (answer.status === 429 || code === 429) return { kind: 'message', code: 429, msg: msg?.trim() ? msg : Msg.tooManyRequests };
+  if (answer.status === 408 || code === 408) return { kind: 'message', code: 408, msg: msg?.trim() ? msg : Msg.requestTimeout };
   if (answer.status === 502 || answer.status === 503 || (msg && RELAY.test(msg))) return { kind: 'message', code: 502, msg: Msg.unavailable };
   if (answer.status === 500) return { kind: 'message', code: 500, msg: Msg.internal };
   if (msg && /原密码/.test(msg)) return { kind: 'message', code: code ?? answer.status, msg: Msg.oldPasswordWrong };

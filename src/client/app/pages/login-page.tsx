@@ -1,13 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { useSearch } from 'wouter';
 import { Button } from '../../components/button';
+import { safeRedirect } from '../../lib/safe-redirect';
 import { useSession } from '../session';
 
-/** Where to go after login: the `redirect` query, kept whole (path and query), or `/`. */
-export function redirectTarget(search: string): string {
-  const target = new URLSearchParams(search).get('redirect');
-  // Only same-site paths: never an open redirect to another origin.
-  return target && target.startsWith('/') && !target.startsWith('//') ? target : '/';
+/** Where to go after login: the `redirect` query, kept whole (path, query, hash), or `/`. */
+export function redirectTarget(search: string, origin: string = window.location.origin): string {
+  // Anyone can send a link to /login: the target is checked as the browser will parse it.
+  return safeRedirect(new URLSearchParams(search).get('redirect'), origin);
 }
 
 export function LoginPage() {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { safeRedirect } from '../../lib/safe-redirect';
 
 /**
  * /redirect/{path}: a pass-through that lands on {path} again, which remounts the screen. The tags
@@ -9,7 +10,9 @@ export function RedirectPage({ path }: { path: string }) {
   const [, navigate] = useLocation();
   const search = useSearch();
   useEffect(() => {
-    navigate(`/${path}${search ? `?${search}` : ''}`, { replace: true });
+    // The router hands {path} over percent-decoded, so `%5C` arrives as `\` and `/redirect//host`
+    // as `/host`: followed as they are, `/\host` and `//host` name another origin.
+    navigate(safeRedirect(`/${path}${search ? `?${search}` : ''}`), { replace: true });
   }, [navigate, path, search]);
   return null;
 }
