@@ -8,9 +8,12 @@ import { Code } from '../shared/api';
 import { useChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, systemClock } from './config';
 import type { AppDeps } from './context';
+import { AppError } from './lib/errors';
+import { passwordWork } from './lib/password';
 import type { Db } from './db/connection';
 import { serverSecret } from './db/schema';
 import { accountRoutes } from './modules/account/routes';
+import { registerLoginLimits } from './modules/auth/login-limits';
 import { authRoutes } from './modules/auth/routes';
 import { systemRoutes } from './modules/system/routes';
 import { auditDenied } from './plugins/auth';
@@ -45,6 +48,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     config: opts.config,
     clock: opts.clock ?? systemClock,
     jwtKey: await loadJwtKey(opts.db),
+    passwords: passwordWork({
+      concurrency: opts.config.login.hashConcurrency,
+      queue: opts.config.login.hashQueue,
+      busy: () => new AppError(Code.UNAVAILABLE, '服务器繁忙，请稍后再试', 503, null, { 'retry-after': '2' }),
+    }),
   };
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -67,8 +75,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerEnvelope(app, { onForbidden: (req, err) => auditDenied(deps, req, err.message) });
   await app.register(formbody, { bodyLimit: opts.config.bodyLimit });
 
+  const loginLimiter = await registerLoginLimits(app, opts.config.login);
   const binder = createBinder(app, deps, { checkResponses: opts.checkResponses ?? true });
-  authRoutes(binder, deps);
+  authRoutes(binder, deps, loginLimiter);
   accountRoutes(binder, deps);
   systemRoutes(binder, deps);
 

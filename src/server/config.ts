@@ -99,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerIp: num('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, trustProxy ? 0 : 100),
     },
     login: {
-      perIpPerMinute: num('LOGIN_RATE_PER_IP', env.LOGIN_RATE_PER_IP, 20),
+      perIpPerMinute: num('LOGIN_RATE_PER_IP', env.LOGIN_RATE_PER_IP, 60),
       perAccountPerMinute: num('LOGIN_RATE_PER_ACCOUNT', env.LOGIN_RATE_PER_ACCOUNT, 30),
       failureFloorMs: num('LOGIN_FAILURE_FLOOR_MS', env.LOGIN_FAILURE_FLOOR_MS, 300),
       hashConcurrency: Math.max(1, num('PASSWORD_HASH_CONCURRENCY', env.PASSWORD_HASH_CONCURRENCY, 1)),

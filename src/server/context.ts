@@ -1,6 +1,7 @@
 import type { Config, Clock } from './config';
 import type { Db } from './db/connection';
 import type { Actor } from './lib/audit';
+import type { PasswordWork } from './lib/password';
 import type * as t from './db/schema';
 
 /** What every module needs from the running app; built once by buildApp. */
@@ -9,6 +10,8 @@ export interface AppDeps {
   config: Config;
   clock: Clock;
   jwtKey: Uint8Array;
+  /** Password hashing through one bounded queue (lib/password.ts). */
+  passwords: PasswordWork;
 }
 
 export type UserRow = typeof t.users.$inferSelect;

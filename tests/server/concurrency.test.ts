@@ -13,7 +13,8 @@ import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test
 describe.skipIf(!onPostgres)('on PostgreSQL', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    // Trusts X-Forwarded-For so one process can speak from many addresses.
+    s = await startTestServer({ trustProxy: true });
   });
   afterAll(() => s?.close());
 
@@ -36,15 +37,32 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
     expect(live).toHaveLength(1);
   });
 
-  it('racing wrong passwords are all counted and lock the account exactly once', async () => {
+  it('racing wrong passwords from one address are all counted and lock that address out exactly once', async () => {
+    const from = { 'x-forwarded-for': '10.20.0.1' };
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => s.call(auth.authenticate, { body: { username: 'viewer', password: `wrong${i}pass` } })),
+      Array.from({ length: 12 }, (_, i) => s.call(auth.authenticate, { headers: from, body: { username: 'viewer', password: `wrong${i}pass` } })),
+    );
+    // Those that arrive after the lock committed are turned away before hashing.
+    expect(results.every((r) => r.body.msg === Msg.loginFailed || r.status === 429)).toBe(true);
+    const locks = await s.database.db.select().from(t.sysLog).where(eq(t.sysLog.operationType, 'LOCK'));
+    expect(locks.filter((l) => l.operatorLogin === 'viewer')).toHaveLength(1);
+    expect((await s.call(auth.authenticate, { headers: from, body: { username: 'viewer', password: DEMO_PASSWORD } })).status).toBe(429);
+    // The account itself is not locked: its owner elsewhere logs in.
+    const ok = await s.call(auth.authenticate, { headers: { 'x-forwarded-for': '10.20.0.2' }, body: { username: 'viewer', password: DEMO_PASSWORD } });
+    expect(ok.body.code).toBe(1);
+  });
+
+  it('racing wrong passwords from many addresses lock the account exactly once', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        s.call(auth.authenticate, { headers: { 'x-forwarded-for': `10.21.${i}.1` }, body: { username: 'expired', password: `wrong${i}pass` } }),
+      ),
     );
     expect(results.every((r) => r.body.msg === Msg.loginFailed)).toBe(true);
     const locks = await s.database.db.select().from(t.sysLog).where(eq(t.sysLog.operationType, 'LOCK'));
-    expect(locks.filter((l) => l.operatorLogin === 'viewer')).toHaveLength(1);
-    const ok = await s.call(auth.authenticate, { body: { username: 'viewer', password: DEMO_PASSWORD } });
-    expect(ok.body.code).toBe(0);
+    expect(locks.filter((l) => l.operatorLogin === 'expired').map((l) => l.summary)).toEqual(['15分钟内20次密码错误，账号锁定30分钟']);
+    const right = await s.call(auth.authenticate, { headers: { 'x-forwarded-for': '10.22.0.1' }, body: { username: 'expired', password: DEMO_PASSWORD } });
+    expect(right.body).toEqual({ code: 0, msg: Msg.loginFailed, data: null });
   });
 
   it('a login racing a password reset never outlives the reset', async () => {

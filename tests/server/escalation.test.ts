@@ -87,14 +87,15 @@ describe('a plain user holding USER_ADD', () => {
 });
 
 describe('guessing through a borrowed session', () => {
-  it('wrong old passwords count towards the lockout and are logged', async () => {
+  it('wrong old passwords count towards the lockout, which ends the session, and are logged', async () => {
     const token = await s.login('agent');
     for (let i = 0; i < 5; i++) {
       const res = await s.call(auth.changePassword, { token, body: { oldPassword: `guess${i}`, newPassword: 'Guessed2026' } });
       expect(res.body.msg).toBe(Msg.oldPasswordWrong);
     }
+    expect((await s.call(auth.currentUser, { token })).status).toBe(401);
     const login = await s.call(auth.authenticate, { body: { username: 'agent', password: DEMO_PASSWORD } });
-    expect(login.body).toEqual({ code: 0, msg: Msg.loginFailed, data: null });
+    expect(login.status).toBe(429);
     const fails = await s.database.db.select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'LOGIN_FAIL'), eq(t.sysLog.operatorLogin, 'agent')));
     expect(fails.filter((f) => f.summary === '修改密码时原密码错误')).toHaveLength(5);
   });

@@ -356,6 +356,12 @@ async function send(e: Endpoint, r: FuzzRequest) {
   stats.inputs++;
   stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
   if (res.status >= 500) stats.fiveXX++;
+  // Wrong old passwords count towards the lockout, whose fifth ends every session (tested in
+  // login-protection.test.ts); here they are bad input like any other, so the count is reset.
+  if (e.id === auth.changePassword.id) {
+    await s.database.db.delete(t.loginThrottle);
+    await s.database.db.update(t.users).set({ failedCount: 0, failedWindowStart: null, lockedUntil: null });
+  }
   // A successful logout ends the kept admin session: the next input gets a fresh one.
   if (r.token === 'admin' && e.id === auth.logout.id && res.status === 200 && /"code":1[,}]/.test(res.text)) {
     admin = await s.login('admin');

@@ -21,6 +21,8 @@ export interface CallOptions {
   body?: unknown;
   token?: string;
   district?: string | number;
+  /** Extra headers, e.g. X-Forwarded-For on a server started with trustProxy. */
+  headers?: Record<string, string>;
 }
 
 export interface TestServer {
@@ -41,7 +43,16 @@ export interface TestServer {
 export async function startTestServer(overrides: Partial<Config> = {}, opts: Parameters<typeof freshDatabase>[0] = {}): Promise<TestServer> {
   const clock = testClock();
   const database = await freshDatabase(opts);
-  const config: Config = { ...loadConfig({}), staticDir: '/nonexistent', ...overrides };
+  const defaults = loadConfig({});
+  const config: Config = {
+    ...defaults,
+    staticDir: '/nonexistent',
+    // The per-minute attempt limits count in wall-clock time, which the test clock cannot move, and
+    // every test file logs in from 127.0.0.1: they are on only where a test asks for them
+    // (tests/server/login-protection.test.ts). The source and account lockouts stay on.
+    login: { ...defaults.login, perIpPerMinute: 0, perAccountPerMinute: 0 },
+    ...overrides,
+  };
   await database.migrate(() =>
     runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays }).then(() => undefined),
   );
@@ -56,7 +67,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Par
   const call: TestServer['call'] = async (endpoint, opts = {}) => {
     const qs = new URLSearchParams({ _t: String(Date.now()) });
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) qs.set(k, String(v));
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.district !== undefined) headers.districtid = String(opts.district);
     let body: string | undefined;

@@ -17,7 +17,7 @@ describe('loadConfig', () => {
   it('bounds slow clients and login floods by default, and lets each limit be set', () => {
     const c = loadConfig({});
     expect(c.connections).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerIp: 100 });
-    expect(c.login).toMatchObject({ perIpPerMinute: 20, perAccountPerMinute: 30, hashConcurrency: 1 });
+    expect(c.login).toMatchObject({ perIpPerMinute: 60, perAccountPerMinute: 30, hashConcurrency: 1 });
     // The head cannot be allowed longer than the whole request.
     expect(loadConfig({ REQUEST_TIMEOUT_MS: '2000' }).connections.headersTimeoutMs).toBe(2_000);
     // Behind a proxy every connection has the proxy's address: no per-address cap unless asked.

@@ -116,13 +116,32 @@ export const sysLog = pgTable(
     districtId: integer('district_id'),
     /** The district the row is about (target account, agreement): what district-scoped readers filter on; null = about none. */
     targetDistrictId: integer('target_district_id'),
+    /** Set on rows that count repeats (failed logins by unknown names) instead of adding a row each. */
+    aggregateKey: text('aggregate_key'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
     index('sys_log_created_idx').on(t.createdAt),
     index('sys_log_type_idx').on(t.operationType, t.createdAt),
     index('sys_log_target_district_idx').on(t.targetDistrictId, t.createdAt),
+    uniqueIndex('sys_log_aggregate_uq').on(t.aggregateKey).where(sql`${t.aggregateKey} is not null`),
   ],
+);
+
+/**
+ * Failed passwords per source (address) and typed name, known or not: what backs off an attacker's
+ * address without locking the account's owner out (modules/auth/credential-guard.ts).
+ */
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    source: text('source').notNull(),
+    login: text('login').notNull(),
+    failures: integer('failures').notNull(),
+    windowStart: ts('window_start').notNull(),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.login] }), index('login_throttle_login_idx').on(t.login), index('login_throttle_window_idx').on(t.windowStart)],
 );
 
 export const agreements = pgTable(

@@ -1,4 +1,5 @@
 import { maskPersonal } from '../../shared/domain/mask';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connection';
 import { sysLog } from '../db/schema';
 
@@ -40,6 +41,11 @@ export interface AuditEntry {
   before?: unknown;
   after?: unknown;
   result?: 0 | 1;
+  /**
+   * Repeats with the same key add to one row (its `after.count` and summary) instead of a row each:
+   * for events an outsider can repeat at will, so the log cannot be flooded.
+   */
+  aggregateKey?: string;
 }
 
 /**
@@ -47,6 +53,7 @@ export interface AuditEntry {
  * are masked here, in one place, so no call site can store a phone or a password in clear.
  */
 export async function audit(db: Db, actor: Actor, entry: AuditEntry, at: Date): Promise<void> {
+  if (entry.aggregateKey) return auditAggregate(db, actor, entry, entry.aggregateKey, at);
   await db.insert(sysLog).values({
     operatorId: actor.id,
     operatorLogin: actor.login,
@@ -61,4 +68,32 @@ export async function audit(db: Db, actor: Actor, entry: AuditEntry, at: Date): 
     targetDistrictId: entry.targetDistrictId,
     createdAt: at,
   });
+}
+
+async function auditAggregate(db: Db, actor: Actor, entry: AuditEntry, key: string, at: Date): Promise<void> {
+  const count = sql`coalesce((${sysLog.after}->>'count')::int, 1) + 1`;
+  await db
+    .insert(sysLog)
+    .values({
+      operatorId: actor.id,
+      operatorLogin: actor.login,
+      operationType: entry.type,
+      target: entry.target ?? null,
+      summary: `${entry.summary}（1次）`,
+      after: { count: 1, lastAt: at.toISOString() },
+      ip: actor.ip,
+      result: entry.result ?? 1,
+      districtId: actor.districtId,
+      targetDistrictId: entry.targetDistrictId,
+      aggregateKey: key,
+      createdAt: at,
+    })
+    .onConflictDoUpdate({
+      target: sysLog.aggregateKey,
+      targetWhere: sql`${sysLog.aggregateKey} is not null`,
+      set: {
+        after: sql`jsonb_build_object('count', ${count}, 'lastAt', ${at.toISOString()}::text)`,
+        summary: sql`${entry.summary} || '（' || (${count})::text || '次）'`,
+      },
+    });
 }

@@ -8,7 +8,6 @@ import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, forbidden, notFound, uniqueOr } from '../../lib/errors';
 import { groupExceeds, rankOf } from '../../lib/grants';
-import { hashPassword } from '../../lib/password';
 import { contains, iso } from '../../lib/sql';
 import { endSessions } from '../../plugins/auth';
 
@@ -143,7 +142,7 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
   const login = body.login.toLowerCase();
   const districtId = body.districtId ?? a.districtScope ?? null;
   if (!body.openDistrict && districtId === null) throw fail('请选择账号所属区域');
-  const hash = await hashPassword(body.password);
+  const hash = await deps.passwords.hash(body.password);
   const now = deps.clock.now();
   return uniqueOr('用户名已存在', () =>
     deps.db.transaction(async (tx) => {
@@ -175,7 +174,7 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
 
 export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody) {
   const { id, activated, password, authority, ...fields } = body;
-  const hash = password ? await hashPassword(password) : undefined;
+  const hash = password ? await deps.passwords.hash(password) : undefined;
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     // Locked for the whole change, so a concurrent edit cannot slip between check and write.
@@ -215,7 +214,11 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
       .returning();
     if (!row) throw notFound('账号不存在');
     if (changesStatus && activated === false) await endSessions(tx, id, 'disabled', now);
-    if (hash) await endSessions(tx, id, 'password', now);
+    if (hash) {
+      await endSessions(tx, id, 'password', now);
+      // A reset is how an administrator lets a locked-out user back in: every address's lock on the name goes too.
+      await tx.delete(t.loginThrottle).where(eq(t.loginThrottle.login, target.login));
+    }
     const type = hash ? 'USER_PASSWORD_RESET' : changesStatus && !changesProfile ? 'USER_STATUS' : 'USER_UPDATE';
     const summary = changesStatus ? `${activated ? '启用' : '禁用'}账号 ${target.login}` : `编辑账号 ${target.login}`;
     // The row is about the district the account belongs to after the change: its managers may

@@ -1,59 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { performance } from 'node:perf_hooks';
+import { eq } from 'drizzle-orm';
 import { Msg, type auth } from '../../../shared/api';
 import type { z } from 'zod';
 import type { AppDeps, AuthContext } from '../../context';
-import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
 import { fail } from '../../lib/errors';
 import { itemsOf } from '../../lib/grants';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import { DUMMY_HASH } from '../../lib/password';
 import { endSessions, signSessionToken } from '../../plugins/auth';
-
-export const LOCKOUT = { failures: 5, windowMs: 15 * 60_000, lockMs: 30 * 60_000 };
+import { assertSourceOpen, clearSource, recordFailure, stillLocked, verifyOwnPassword } from './credential-guard';
+import { normalizeLogin } from './login-limits';
 
 type LoginResult = z.input<typeof auth.loginResult>;
 
 interface ClientInfo {
   ip: string;
   userAgent: string | null;
+  /** The per-name attempt limit, checked once the name is known and before any hashing. */
+  checkRate(login: string): Promise<void>;
 }
 
 export async function login(deps: AppDeps, username: string, password: string, client: ClientInfo): Promise<LoginResult> {
+  const started = performance.now();
   const { db, clock } = deps;
-  const loginName = username.trim().toLowerCase();
+  const loginName = normalizeLogin(username);
   const now = clock.now();
-  const anonymous: Actor = { id: null, login: loginName, districtId: null, ip: client.ip };
-  const [user] = await db.select().from(t.users).where(eq(t.users.login, loginName));
 
-  if (!user) {
-    await verifyPassword(password, DUMMY_HASH);
-    await audit(db, anonymous, { type: 'LOGIN_FAIL', targetDistrictId: null, target: loginName, summary: '用户名不存在', result: 0 }, now);
-    throw fail(Msg.loginFailed);
-  }
-  const actor: Actor = { id: user.id, login: user.login, districtId: user.districtId, ip: client.ip };
-  if (user.lockedUntil && user.lockedUntil > now) {
-    await verifyPassword(password, DUMMY_HASH);
-    await audit(db, actor, { type: 'LOGIN_FAIL', targetDistrictId: user.districtId, target: user.login, summary: '账号锁定中', result: 0 }, now);
-    throw fail(Msg.loginFailed);
-  }
-  const passwordOk = await verifyPassword(password, user.passwordHash);
-  if (!passwordOk) {
-    await countFailure(db, actor, now);
-    throw fail(Msg.loginFailed);
-  }
+  await assertSourceOpen(deps, client.ip, loginName, now);
+  await client.checkRate(loginName);
+  const [user] = await db.select().from(t.users).where(eq(t.users.login, loginName));
+  const actor: Actor = user
+    ? { id: user.id, login: user.login, districtId: user.districtId, ip: client.ip }
+    : { id: null, login: loginName, districtId: null, ip: client.ip };
+  const attempt = { ip: client.ip, login: loginName, user: user ?? null, actor, via: 'login' as const };
+  // Every refusal takes the same path and at least the same time, whatever its cause (Decision 3).
+  const refuse = async (summary: string | null) => {
+    if (summary) await recordFailure(deps, attempt, summary, now);
+    await sleep(deps.config.login.failureFloorMs - (performance.now() - started));
+    return fail(Msg.loginFailed);
+  };
+
+  // Unknown names and locked accounts are hashed against a dummy: the same work as a real check.
+  const locked = !!user && stillLocked(user, now);
+  const passwordOk = await deps.passwords.verify(password, user && !locked ? user.passwordHash : DUMMY_HASH);
+  if (!user || locked || !passwordOk) throw await refuse(!user ? '用户名不存在' : locked ? '账号锁定中' : '密码错误');
   if (!user.activated) {
     await audit(db, actor, { type: 'LOGIN_FAIL', targetDistrictId: user.districtId, target: user.login, summary: '账号已禁用', result: 0 }, now);
-    throw fail(Msg.loginFailed);
+    throw await refuse(null);
   }
 
   const sessionId = randomUUID();
   await db.transaction(async (tx) => {
     // The row lock orders racing logins of one account: each ends the sessions before it. Re-read
-    // under it, so a password change, reset or disable that committed meanwhile wins.
+    // under it, so a password change, reset, disable or lock that committed meanwhile wins.
     const [fresh] = await tx.select().from(t.users).where(eq(t.users.id, user.id)).for('update');
-    if (!fresh || fresh.passwordHash !== user.passwordHash || !fresh.activated || (fresh.lockedUntil && fresh.lockedUntil > now)) {
+    if (!fresh || fresh.passwordHash !== user.passwordHash || !fresh.activated || stillLocked(fresh, now)) {
       throw fail(Msg.loginFailed);
     }
     await endSessions(tx, user.id, 'replaced', now);
@@ -69,6 +72,7 @@ export async function login(deps: AppDeps, username: string, password: string, c
       .update(t.users)
       .set({ failedCount: 0, failedWindowStart: null, lockedUntil: null })
       .where(eq(t.users.id, user.id));
+    await clearSource(tx, client.ip, loginName);
     await audit(tx, actor, { type: 'LOGIN', targetDistrictId: user.districtId, target: user.login, summary: '登录成功' }, now);
   });
 
@@ -81,33 +85,7 @@ export async function login(deps: AppDeps, username: string, password: string, c
   };
 }
 
-/**
- * One statement counts the failure and, at exactly the fifth within the window, locks the account.
- * The UPDATE's row lock makes racing failures count one by one, so only one of them sees 5 and
- * writes the LOCK row; failures that raced past the lock check go on counting (6, 7, ...) harmlessly.
- */
-async function countFailure(db: Db, actor: Actor, now: Date, summary = '密码错误'): Promise<void> {
-  const windowStart = new Date(now.getTime() - LOCKOUT.windowMs);
-  const lockUntil = new Date(now.getTime() + LOCKOUT.lockMs);
-  const fresh = sql`(${t.users.failedWindowStart} is null or ${t.users.failedWindowStart} <= ${windowStart})`;
-  const next = sql`(case when ${fresh} then 1 else ${t.users.failedCount} + 1 end)`;
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(t.users)
-      .set({
-        failedCount: next,
-        failedWindowStart: sql`case when ${fresh} then ${now} else ${t.users.failedWindowStart} end`,
-        lockedUntil: sql`case when ${next} = ${LOCKOUT.failures} then ${lockUntil} else ${t.users.lockedUntil} end`,
-      })
-      .where(eq(t.users.id, actor.id ?? -1))
-      .returning({ failedCount: t.users.failedCount, districtId: t.users.districtId });
-    const targetDistrictId = row?.districtId ?? null;
-    await audit(tx, actor, { type: 'LOGIN_FAIL', targetDistrictId, target: actor.login, summary, result: 0 }, now);
-    if (row?.failedCount === LOCKOUT.failures) {
-      await audit(tx, actor, { type: 'LOCK', targetDistrictId, target: actor.login, summary: `连续${LOCKOUT.failures}次密码错误，锁定30分钟`, result: 0 }, now);
-    }
-  });
-}
+const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
 export async function logout(deps: AppDeps, a: AuthContext): Promise<void> {
   const now = deps.clock.now();
@@ -117,14 +95,11 @@ export async function logout(deps: AppDeps, a: AuthContext): Promise<void> {
   });
 }
 
-export async function changePassword(deps: AppDeps, a: AuthContext, oldPassword: string, newPassword: string): Promise<void> {
-  if (!(await verifyPassword(oldPassword, a.user.passwordHash))) {
-    // Counted with login failures: a borrowed session must not be a way to guess the password.
-    await countFailure(deps.db, a.actor, deps.clock.now(), '修改密码时原密码错误');
-    throw fail(Msg.oldPasswordWrong);
-  }
+export async function changePassword(deps: AppDeps, a: AuthContext, ip: string, oldPassword: string, newPassword: string): Promise<void> {
+  // Counted and locked like a login: a borrowed session is no way to guess the password.
+  await verifyOwnPassword(deps, a, ip, oldPassword, { failure: '修改密码时原密码错误', wrong: Msg.oldPasswordWrong });
   if (oldPassword === newPassword) throw fail('新密码不能与原密码相同');
-  const hash = await hashPassword(newPassword);
+  const hash = await deps.passwords.hash(newPassword);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await tx.update(t.users).set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now }).where(eq(t.users.id, a.user.id));
