@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
  */
 
 export interface Client {
-  request(method: string, path: string, init?: { token?: string; json?: unknown }): Promise<{ status: number; body: string }>;
+  request(method: string, path: string, init?: { token?: string; json?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: string }>;
   close(): void;
 }
 
@@ -16,7 +16,7 @@ export function createClient(baseUrl: string, sockets: number): Client {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   return {
     request(method, path, init = {}) {
-      const headers: Record<string, string> = { accept: 'application/json' };
+      const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
       if (init.token) headers.authorization = `Bearer ${init.token}`;
       const body = init.json === undefined ? undefined : JSON.stringify(init.json);
       if (body !== undefined) {

@@ -7,7 +7,9 @@
  */
 import os from 'node:os';
 import { type Measurement, createClient, percentile } from './lib';
+import { benchFlood, floodTable } from './flood.bench';
 import { benchLogin, login } from './login.bench';
+import { benchTiming, timingTable } from './timing.bench';
 import { CURRENT_USER, USER_PAGE, benchRead, checkUserPage } from './read.bench';
 import { startBenchServer } from './server';
 
@@ -36,6 +38,10 @@ async function main() {
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
 
+    // The flood runs its own servers in child processes; this one idles meanwhile.
+    const flood = await benchFlood((msg) => process.stderr.write(`${msg}\n`));
+    const timing = await benchTiming((msg) => process.stderr.write(`${msg}\n`));
+
     const cpus = os.cpus();
     const lines = [
       '',
@@ -47,6 +53,12 @@ async function main() {
       row('`GET /busline/api/user/query/msg`', me),
       row('`GET /busline/api/user/query/page?page=0&size=20`', page),
       row('`POST /busline/api/authenticate` (scrypt)', logins),
+      '',
+      'Other calls (`GET /busline/api/user/query/msg`, 2 at a time) while 64 clients flood the login with wrong passwords; the server in its own process, NODE_ENV=production:',
+      '',
+      ...floodTable(flood),
+      '',
+      ...timingTable(timing),
       '',
     ];
     console.log(lines.join('\n'));
