@@ -18,7 +18,7 @@ import { authRoutes } from './modules/auth/routes';
 import { systemRoutes } from './modules/system/routes';
 import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
-import { answerClientError, connectionOptions, limitConnections } from './plugins/connections';
+import { answerClientError, connectionOptions, limitConnections, trustProxyOption } from './plugins/connections';
 import { registerDrain } from './plugins/drain';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
 
@@ -57,7 +57,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: opts.config.bodyLimit,
-    trustProxy: opts.config.trustProxy,
+    trustProxy: trustProxyOption(opts.config.trustProxy),
     return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
     ...connectionOptions(opts.config.connections),

@@ -17,8 +17,12 @@ export interface Config {
   staticDir: string;
   /** Demo seed value: the same value gives the same city. */
   seed: number;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * Behind a reverse proxy: whom to believe about the client's address in X-Forwarded-For. false:
+   * nobody; a number: that many proxy hops; a string: the proxies' addresses or CIDRs; true: every
+   * hop (only when the proxy overwrites the header, since a client can write its own entries).
+   */
+  trustProxy: boolean | number | string;
   /** After SIGTERM and the requests under way, how long late requests still get the 503 envelope. */
   shutdownGraceMs: number;
   /** Socket and request limits: what a slow or greedy client may hold. */
@@ -69,9 +73,18 @@ const bool = (name: string, raw: string | undefined, fallback: boolean): boolean
   throw new Error(`${name} must be true or false, got "${raw}"`);
 };
 
+function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw === '' || /^(false|no|off|0)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return true;
+  // A hop count: with one proxy in front, `1` believes exactly the entry that proxy appended.
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  if (/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(raw)) return raw.replace(/\s+/g, '');
+  throw new Error(`TRUST_PROXY must be false, true, a hop count or the proxies' addresses, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
-  const trustProxy = bool('TRUST_PROXY', env.TRUST_PROXY, false);
+  const trustProxy = trustProxyOf(env.TRUST_PROXY);
   const requestTimeoutMs = num('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000);
   return {
     // Loopback unless asked: the demo accounts' password is published in the README.
@@ -96,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socketIdleTimeoutMs: num('SOCKET_IDLE_TIMEOUT_MS', env.SOCKET_IDLE_TIMEOUT_MS, 120_000),
       maxConnections: num('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1_000),
       // Behind a proxy every connection comes from the proxy's address: a per-address cap would cap everyone.
-      maxConnectionsPerIp: num('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, trustProxy ? 0 : 100),
+      maxConnectionsPerIp: num('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, trustProxy === false ? 100 : 0),
     },
     login: {
       perIpPerMinute: num('LOGIN_RATE_PER_IP', env.LOGIN_RATE_PER_IP, 60),

@@ -83,7 +83,7 @@ describe('lockout: back off the source, not the victim', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.summary).toBe('未知用户名登录失败（9次）');
     expect(rows[0]?.after).toMatchObject({ count: 9 });
-    const everything = JSON.stringify(await s.database.db.select().from(t.sysLog));
+    const everything = JSON.stringify([await s.database.db.select().from(t.sysLog), await s.database.db.select().from(t.loginThrottle)]);
     expect(everything).not.toContain('ghost');
   });
 
@@ -132,15 +132,51 @@ describe('lockout: back off the source, not the victim', () => {
   it('an administrator’s password reset lifts the locks on the name', async () => {
     for (let i = 0; i < 5; i++) await api.login('10.4.0.1', 'expired', `wrong-${i}-password`);
     expect((await api.login('10.4.0.1', 'expired', DEMO_PASSWORD)).status).toBe(429);
-    const rows = await s.database.db.select().from(t.loginThrottle).where(eq(t.loginThrottle.login, 'expired'));
-    expect(rows.map((r) => r.failures)).toEqual([5]);
+    const rows = await s.database.db.select().from(t.loginThrottle).where(eq(t.loginThrottle.source, '10.4.0.1'));
+    // Six attempts numbered, the sixth refused unchecked; the name itself is not stored.
+    expect(rows.map((r) => r.attempts)).toEqual([6]);
+    expect(JSON.stringify(rows)).not.toContain('expired');
 
     const [target] = await s.database.db.select().from(t.users).where(eq(t.users.login, 'expired'));
     const admin = await s.login('admin');
     const reset = await s.call(account.userUpdate, { token: admin, body: { id: target?.id, password: 'Reset2026pw' } });
     expect(reset.body.code).toBe(Code.OK);
-    expect(await s.database.db.select().from(t.loginThrottle).where(eq(t.loginThrottle.login, 'expired'))).toEqual([]);
+    expect(await s.database.db.select().from(t.loginThrottle).where(eq(t.loginThrottle.source, '10.4.0.1'))).toEqual([]);
     expect((await api.login('10.4.0.1', 'expired', 'Reset2026pw')).body.code).toBe(Code.OK);
+  });
+});
+
+describe('without TRUST_PROXY', () => {
+  let s: TestServer;
+  const api = speaker(() => s);
+  beforeAll(async () => {
+    s = await startTestServer({ login: { ...defaults.login, failureFloorMs: 0 } });
+  });
+  afterAll(() => s.close());
+
+  it('ignores X-Forwarded-For: a client cannot pose as fresh addresses to escape the lockout', async () => {
+    for (let i = 0; i < 5; i++) await api.login(`10.50.0.${i}`, 'manager', `wrong-${i}-password`);
+    const sixth = await api.login('10.50.0.99', 'manager', DEMO_PASSWORD);
+    expect(sixth.status).toBe(429);
+    const [row] = await s.database.db.select().from(t.loginThrottle);
+    expect(row?.source).toBe('127.0.0.1');
+  });
+});
+
+describe('TRUST_PROXY=1 (one proxy in front)', () => {
+  let s: TestServer;
+  const api = speaker(() => s);
+  beforeAll(async () => {
+    s = await startTestServer({ trustProxy: 1, login: { ...defaults.login, failureFloorMs: 0 } });
+  });
+  afterAll(() => s.close());
+
+  it('believes only the entry the proxy appended, not what the client wrote before it', async () => {
+    for (let i = 0; i < 5; i++) await api.login(`6.6.6.${i}, 10.60.0.1`, 'manager', `wrong-${i}-password`);
+    expect((await api.login('9.9.9.9, 10.60.0.1', 'manager', DEMO_PASSWORD)).status).toBe(429);
+    expect((await api.login('6.6.6.1, 10.60.0.2', 'manager', DEMO_PASSWORD)).body.code).toBe(Code.OK);
+    const rows = await s.database.db.select().from(t.loginThrottle);
+    expect(rows.map((r) => r.source)).toEqual(['10.60.0.1']);
   });
 });
 

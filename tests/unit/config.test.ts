@@ -24,6 +24,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).connections.maxConnectionsPerIp).toBe(0);
     expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_IP: '500' }).connections.maxConnectionsPerIp).toBe(500);
     expect(loadConfig({ LOGIN_RATE_PER_IP: '0' }).login.perIpPerMinute).toBe(0);
+    // Whom to believe about X-Forwarded-For: nobody, a hop count, the proxies' addresses, or all.
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).connections.maxConnectionsPerIp).toBe(0);
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 

@@ -129,19 +129,24 @@ export const sysLog = pgTable(
 );
 
 /**
- * Failed passwords per source (address) and typed name, known or not: what backs off an attacker's
- * address without locking the account's owner out (modules/auth/credential-guard.ts).
+ * Password attempts since the last success per source (address) and typed name, known or not: what
+ * backs off an attacker's address without locking the account's owner out (lib/login-throttle.ts).
+ * The name is kept only as a keyed hash: people type their password into the name field.
  */
 export const loginThrottle = pgTable(
   'login_throttle',
   {
     source: text('source').notNull(),
-    login: text('login').notNull(),
-    failures: integer('failures').notNull(),
+    nameKey: text('name_key').notNull(),
+    attempts: integer('attempts').notNull(),
     windowStart: ts('window_start').notNull(),
     lockedUntil: ts('locked_until'),
   },
-  (t) => [primaryKey({ columns: [t.source, t.login] }), index('login_throttle_login_idx').on(t.login), index('login_throttle_window_idx').on(t.windowStart)],
+  (t) => [
+    primaryKey({ columns: [t.source, t.nameKey] }),
+    index('login_throttle_name_idx').on(t.nameKey),
+    index('login_throttle_window_idx').on(t.windowStart),
+  ],
 );
 
 export const agreements = pgTable(

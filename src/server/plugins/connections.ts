@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import { Code, Msg } from '../../shared/api';
 import type { ConnectionLimits } from '../config';
+import { sourceOf } from '../lib/login-throttle';
 
 /**
  * Fastify/Node options bounding what one connection may hold: a client that sends its head or body
@@ -31,7 +32,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
   if (limits.maxConnectionsPerIp <= 0) return;
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const ip = socket.remoteAddress ?? '';
+    // Per /64 for IPv6, as for login attempts: one subscriber holds a whole block.
+    const ip = sourceOf(socket.remoteAddress ?? '');
     const n = (open.get(ip) ?? 0) + 1;
     if (n > limits.maxConnectionsPerIp) {
       socket.destroy();
@@ -65,4 +67,9 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   );
   // A client that never reads its answer must not keep the socket either.
   setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
+/** Fastify's typing takes no hop count, though proxy-addr does: a count becomes "the first n hops". */
+export function trustProxyOption(trust: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }

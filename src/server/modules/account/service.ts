@@ -8,6 +8,7 @@ import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, forbidden, notFound, uniqueOr } from '../../lib/errors';
 import { groupExceeds, rankOf } from '../../lib/grants';
+import { clearName, nameKeyOf } from '../../lib/login-throttle';
 import { contains, iso } from '../../lib/sql';
 import { endSessions } from '../../plugins/auth';
 
@@ -217,7 +218,7 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
     if (hash) {
       await endSessions(tx, id, 'password', now);
       // A reset is how an administrator lets a locked-out user back in: every address's lock on the name goes too.
-      await tx.delete(t.loginThrottle).where(eq(t.loginThrottle.login, target.login));
+      await clearName(tx, nameKeyOf(deps.jwtKey, target.login));
     }
     const type = hash ? 'USER_PASSWORD_RESET' : changesStatus && !changesProfile ? 'USER_STATUS' : 'USER_UPDATE';
     const summary = changesStatus ? `${activated ? '启用' : '禁用'}账号 ${target.login}` : `编辑账号 ${target.login}`;

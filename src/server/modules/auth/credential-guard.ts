@@ -1,10 +1,11 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppDeps, AuthContext, UserRow } from '../../context';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
 import { fail } from '../../lib/errors';
+import { type Reservation, clearSource, nameKeyOf, reserveAttempt, sourceOf, sweepExpired } from '../../lib/login-throttle';
 import { endSessions } from '../../plugins/auth';
-import { sourceOf, tooManyRequests } from './login-limits';
+import { tooManyRequests } from './login-limits';
 
 /**
  * Two counters for every wrong password, wherever it is typed (login, 修改密码, the `pwd`
@@ -34,40 +35,36 @@ export interface Attempt {
   via: 'login' | 'session';
 }
 
-/** Refuses before any hashing while this source may not try this name. */
-export async function assertSourceOpen(deps: AppDeps, ip: string, login: string, now: Date): Promise<void> {
-  const [row] = await deps.db
-    .select({ lockedUntil: t.loginThrottle.lockedUntil })
-    .from(t.loginThrottle)
-    .where(and(eq(t.loginThrottle.source, sourceOf(ip)), eq(t.loginThrottle.login, login)));
-  if (row?.lockedUntil && row.lockedUntil > now) throw lockedOut(row.lockedUntil, now);
-}
+const POLICY = { limit: LOCKOUT.sourceFailures, windowMs: LOCKOUT.windowMs, lockMs: LOCKOUT.lockMs };
+
+const keyOf = (deps: AppDeps, attempt: Pick<Attempt, 'ip' | 'login'>) => ({ source: sourceOf(attempt.ip), nameKey: nameKeyOf(deps.jwtKey, attempt.login) });
 
 /**
- * Counts one failure in one transaction: the source's counter, the account's counter, the log rows
- * and whatever lock they reach. Known and unknown names run the same statements (the account update
- * simply matches no row), so the work does not tell them apart.
+ * Numbers this attempt before its password is hashed and refuses (429 + Retry-After) past the
+ * source's limit, so a burst of concurrent guesses gets no more than five checked. Known and unknown
+ * names alike: a lock says nothing about whether a name exists.
  */
-export async function recordFailure(deps: AppDeps, attempt: Attempt, summary: string, now: Date): Promise<void> {
+export async function admitAttempt(deps: AppDeps, attempt: Pick<Attempt, 'ip' | 'login'>, now: Date): Promise<Reservation> {
+  const r = await reserveAttempt(deps.db, keyOf(deps, attempt), POLICY, now);
+  if (r.refused) throw lockedOut(r.lockedUntil ?? new Date(now.getTime() + LOCKOUT.lockMs), now);
+  return r;
+}
+
+/** A success forgets the source's attempts at the name (pass the transaction of the login). */
+export const forgetAttempts = (deps: AppDeps, db: AppDeps['db'], attempt: Pick<Attempt, 'ip' | 'login'>) => clearSource(db, keyOf(deps, attempt));
+
+/**
+ * Records a failed attempt (already numbered by admitAttempt) in one transaction: the account's
+ * counter, the log rows, and the locks reached. Known and unknown names run the same statements (the
+ * account update matches no row for an unknown name), so the work does not tell them apart. It
+ * touches only `users` and `sys_log`, never the throttle row, so it cannot deadlock with a login or
+ * a reset (both lock `users` first).
+ */
+export async function recordFailure(deps: AppDeps, attempt: Attempt, reservation: Reservation, summary: string, now: Date): Promise<void> {
   const source = sourceOf(attempt.ip);
   const windowStart = new Date(now.getTime() - LOCKOUT.windowMs);
   const lockUntil = new Date(now.getTime() + LOCKOUT.lockMs);
   await deps.db.transaction(async (tx) => {
-    const srcFresh = sql`${t.loginThrottle.windowStart} <= ${windowStart}`;
-    const srcNext = sql`(case when ${srcFresh} then 1 else ${t.loginThrottle.failures} + 1 end)`;
-    const [src] = await tx
-      .insert(t.loginThrottle)
-      .values({ source, login: attempt.login, failures: 1, windowStart: now, lockedUntil: null })
-      .onConflictDoUpdate({
-        target: [t.loginThrottle.source, t.loginThrottle.login],
-        set: {
-          failures: srcNext,
-          windowStart: sql`case when ${srcFresh} then ${now} else ${t.loginThrottle.windowStart} end`,
-          lockedUntil: sql`case when ${srcNext} = ${LOCKOUT.sourceFailures} then ${lockUntil} else ${t.loginThrottle.lockedUntil} end`,
-        },
-      })
-      .returning({ failures: t.loginThrottle.failures });
-
     // The row lock of this UPDATE orders racing failures: exactly one of them sees the threshold.
     const accFresh = sql`(${t.users.failedWindowStart} is null or ${t.users.failedWindowStart} <= ${windowStart})`;
     const accNext = sql`(case when ${accFresh} then 1 else ${t.users.failedCount} + 1 end)`;
@@ -82,8 +79,7 @@ export async function recordFailure(deps: AppDeps, attempt: Attempt, summary: st
       .returning({ id: t.users.id, failedCount: t.users.failedCount, districtId: t.users.districtId });
 
     if (!account) {
-      // Unknown names: one row per address and quarter hour, counting, and the name is not kept
-      // (people type their password into the name field).
+      // Unknown names: one row per address and quarter hour, counting, and the name is not kept.
       const bucket = Math.floor(now.getTime() / LOCKOUT.windowMs);
       await audit(
         tx,
@@ -95,7 +91,7 @@ export async function recordFailure(deps: AppDeps, attempt: Attempt, summary: st
     }
     const about = { targetDistrictId: account.districtId, target: attempt.login, result: 0 as const };
     await audit(tx, attempt.actor, { ...about, type: 'LOGIN_FAIL', summary }, now);
-    const sourceLocked = src?.failures === LOCKOUT.sourceFailures;
+    const sourceLocked = reservation.attempt === LOCKOUT.sourceFailures;
     const accountLocked = account.failedCount === LOCKOUT.accountFailures;
     if (sourceLocked) {
       await audit(tx, attempt.actor, { ...about, type: 'LOCK', summary: `来自 ${source} 连续${LOCKOUT.sourceFailures}次密码错误，该地址30分钟内不能再试此账号` }, now);
@@ -105,26 +101,7 @@ export async function recordFailure(deps: AppDeps, attempt: Attempt, summary: st
     }
     if (accountLocked || (sourceLocked && attempt.via === 'session')) await endSessions(tx, account.id, 'locked', now);
   });
-  sweepExpired(deps, now);
-}
-
-/** A successful login forgets the source's failures for that name. */
-export async function clearSource(db: AppDeps['db'], ip: string, login: string): Promise<void> {
-  await db.delete(t.loginThrottle).where(and(eq(t.loginThrottle.source, sourceOf(ip)), eq(t.loginThrottle.login, login)));
-}
-
-const SWEEP_EVERY_MS = 5 * 60_000;
-let lastSweep = 0;
-
-/** Rows whose window and lock are both over say nothing any more; an attacker's names do not pile up. */
-function sweepExpired(deps: AppDeps, now: Date): void {
-  if (now.getTime() - lastSweep < SWEEP_EVERY_MS) return;
-  lastSweep = now.getTime();
-  const windowStart = new Date(now.getTime() - LOCKOUT.windowMs);
-  void deps.db
-    .delete(t.loginThrottle)
-    .where(and(lt(t.loginThrottle.windowStart, windowStart), or(isNull(t.loginThrottle.lockedUntil), lt(t.loginThrottle.lockedUntil, now))))
-    .catch(() => undefined);
+  sweepExpired(deps.db, LOCKOUT.windowMs, now);
 }
 
 /**
@@ -140,10 +117,14 @@ export async function verifyOwnPassword(
   say: { failure: string; wrong: string },
 ): Promise<void> {
   const now = deps.clock.now();
-  if (a.user.lockedUntil && a.user.lockedUntil > now) throw lockedOut(a.user.lockedUntil, now);
-  await assertSourceOpen(deps, ip, a.user.login, now);
-  if (await deps.passwords.verify(password, a.user.passwordHash)) return;
-  await recordFailure(deps, { ip, login: a.user.login, user: a.user, actor: a.actor, via: 'session' }, say.failure, now);
+  if (stillLocked(a.user, now)) throw lockedOut(a.user.lockedUntil ?? now, now);
+  const attempt: Attempt = { ip, login: a.user.login, user: a.user, actor: a.actor, via: 'session' };
+  const reservation = await admitAttempt(deps, attempt, now);
+  if (await deps.passwords.verify(password, a.user.passwordHash)) {
+    await forgetAttempts(deps, deps.db, attempt);
+    return;
+  }
+  await recordFailure(deps, attempt, reservation, say.failure, now);
   throw fail(say.wrong);
 }
 

@@ -1,11 +1,9 @@
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Code, auth } from '../../../shared/api';
 import type { LoginLimits } from '../../config';
 import { AppError } from '../../lib/errors';
-
-/** Where an attempt comes from: the address, with IPv6 taken per /64 (one subscriber's block). */
-export const sourceOf = (ip: string) => normalizeIP(ip, 64);
+import { sourceOf } from '../../lib/login-throttle';
 
 export const normalizeLogin = (username: string) => username.trim().toLowerCase();
 

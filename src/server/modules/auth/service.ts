@@ -10,7 +10,7 @@ import { fail } from '../../lib/errors';
 import { itemsOf } from '../../lib/grants';
 import { DUMMY_HASH } from '../../lib/password';
 import { endSessions, signSessionToken } from '../../plugins/auth';
-import { assertSourceOpen, clearSource, recordFailure, stillLocked, verifyOwnPassword } from './credential-guard';
+import { admitAttempt, forgetAttempts, recordFailure, stillLocked, verifyOwnPassword } from './credential-guard';
 import { normalizeLogin } from './login-limits';
 
 type LoginResult = z.input<typeof auth.loginResult>;
@@ -28,27 +28,25 @@ export async function login(deps: AppDeps, username: string, password: string, c
   const loginName = normalizeLogin(username);
   const now = clock.now();
 
-  await assertSourceOpen(deps, client.ip, loginName, now);
+  // The source's count first: an address it has locked out cannot use up the name's budget.
+  const source = { ip: client.ip, login: loginName };
+  const reservation = await admitAttempt(deps, source, now);
   await client.checkRate(loginName);
   const [user] = await db.select().from(t.users).where(eq(t.users.login, loginName));
   const actor: Actor = user
     ? { id: user.id, login: user.login, districtId: user.districtId, ip: client.ip }
     : { id: null, login: loginName, districtId: null, ip: client.ip };
-  const attempt = { ip: client.ip, login: loginName, user: user ?? null, actor, via: 'login' as const };
-  // Every refusal takes the same path and at least the same time, whatever its cause (Decision 3).
-  const refuse = async (summary: string | null) => {
-    if (summary) await recordFailure(deps, attempt, summary, now);
-    await sleep(deps.config.login.failureFloorMs - (performance.now() - started));
-    return fail(Msg.loginFailed);
-  };
+  const attempt = { ...source, user: user ?? null, actor, via: 'login' as const };
 
-  // Unknown names and locked accounts are hashed against a dummy: the same work as a real check.
-  const locked = !!user && stillLocked(user, now);
-  const passwordOk = await deps.passwords.verify(password, user && !locked ? user.passwordHash : DUMMY_HASH);
-  if (!user || locked || !passwordOk) throw await refuse(!user ? '用户名不存在' : locked ? '账号锁定中' : '密码错误');
-  if (!user.activated) {
-    await audit(db, actor, { type: 'LOGIN_FAIL', targetDistrictId: user.districtId, target: user.login, summary: '账号已禁用', result: 0 }, now);
-    throw await refuse(null);
+  // Unknown names, locked and disabled accounts are checked against a dummy hash: the same work as a
+  // real check, and always a counted failure, so no answer (or its absence later) says which it was.
+  const why = !user ? '用户名不存在' : stillLocked(user, now) ? '账号锁定中' : !user.activated ? '账号已禁用' : null;
+  const passwordOk = await deps.passwords.verify(password, user && !why ? user.passwordHash : DUMMY_HASH);
+  if (!user || why || !passwordOk) {
+    await recordFailure(deps, attempt, reservation, why ?? '密码错误', now);
+    // Every refusal takes at least the same time, whatever its cause (Decision 33).
+    await sleep(deps.config.login.failureFloorMs - (performance.now() - started));
+    throw fail(Msg.loginFailed);
   }
 
   const sessionId = randomUUID();
@@ -72,7 +70,7 @@ export async function login(deps: AppDeps, username: string, password: string, c
       .update(t.users)
       .set({ failedCount: 0, failedWindowStart: null, lockedUntil: null })
       .where(eq(t.users.id, user.id));
-    await clearSource(tx, client.ip, loginName);
+    await forgetAttempts(deps, tx, source);
     await audit(tx, actor, { type: 'LOGIN', targetDistrictId: user.districtId, target: user.login, summary: '登录成功' }, now);
   });
 
