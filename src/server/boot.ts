@@ -4,7 +4,7 @@ import { runSeed } from './db/seed';
 
 /** Opens the configured database, migrates it and seeds what is missing. */
 export async function openAndPrepare(config: Config, clock: Clock, log: (msg: string, err?: unknown) => void) {
-  const database: Database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
+  const database: Database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log, queryTimeoutMs: config.databaseQueryTimeoutMs });
   let seededDemo = false;
   await database.migrate(async () => {
     ({ seededDemo } = await runSeed({

@@ -6,6 +6,8 @@ export interface Config {
   dataDir: string;
   /** Set: PostgreSQL. Unset: embedded PGlite under dataDir. */
   databaseUrl: string | undefined;
+  /** PostgreSQL: a query unanswered this long counts as a lost connection (503); 0 = wait for ever. */
+  databaseQueryTimeoutMs: number;
   seedDemo: boolean;
   tokenTtlSeconds: number;
   passwordMaxAgeDays: number;
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: num('PORT', env.PORT, 8080),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
+    databaseQueryTimeoutMs: num('DB_QUERY_TIMEOUT_MS', env.DB_QUERY_TIMEOUT_MS, 30_000),
     // Demo accounts with a published password must never appear on a real database by accident.
     seedDemo: bool('SEED_DEMO', env.SEED_DEMO, databaseUrl === undefined),
     tokenTtlSeconds: num('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 1800),

@@ -12,6 +12,8 @@ import { type TestServer, startTestServer } from '../support/test-server';
  * must survive, answer the 503 envelope meanwhile, recover by itself within 2 s and lose no write it
  * acknowledged. Only on PostgreSQL: PGlite lives inside the process.
  */
+const QUERY_TIMEOUT_MS = 1_000;
+
 describe.skipIf(!onPostgres)('database faults under write load (PostgreSQL)', () => {
   let s: TestServer;
   let proxy: TcpProxy;
@@ -23,7 +25,10 @@ describe.skipIf(!onPostgres)('database faults under write load (PostgreSQL)', ()
     const target = new URL(postgresUrl ?? 'postgres://127.0.0.1:5432');
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     // The app reaches PostgreSQL through the proxy, so the test can also cut the network.
-    s = await startTestServer({}, { route: (url) => Object.assign(new URL(url), { host: `127.0.0.1:${proxy.port}` }) });
+    s = await startTestServer(
+      {},
+      { route: (url) => Object.assign(new URL(url), { host: `127.0.0.1:${proxy.port}` }), queryTimeoutMs: QUERY_TIMEOUT_MS },
+    );
     admin = new pg.Client({ connectionString: postgresUrl });
     admin.on('error', () => undefined);
     await admin.connect();
@@ -127,7 +132,35 @@ describe.skipIf(!onPostgres)('database faults under write load (PostgreSQL)', ()
       Array.from({ length: 20 }, (_, i) => s.call(system.agreementSave, { token, district: districtId, body: { code: `after_${i}`, title: '故障后', content: 'x' } })),
     );
     expect(burst.map((r) => r.body.code)).toEqual(Array(20).fill(Code.OK));
+    // Nothing is checked out once every request has been answered: a leaked client would be.
+    const stats = s.database.poolStats?.();
+    expect(stats && stats.total - stats.idle).toBe(0);
     expect((await s.call(auth.currentUser, { token })).body.code).toBe(Code.OK);
+  });
+
+  it('a network that stops answering (nothing reset) costs one query timeout, then heals', async () => {
+    const stall = proxy.stall(QUERY_TIMEOUT_MS * 3);
+    await pause(50);
+    const started = Date.now();
+    const [read, write] = await Promise.all([
+      s.call(auth.currentUser, { token }),
+      s.call(system.agreementSave, { token, district: districtId, body: { code: 'stalled', title: '网络停顿', content: 'x' } }),
+    ]);
+    const took = Date.now() - started;
+    expect(read.body).toEqual({ code: 503, msg: Msg.unavailable, data: null });
+    expect(write.body).toEqual({ code: 503, msg: Msg.unavailable, data: null });
+    // One timeout for the read; the write's transaction fails at once after its first one.
+    expect(took).toBeLessThan(QUERY_TIMEOUT_MS * 2.5);
+    await stall;
+    // Back: the stalled connections' late answers must not be read as anybody else's.
+    const after = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => s.call(system.agreementSave, { token, district: districtId, body: { code: `healed_${i}`, title: '恢复', content: 'x' } })),
+    );
+    expect(after.map((r) => r.body.code)).toEqual(Array(12).fill(Code.OK));
+    const stats = s.database.poolStats?.();
+    expect(stats && stats.total - stats.idle).toBe(0);
+    const stored = await s.database.db.select({ code: t.agreements.code }).from(t.agreements).where(like(t.agreements.code, 'healed_%'));
+    expect(stored).toHaveLength(12);
   });
 
   it('a database that stays away answers 503 in the envelope, not a hang or a crash', async () => {

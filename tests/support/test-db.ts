@@ -11,7 +11,7 @@ let counter = 0;
  * A fresh, empty database for one test file: in-memory PGlite, or a new database on the
  * PostgreSQL server (dropped again on close).
  */
-export async function freshDatabase(opts: { route?: (url: URL) => URL } = {}): Promise<Database> {
+export async function freshDatabase(opts: { route?: (url: URL) => URL; queryTimeoutMs?: number } = {}): Promise<Database> {
   if (!postgresUrl) return openDatabase({ dataDir: 'memory://' });
   const name = `t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
@@ -21,7 +21,7 @@ export async function freshDatabase(opts: { route?: (url: URL) => URL } = {}): P
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
   // `route` lets a test put something (a proxy it can cut) between the app and PostgreSQL.
-  const database = await openDatabase({ databaseUrl: (opts.route?.(url) ?? url).toString() });
+  const database = await openDatabase({ databaseUrl: (opts.route?.(url) ?? url).toString(), queryTimeoutMs: opts.queryTimeoutMs });
   return {
     ...database,
     async close() {

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { isDatabaseUnavailable } from '../lib/errors';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -20,6 +21,8 @@ export interface Database {
   /** Runs migrations (serialised across instances on PostgreSQL), then `afterMigrate` under the same lock. */
   migrate(afterMigrate?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections in all, idle, and requests waiting for one. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 // Built from strings: in a browser-like test environment the global URL is not Node's.
@@ -31,10 +34,12 @@ export interface OpenOptions {
   dataDir?: string;
   databaseUrl?: string;
   log?: (msg: string, err?: unknown) => void;
+  /** PostgreSQL: how long to wait for a query's answer before the connection counts as lost. */
+  queryTimeoutMs?: number;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.log);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.log, opts.queryTimeoutMs);
   return openPglite(opts.dataDir ?? 'memory://');
 }
 
@@ -53,8 +58,19 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, log?: OpenOptions['log']): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, keepAlive: true });
+async function openPostgres(url: string, log?: OpenOptions['log'], queryTimeoutMs = 30_000): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    // A network that drops packets instead of resetting would otherwise hang requests for as long
+    // as the kernel takes to give up (minutes): give up on an answer, probe idle sockets early, and
+    // let the server end a transaction its client abandoned.
+    query_timeout: queryTimeoutMs || undefined,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    idle_in_transaction_session_timeout: 60_000,
+  });
   // pg-pool listens for errors only while a client is idle; a client checked out for a transaction
   // that loses its server (restart, pg_terminate_backend) emits 'error' with no listener and the
   // process dies. One listener per client for its whole life prevents that; the failed query
@@ -79,15 +95,20 @@ async function openPostgres(url: string, log?: OpenOptions['log']): Promise<Data
       }
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 
 /**
- * drizzle's node-postgres transaction sends `begin` before its try/finally, so when the connection
- * dies right then the client is never released: each such fault leaks one of the pool's slots until
- * every request waits for a connection that never comes. So a checkout whose first query fails
- * releases itself, marked broken so the pool drops it; a later release() of the same checkout
- * (by drizzle or anyone) is a no-op instead of pg's "already released" error.
+ * Two holes in how drizzle's transactions use a pool client, closed per checkout:
+ * - drizzle sends `begin` before its try/finally, so when the connection dies right then the client
+ *   is never released: each such fault leaked one of the pool's slots until every request waited
+ *   for a connection that never came. A checkout whose first query fails releases itself.
+ * - drizzle releases without passing the error, so a client whose connection broke or whose query
+ *   timed out (its answer may still arrive and be read as the next query's) would go back to the
+ *   pool. A checkout that saw such an error is released as broken, and the pool drops it.
+ * A second release() of one checkout (drizzle's, after ours) is a no-op instead of pg's "already
+ * released" error.
  */
 function guardCheckouts(pool: pg.Pool): void {
   const connect = pool.connect.bind(pool) as (cb?: unknown) => Promise<pg.PoolClient>;
@@ -97,27 +118,29 @@ function guardCheckouts(pool: pg.Pool): void {
     const release = client.release;
     let released = false;
     let first = true;
+    let broken: Error | null = null;
     client.release = (err?: Error | boolean) => {
       if (released) return;
       released = true;
       client.query = query;
-      release.call(client, err);
+      release.call(client, err || broken || undefined);
     };
-    client.query = function firstQueryGuard(this: pg.PoolClient, ...args: unknown[]) {
+    client.query = function guardedQuery(this: pg.PoolClient, ...args: unknown[]) {
+      // Once broken, fail at once: a rollback queued behind a stalled query would wait out its own timeout.
+      if (broken && typeof args[args.length - 1] !== 'function') return Promise.reject(broken);
       const result = (query as (...a: unknown[]) => unknown).apply(client, args);
-      if (!first) return result;
+      const isFirst = first;
       first = false;
-      client.query = query;
-      if (result instanceof Promise) {
-        return result.catch((err: unknown) => {
-          client.release(err instanceof Error ? err : true);
-          throw err;
-        });
-      }
-      return result;
+      if (!(result instanceof Promise)) return result;
+      return result.catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) broken = err instanceof Error ? err : new Error(String(err));
+        if (isFirst) client.release(err instanceof Error ? err : true);
+        throw err;
+      });
     } as typeof client.query;
     return client;
   };
-  // pg calls connect(callback) internally for pool.query(); only the promise form is guarded.
+  // pg calls connect(callback) internally for pool.query(), and releases those clients with the
+  // error itself; only the promise form (drizzle's transactions, migrations) is guarded.
   pool.connect = ((cb?: unknown) => (cb ? connect(cb) : guarded())) as typeof pool.connect;
 }

@@ -47,7 +47,7 @@ export async function uniqueOr<T>(msg: string, work: () => Promise<T>): Promise<
 const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300)$/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 // pg raises these as plain Errors without a code.
-const UNAVAILABLE_MESSAGE = /Connection terminated|not queryable|timeout exceeded when trying to connect|Client was closed|Cannot use a pool after calling end/i;
+const UNAVAILABLE_MESSAGE = /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout|Client was closed|Cannot use a pool after calling end/i;
 
 /** Whether an error means the database connection was lost or could not be made (answered 503). */
 export function isDatabaseUnavailable(err: unknown): boolean {
