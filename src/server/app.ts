@@ -12,10 +12,8 @@ import { AppError } from './lib/errors';
 import { passwordWork } from './lib/password';
 import type { Db } from './db/connection';
 import { serverSecret } from './db/schema';
-import { accountRoutes } from './modules/account/routes';
-import { registerLoginLimits } from './modules/auth/login-limits';
-import { authRoutes } from './modules/auth/routes';
-import { systemRoutes } from './modules/system/routes';
+import { bindModules } from './modules';
+import { registerLoginLimits } from './modules/shell/login-limits';
 import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
 import { answerClientError, connectionOptions, limitConnections, trustProxyOption } from './plugins/connections';
@@ -77,9 +75,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const loginLimiter = await registerLoginLimits(app, opts.config.login);
   const binder = createBinder(app, deps, { checkResponses: opts.checkResponses ?? true });
-  authRoutes(binder, deps, loginLimiter);
-  accountRoutes(binder, deps);
-  systemRoutes(binder, deps);
+  bindModules(binder, deps, { loginLimiter });
 
   const indexFile = path.join(opts.config.staticDir, 'index.html');
   const indexHtml = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;

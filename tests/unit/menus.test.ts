@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMenus, buttonKeysOf, findPage, homePath } from '../../src/client/app/menus';
-import { type AuthItem, type AuthItemPara, MENU_IDS } from '../../src/shared/api';
-import { authItemCatalogue } from '../../src/server/db/seed/auth-items';
+import { type AuthItem, type AuthItemPara, MENU_IDS, MODULES, menuCatalogue } from '../../src/shared/api';
 
 /** Menus and routes from the server's items (spec §2, §6, §9). */
 
@@ -158,7 +157,7 @@ describe('homePath', () => {
 });
 
 describe('the seeded catalogue through buildMenus', () => {
-  const catalogue = authItemCatalogue();
+  const catalogue = menuCatalogue(MODULES);
 
   it('gives the super user all 18 menus in order, landing on the first notice page', () => {
     const menus = buildMenus(catalogue, ['ROLE_APP_ADMIN']);

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BUTTON_KEYS, MENU_IDS } from '../../src/shared/api';
-import { authItemCatalogue } from '../../src/server/db/seed/auth-items';
+import { BUTTON_KEYS, MENU_IDS, MODULES, menuCatalogue } from '../../src/shared/api';
 import { createRng } from '../../src/server/db/seed/rng';
 
 describe('auth item catalogue', () => {
-  const items = authItemCatalogue();
+  const items = menuCatalogue(MODULES);
 
   it('has the 18 menus in the fixed order, each with at least one visible page', () => {
     const menus = items.filter((i) => i.parentId === null);

@@ -1,29 +1,7 @@
-import { type MenuId, SESSION, system } from '../../shared/api';
+import { MENU_JUMP_KEYS, SESSION, system } from '../../shared/api';
 import { api } from '../lib/api-client';
 import type { Command, PaletteItem } from '../commands/types';
 import type { MenuEntry } from './menus';
-
-/** `g` then a letter jumps to a module's first page (DESIGN §5). */
-export const MODULE_KEYS: Record<MenuId, string> = {
-  noticeReport: 'n',
-  order: 'o',
-  busUser: 'p',
-  recharge: 'r',
-  cardVerify: 'v',
-  user: 'u',
-  version: 'e',
-  station: 's',
-  bus: 'b',
-  customBus: 'c',
-  customSetting: 'x',
-  packagePay: 'k',
-  acitivity: 'a',
-  rechargeable: 'w',
-  callingCard: 'f',
-  specialCode: 't',
-  handleCard: 'h',
-  settings: 'z',
-};
 
 export const shellCommands: Command[] = [
   { id: 'shell.cheat-sheet', title: '快捷键一览', group: '系统', keywords: ['帮助', 'help', 'shortcuts'], permission: SESSION, hotkey: '?', run: (c) => c.shell('cheat-sheet') },
@@ -64,7 +42,7 @@ export function pageItems(menus: readonly MenuEntry[]): PaletteItem[] {
       title: p.title,
       subtitle: m.title,
       group: '页面',
-      hotkey: i === 0 ? `g ${MODULE_KEYS[m.id]}` : undefined,
+      hotkey: i === 0 ? `g ${MENU_JUMP_KEYS[m.id]}` : undefined,
       run: (ctx) => ctx.navigate(p.path),
     }));
   });

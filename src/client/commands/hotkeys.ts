@@ -8,7 +8,7 @@ export interface GlobalKeys {
   openPalette(): void;
   openCheatSheet(): void;
   toggleSidebar(): void;
-  /** `g` then a letter: the letter of a module (MODULE_KEYS). */
+  /** `g` then a letter: a menu's jump key (MENU_JUMP_KEYS, from the modules' manifests). */
   jump(letter: string): void;
   /** While a dialog is open the page's keys stay quiet. */
   paused: boolean;

@@ -3,23 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connection';
 import { sysLog } from '../db/schema';
 
-/** Operation types of the system log, with the labels sysLog/getOperationType serves. */
-export const OPERATION_TYPES = {
-  LOGIN: '登录',
-  LOGIN_FAIL: '登录失败',
-  LOCK: '账号锁定',
-  LOGOUT: '退出登录',
-  DENIED: '越权访问',
-  PASSWORD_CHANGE: '修改密码',
-  USER_ADD: '新增账号',
-  USER_UPDATE: '编辑账号',
-  USER_STATUS: '启用/禁用账号',
-  USER_PASSWORD_RESET: '重置密码',
-  GROUP_UPDATE: '编辑角色组',
-  AGREEMENT_SAVE: '保存协议',
-  SEED: '初始化数据',
-} as const;
-export type OperationType = keyof typeof OPERATION_TYPES;
+// Operation types and their labels are declared by the modules (src/shared/modules).
+export { OPERATION_TYPES, type OperationType } from '../../shared/api';
+import type { OperationType } from '../../shared/api';
 
 export interface Actor {
   id: number | null;

@@ -3,6 +3,14 @@ import { BUSLINE, endpoint } from './endpoint';
 import { id, login, newPassword, optionalText, phone, queryBool, requiredText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { ROLES, grant } from './permissions';
+import { grantIn } from '../modules/define';
+
+/** The account module's button permissions (spec §6), declared once with their labels. */
+export const buttons = {
+  USER_ADD: '新增与编辑账号',
+  USER_UPDATE_STATUS: '启用/禁用账号',
+} as const;
+const can = grantIn(buttons);
 
 export const staffUser = z.object({
   id: z.number().int(),
@@ -69,13 +77,13 @@ export const userAdd = endpoint({
     activated: z.boolean().default(true),
   }),
   response: staffUser,
-  permission: grant({ buttons: ['USER_ADD'] }),
+  permission: can({ buttons: ['USER_ADD'] }),
 });
 
 /** Within user/update: moving `activated` needs this… */
-export const userStatusPermission = grant({ buttons: ['USER_UPDATE_STATUS'] });
+export const userStatusPermission = can({ buttons: ['USER_UPDATE_STATUS'] });
 /** …and changing anything else this. */
-export const userEditPermission = grant({ buttons: ['USER_ADD'] });
+export const userEditPermission = can({ buttons: ['USER_ADD'] });
 
 /**
  * Edits an account. The route admits either key; the service checks which fields move against
@@ -99,7 +107,7 @@ export const userUpdate = endpoint({
     password: newPassword.optional(),
   }),
   response: staffUser,
-  permission: grant({ buttons: ['USER_ADD', 'USER_UPDATE_STATUS'] }),
+  permission: can({ buttons: ['USER_ADD', 'USER_UPDATE_STATUS'] }),
 });
 
 export const roleGroup = z.object({

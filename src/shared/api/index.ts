@@ -1,6 +1,5 @@
 import * as account from './account';
 import * as auth from './auth';
-import type { Endpoint } from './endpoint';
 import * as system from './system';
 
 export * from './envelope';
@@ -13,25 +12,21 @@ export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, District, SysLog } from './system';
 
-/** Every endpoint of the contract; the server binds exactly these and the tests check it. */
-export const endpoints: readonly Endpoint[] = [
-  auth.authenticate,
-  auth.currentUser,
-  auth.logout,
-  auth.authItems,
-  auth.changePassword,
-  account.userPage,
-  account.userById,
-  account.userUpdate,
-  account.userAdd,
-  account.groupList,
-  account.groupUpdate,
-  system.sysLogPage,
-  system.sysLogOperationTypes,
-  system.districtPage,
-  system.agreementList,
-  system.agreementSave,
-  system.qrCode,
-  system.cityLocation,
-  system.payInfoList,
-];
+// Derived from the modules' manifests: the endpoints list, button keys and operation types.
+export {
+  BUTTON_KEYS,
+  BUTTON_LABELS,
+  MENU_JUMP_KEYS,
+  MODULES,
+  OPERATION_TYPES,
+  endpoints,
+  menuCatalogue,
+  menuItemIds,
+  moduleOfMenu,
+  type AuthItemRow,
+  type ButtonKey,
+  type ModuleId,
+  type ModuleManifest,
+  type OperationType,
+  type ScreenComponent,
+} from '../modules';

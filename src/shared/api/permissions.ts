@@ -13,52 +13,29 @@ export const ROLE_LABELS: Record<Role, string> = {
   ROLE_USER: '用户',
 };
 
-/** Button permissions are auth items of type `button`, keyed by path (spec §6). */
-export const BUTTON_KEYS = [
-  'BUS_LINE_DEL',
-  'BUS_LINE_DETAIL_DEL',
-  'BUS_LINE_VERSION_ADD',
-  'BUS_LINE_VERSION_SET_ONLINE_TIME',
-  'BUS_LINE_VERSION_UPDATE_DEL',
-  'BUS_LINE_VERSION_UPDATE_STATUS',
-  'USER_ADD',
-  'USER_UPDATE_STATUS',
-  'REFUND_ORDER',
-  'ycOrder',
-] as const;
-export type ButtonKey = (typeof BUTTON_KEYS)[number];
-
-export const BUTTON_LABELS: Record<ButtonKey, string> = {
-  BUS_LINE_DEL: '删除线路',
-  BUS_LINE_DETAIL_DEL: '删除线路详情',
-  BUS_LINE_VERSION_ADD: '新增版本',
-  BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',
-  BUS_LINE_VERSION_UPDATE_DEL: '删除版本',
-  BUS_LINE_VERSION_UPDATE_STATUS: '修改版本状态',
-  USER_ADD: '新增与编辑账号',
-  USER_UPDATE_STATUS: '启用/禁用账号',
-  REFUND_ORDER: '订单退款',
-  ycOrder: '异常订单处理',
-};
-
 /**
  * Who may call an endpoint. The same declaration hides elements in the console and is enforced
  * by the server, so the two can never disagree.
  * - public:  no session (only authenticate)
  * - session: any signed-in account, read-only reference data
  * - self:    any signed-in account, acting on its own session or password only
- * - grant:   one of `roles` or one of `buttons`; ROLE_APP_ADMIN (super user) always passes
+ * - grant:   one of `roles` or one of `buttons` (keys declared by the modules); ROLE_APP_ADMIN
+ *            (super user) always passes
  */
 export type Permission =
   | { kind: 'public' }
   | { kind: 'session' }
   | { kind: 'self' }
-  | { kind: 'grant'; roles?: readonly Role[]; buttons?: readonly ButtonKey[] };
+  | { kind: 'grant'; roles?: readonly Role[]; buttons?: readonly string[] };
 
 export const PUBLIC: Permission = { kind: 'public' };
 export const SESSION: Permission = { kind: 'session' };
 export const SELF: Permission = { kind: 'self' };
-export const grant = (spec: { roles?: readonly Role[]; buttons?: readonly ButtonKey[] }): Permission => ({
+/**
+ * Button keys are declared by the modules (modules/*.ts); contract files grant them through
+ * `grantIn(buttons)`, which checks the keys against their module's declaration.
+ */
+export const grant = (spec: { roles?: readonly Role[]; buttons?: readonly string[] }): Permission => ({
   kind: 'grant',
   ...spec,
 });

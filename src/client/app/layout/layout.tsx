@@ -1,13 +1,13 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
 import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { isAllowed } from '../../../shared/api';
+import { MENU_JUMP_KEYS, isAllowed } from '../../../shared/api';
 import { CheatSheet } from '../../commands/cheat-sheet';
 import { useGlobalHotkeys } from '../../commands/hotkeys';
 import { allowedCommands } from '../../commands/registry';
 import type { CommandContext } from '../../commands/types';
 import { GrantsContext } from '../../lib/permission';
-import { COMMANDS, SOURCES } from '../command-sources';
-import { MODULE_KEYS, pageItems } from '../commands';
+import { pageItems } from '../commands';
+import { COMMANDS, SOURCES } from '../features';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { setFlash } from '../../lib/flash';
@@ -128,7 +128,7 @@ export function Layout() {
   );
   const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants)), [grants]);
   const pages = useMemo(() => pageItems(menus), [menus]);
-  const jumps = useMemo(() => menus.map((m) => ({ keys: `g ${MODULE_KEYS[m.id]}`, what: m.title })), [menus]);
+  const jumps = useMemo(() => menus.map((m) => ({ keys: `g ${MENU_JUMP_KEYS[m.id]}`, what: m.title })), [menus]);
 
   useGlobalHotkeys({
     openPalette: useCallback(() => {
@@ -139,7 +139,7 @@ export function Layout() {
     toggleSidebar: useCallback(() => commandContext.shell('toggle-sidebar'), [commandContext]),
     jump: useCallback(
       (letter: string) => {
-        const menu = menus.find((m) => MODULE_KEYS[m.id] === letter);
+        const menu = menus.find((m) => MENU_JUMP_KEYS[m.id] === letter);
         const first = menu?.children.find((c) => !c.hidden);
         if (first) navigate(first.path);
       },

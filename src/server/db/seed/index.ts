@@ -2,8 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { hashPassword } from '../../lib/password';
 import type { Db } from '../connection';
 import * as t from '../schema';
-import { authItemCatalogue, menuItemIds } from './auth-items';
+import { MODULES, menuCatalogue, menuItemIds as itemsOfMenus } from '../../../shared/api';
+import type { MenuId } from '../../../shared/api';
 import { CITY, DISTRICTS, GIVEN_NAMES, SURNAMES } from './city';
+import { SERVER_MODULES } from '../../modules';
 import { createRng, type Rng } from './rng';
 
 export const DEMO_PASSWORD = 'Bus@2026';
@@ -41,10 +43,14 @@ export const GROUPS = {
   viewer: { name: '只读组', description: '只能查看，不能修改' },
 } as const;
 
+/** The menu catalogue, from the modules' manifests (src/shared/modules). */
+const catalogue = () => menuCatalogue(MODULES);
+const menuItemIds = (menuIds: readonly MenuId[]) => itemsOfMenus(catalogue(), menuIds);
+
 const GROUP_ITEMS: Record<keyof typeof GROUPS, () => string[]> = {
-  super: () => authItemCatalogue().map((r) => r.id),
+  super: () => catalogue().map((r) => r.id),
   // Districts are city-wide: only the super user manages them.
-  manager: () => authItemCatalogue().map((r) => r.id).filter((id) => id !== 'settings.districts'),
+  manager: () => catalogue().map((r) => r.id).filter((id) => id !== 'settings.districts'),
   agent: () => [...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'station', 'bus', 'version']), 'ycOrder'],
   viewer: () => menuItemIds(['order', 'station', 'bus', 'version']),
 };
@@ -54,15 +60,21 @@ export const baseGenerators: SeedGenerator[] = [
   {
     name: 'auth-items',
     async run({ db }) {
-      for (const row of authItemCatalogue()) {
-        await db
-          .insert(t.authItems)
-          .values(row)
-          .onConflictDoUpdate({
-            target: t.authItems.id,
-            set: { parentId: row.parentId, name: row.name, path: row.path, para: row.para, type: row.type, sort: row.sort },
-          });
-      }
+      // One statement for the whole catalogue: `excluded` is the row that was about to be inserted.
+      await db
+        .insert(t.authItems)
+        .values(catalogue())
+        .onConflictDoUpdate({
+          target: t.authItems.id,
+          set: {
+            parentId: sql`excluded.parent_id`,
+            name: sql`excluded.name`,
+            path: sql`excluded.path`,
+            para: sql`excluded.para`,
+            type: sql`excluded.type`,
+            sort: sql`excluded.sort`,
+          },
+        });
     },
   },
   {
@@ -195,6 +207,9 @@ export interface SeedOptions {
 }
 
 /** Base data always; the demo city only on an empty database and only when asked. */
+/** The modules' own seed steps, after the frame's (menus, role groups) and the demo city's. */
+const moduleSeeds = (kind: 'base' | 'demo') => SERVER_MODULES.flatMap((m) => m.seed?.[kind] ?? []);
+
 export async function runSeed(opts: SeedOptions): Promise<{ seededDemo: boolean }> {
   const ctx: SeedContext = {
     db: opts.db,
@@ -203,13 +218,13 @@ export async function runSeed(opts: SeedOptions): Promise<{ seededDemo: boolean 
     profile: opts.profile ?? PROFILES.demo,
     passwordMaxAgeDays: opts.passwordMaxAgeDays,
   };
-  for (const g of baseGenerators) await g.run(ctx);
+  for (const g of [...baseGenerators, ...moduleSeeds('base')]) await g.run(ctx);
   if (!opts.demo) return { seededDemo: false };
   const [row] = await opts.db.select({ n: sql<number>`count(*)::int` }).from(t.districts);
   if ((row?.n ?? 0) > 0) return { seededDemo: false };
   await opts.db.transaction(async (tx) => {
     const txCtx = { ...ctx, db: tx as unknown as Db };
-    for (const g of [...demoGenerators, ...(opts.extraGenerators ?? [])]) await g.run(txCtx);
+    for (const g of [...demoGenerators, ...moduleSeeds('demo'), ...(opts.extraGenerators ?? [])]) await g.run(txCtx);
   });
   return { seededDemo: true };
 }

@@ -1,0 +1,14 @@
+import { lazy } from 'react';
+import { defineFeature } from '../../lib/feature';
+import { accountCommands, accountSources } from './commands';
+
+/** 账号管理 (module `user`): staff accounts, role groups, the system log. */
+export const accountFeature = defineFeature({
+  screens: {
+    ListUser: lazy(() => import('./pages/user-list-page').then((m) => ({ default: m.UserListPage }))),
+    ListRoleGroup: lazy(() => import('./pages/role-group-page').then((m) => ({ default: m.RoleGroupPage }))),
+    ListSysLog: lazy(() => import('./pages/sys-log-page').then((m) => ({ default: m.SysLogPage }))),
+  },
+  commands: accountCommands,
+  sources: accountSources,
+});

@@ -1,0 +1,13 @@
+import { lazy } from 'react';
+import { defineFeature } from '../../lib/feature';
+import { settingsCommands, settingsSources } from './commands';
+
+/** 小程序设置 (module `settings`): agreements and districts. */
+export const settingsFeature = defineFeature({
+  screens: {
+    ListDistrict: lazy(() => import('./pages/district-page').then((m) => ({ default: m.DistrictPage }))),
+    ListAgreement: lazy(() => import('./pages/agreement-page').then((m) => ({ default: m.AgreementPage }))),
+  },
+  commands: settingsCommands,
+  sources: settingsSources,
+});

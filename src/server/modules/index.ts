@@ -1,0 +1,49 @@
+import { MODULES, type ModuleManifest } from '../../shared/api';
+import type { Binder } from '../plugins/contract';
+import type { AppDeps } from '../context';
+import type { RouteContext, ServerModule } from './module';
+import { settingsServer } from './settings/routes';
+import { shellServer } from './shell/routes';
+import { userServer } from './user/routes';
+
+/** Every server module, one line each. */
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer];
+
+/**
+ * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint
+ * declared and not bound (or bound by the wrong module) stops the start instead of answering 404.
+ */
+export function bindModules(
+  binder: Binder,
+  deps: AppDeps,
+  ctx: RouteContext,
+  servers: readonly ServerModule[] = SERVER_MODULES,
+  manifests: readonly ModuleManifest[] = MODULES,
+): void {
+  for (const manifest of manifests) {
+    const server = servers.find((s) => s.id === manifest.id);
+    const declared = manifest.endpoints.map((e) => e.id).sort();
+    if (!server) {
+      if (declared.length) throw new Error(`module ${manifest.id} declares endpoints but has no server module`);
+      continue;
+    }
+    const bound: string[] = [];
+    const recording: Binder = {
+      bind: (e, h) => {
+        bound.push(e.id);
+        binder.bind(e, h);
+      },
+      bindPublic: (e, h) => {
+        bound.push(e.id);
+        binder.bindPublic(e, h);
+      },
+    };
+    server.routes(recording, deps, ctx);
+    if (JSON.stringify(bound.sort()) !== JSON.stringify(declared)) {
+      throw new Error(`module ${manifest.id} binds [${bound.join(', ')}] but declares [${declared.join(', ')}]`);
+    }
+  }
+  for (const s of servers) {
+    if (!manifests.some((m) => m.id === s.id)) throw new Error(`server module ${s.id} has no manifest`);
+  }
+}

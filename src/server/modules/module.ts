@@ -1,0 +1,22 @@
+import type { ModuleId } from '../../shared/api';
+import type { AppDeps } from '../context';
+import type { SeedGenerator } from '../db/seed';
+import type { Binder } from '../plugins/contract';
+import type { LoginLimiter } from './shell/login-limits';
+
+/** What the app hands every module when it binds its routes. */
+export interface RouteContext {
+  loginLimiter: LoginLimiter;
+}
+
+/**
+ * A module's server side, exported from its folder's routes.ts and listed once in
+ * modules/index.ts. It binds exactly the endpoints its manifest (src/shared/modules) declares: the
+ * app refuses to start otherwise.
+ */
+export interface ServerModule {
+  id: ModuleId;
+  routes(b: Binder, deps: AppDeps, ctx: RouteContext): void;
+  /** Seed steps of the module: `base` at every start, `demo` into an empty demo database. */
+  seed?: { base?: readonly SeedGenerator[]; demo?: readonly SeedGenerator[] };
+}

@@ -1,0 +1,16 @@
+import { system } from '../../../shared/api';
+import type { ServerModule } from '../module';
+import * as service from './service';
+
+/** 小程序设置: districts, agreements and the mini-program's configuration. */
+export const settingsServer: ServerModule = {
+  id: 'settings',
+  routes(b, deps) {
+    b.bind(system.districtPage, ({ auth, query }) => service.pageDistricts(deps, auth, query));
+    b.bind(system.agreementList, ({ auth, query }) => service.listAgreements(deps, auth, query.code));
+    b.bind(system.agreementSave, ({ auth, body }) => service.saveAgreement(deps, auth, body));
+    b.bind(system.qrCode, () => service.qrCode(deps));
+    b.bind(system.cityLocation, () => service.cityLocation(deps));
+    b.bind(system.payInfoList, () => service.listPayInfo(deps));
+  },
+};

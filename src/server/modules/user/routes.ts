@@ -1,0 +1,19 @@
+import { account, system } from '../../../shared/api';
+import type { ServerModule } from '../module';
+import * as service from './service';
+import * as sysLog from './sys-log';
+
+/** 账号管理: staff accounts, role groups and the system log. */
+export const userServer: ServerModule = {
+  id: 'user',
+  routes(b, deps) {
+    b.bind(account.userPage, ({ auth, query }) => service.pageUsers(deps, auth, query));
+    b.bind(account.userById, ({ auth, params }) => service.getUser(deps, auth, params.id));
+    b.bind(account.userAdd, ({ auth, body }) => service.addUser(deps, auth, body));
+    b.bind(account.userUpdate, ({ auth, body }) => service.updateUser(deps, auth, body));
+    b.bind(account.groupList, () => service.listGroups(deps));
+    b.bind(account.groupUpdate, ({ auth, query }) => service.updateGroup(deps, auth, query));
+    b.bind(system.sysLogPage, ({ auth, query }) => sysLog.pageLogs(deps, auth, query));
+    b.bind(system.sysLogOperationTypes, async () => sysLog.operationTypes());
+  },
+};

@@ -1,0 +1,58 @@
+import type { Endpoint } from '../api/endpoint';
+import type { MenuId } from '../api/menus';
+import { type Permission, type Role, grant } from '../api/permissions';
+
+/**
+ * A module is declared once, here in shared (no React, no node): what the server binds, what the
+ * seed puts in the menu catalogue, what the console routes and hides, and what the system log
+ * names all come from its manifest. Adding a module: its manifest file, its server folder, its
+ * client folder, one line in MODULES (modules/index.ts).
+ */
+export interface PageDef {
+  /** The route segment under the menu: `/{menu.id}/{key}`. */
+  key: string;
+  title: string;
+  /**
+   * The screen the console renders; the client's screen map must hold every component of a page
+   * that is not `planned` (a compile error otherwise), and nothing else.
+   */
+  component: string;
+  /** Reached from another screen only (auth item type `page`), not listed in the menu. */
+  hidden?: boolean;
+  /** Routes the console filters by role (spec §6); the server enforces the same on the calls. */
+  roles?: readonly Role[];
+  /** Not built yet: the console shows the honest "尚未上线" page (DESIGN §7). */
+  planned?: boolean;
+}
+
+export interface MenuDef {
+  id: MenuId;
+  title: string;
+  icon: string;
+  /** `g` then this letter jumps to the menu's first page. */
+  jumpKey: string;
+  roles?: readonly Role[];
+  pages: readonly PageDef[];
+}
+
+export interface ModuleManifest {
+  id: string;
+  /** The sidebar menu the module owns; the shell module (login, session) has none. */
+  menu?: MenuDef;
+  endpoints: readonly Endpoint[];
+  /** Button permission keys (spec §6) with their Chinese labels. */
+  buttons: Readonly<Record<string, string>>;
+  /** System-log operation types the module writes, with their labels. */
+  operations: Readonly<Record<string, string>>;
+}
+
+export const defineModule = <const M extends ModuleManifest>(m: M): M => m;
+
+/**
+ * A grant whose button keys are checked against the module's own declaration at compile time, so a
+ * contract file cannot name a button nobody declared.
+ */
+export const grantIn =
+  <const B extends Readonly<Record<string, string>>>(_buttons: B) =>
+  (spec: { roles?: readonly Role[]; buttons?: readonly (keyof B & string)[] }): Permission =>
+    grant(spec);

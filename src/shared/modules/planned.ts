@@ -1,0 +1,149 @@
+import type { MenuId } from '../api/menus';
+import { type PageDef, defineModule } from './define';
+
+/**
+ * The menus of spec §2 whose modules are not built yet: their pages open the honest "尚未上线" page
+ * and their buttons already exist as permissions. When a module is built, its menu moves out of
+ * this file into a manifest of its own (see user.ts) and its pages lose `planned`.
+ */
+const planned = <const Id extends MenuId, const B extends Record<string, string> = Record<never, string>>(
+  id: Id,
+  title: string,
+  icon: string,
+  jumpKey: string,
+  pages: readonly Omit<PageDef, 'planned'>[],
+  buttons: B = {} as B,
+) =>
+  defineModule({
+    id,
+    menu: { id, title, icon, jumpKey, pages: pages.map((p) => ({ ...p, planned: true as const })) },
+    endpoints: [],
+    buttons,
+    operations: {},
+  });
+
+export const noticeReportModule = planned('noticeReport', '公告与反馈', 'notice', 'n', [
+  { key: 'notice', title: '公告管理', component: 'ListNotice' },
+  { key: 'feedback', title: '意见反馈', component: 'ListFeedback' },
+]);
+
+export const orderModule = planned(
+  'order',
+  '乘车记录管理',
+  'order',
+  'o',
+  [
+    { key: 'order-list', title: '乘车记录', component: 'ListOrder' },
+    { key: 'order-total', title: '乘车统计', component: 'OrderTotal' },
+  ],
+  { REFUND_ORDER: '订单退款' },
+);
+
+export const busUserModule = planned(
+  'busUser',
+  '乘客用户管理',
+  'peoples',
+  'p',
+  [
+    { key: 'bus-user', title: '乘客用户', component: 'ListBusUser' },
+    { key: 'yc-user', title: '异常用户', component: 'ListYcUser' },
+  ],
+  { ycOrder: '异常订单处理' },
+);
+
+export const rechargeModule = planned('recharge', 'NFC充值', 'money', 'r', [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge' }]);
+
+export const cardVerifyModule = planned('cardVerify', '线上验卡', 'verify', 'v', [
+  { key: 'card-verify-list', title: '验卡记录', component: 'ListCardVerify' },
+  { key: 'card-verify-config', title: '验卡配置', component: 'CardVerifyConfig' },
+]);
+
+export const stationModule = planned('station', '站点管理', 'station', 's', [
+  { key: 'station', title: '站点', component: 'ListStation' },
+  { key: 'gps-sort', title: 'GPS排序', component: 'GpsSort', hidden: true },
+  { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode' },
+]);
+
+export const busModule = planned(
+  'bus',
+  '公交线路',
+  'bus',
+  'b',
+  [
+    { key: 'list', title: '线路列表', component: 'ListBusLine' },
+    { key: 'bus-line', title: '线路详情', component: 'BusLine', hidden: true },
+    { key: 'add-bus-line', title: '新增线路', component: 'AddBusLine', hidden: true },
+    { key: 'line-path', title: '线路轨迹', component: 'LinePath', hidden: true },
+    { key: 'sub-list', title: '子线路列表', component: 'ListSubLine' },
+    { key: 'add-sub-line', title: '新增子线路', component: 'AddSubLine', hidden: true },
+    { key: 'sub-line-station', title: '子线路站点', component: 'SubLineStation', hidden: true },
+  ],
+  { BUS_LINE_DEL: '删除线路', BUS_LINE_DETAIL_DEL: '删除线路详情' },
+);
+
+export const customBusModule = planned('customBus', '定制公交', 'custom-bus', 'c', [
+  { key: 'custom-station', title: '定制站点', component: 'ListCustomStation' },
+  { key: 'custom-line-path', title: '定制线路轨迹', component: 'CustomLinePath', hidden: true },
+  { key: 'custom-line', title: '定制线路', component: 'ListCustomLine' },
+  { key: 'custom-list', title: '定制列表', component: 'ListCustom' },
+  { key: 'custom-record', title: '定制记录', component: 'ListCustomRecord' },
+  { key: 'order-record', title: '订单记录', component: 'ListOrderRecord' },
+  { key: 'order-detail', title: '订单详情', component: 'OrderDetail', hidden: true },
+  { key: 'summary', title: '定制汇总', component: 'CustomSummary' },
+  { key: 'car', title: '车辆管理', component: 'ListCar' },
+  { key: 'add-car', title: '新增车辆', component: 'AddCar', hidden: true },
+  { key: 'driver', title: '司机管理', component: 'ListDriver' },
+  { key: 'add-driver', title: '新增司机', component: 'AddDriver', hidden: true },
+  { key: 'add-custom-line', title: '新增定制线路', component: 'AddCustomLine', hidden: true },
+  { key: 'add-classes', title: '新增班次', component: 'AddClasses', hidden: true },
+  { key: 'classes', title: '班次管理', component: 'ListClasses' },
+]);
+
+export const customSettingModule = planned('customSetting', '定制公交设置', 'setting', 'x', [
+  { key: 'custom-base', title: '基础设置', component: 'CustomBase' },
+  { key: 'refund-setting', title: '退款设置', component: 'RefundSetting' },
+  { key: 'agreement-setting', title: '协议设置', component: 'AgreementSetting' },
+]);
+
+export const packagePayModule = planned('packagePay', '套餐购买', 'package', 'k', [
+  { key: 'package-summary', title: '套餐汇总', component: 'PackageSummary' },
+  { key: 'package-manage', title: '套餐管理', component: 'ListPackage' },
+  { key: 'package-order', title: '套餐订单', component: 'ListPackageOrder' },
+  { key: 'package-agreement', title: '套餐协议', component: 'PackageAgreement' },
+  { key: 'add-package', title: '新增套餐', component: 'AddPackage', hidden: true },
+  { key: 'package-order-detail', title: '套餐订单详情', component: 'PackageOrderDetail', hidden: true },
+]);
+
+export const activityModule = planned('acitivity', '活动管理', 'activity', 'a', [
+  { key: 'activity', title: '活动列表', component: 'ListActivity' },
+  { key: 'discount-limit', title: '优惠限制', component: 'DiscountLimit' },
+  { key: 'operate-record', title: '操作记录', component: 'ListOperateRecord' },
+]);
+
+export const rechargeableModule = planned('rechargeable', '储值管理', 'wallet', 'w', [
+  { key: 'add-recharge', title: '新增储值', component: 'AddRecharge', hidden: true },
+  { key: 'recharge-manage', title: '储值管理', component: 'ListRechargeManage' },
+  { key: 'recharge-order', title: '储值订单', component: 'ListRechargeOrder' },
+  { key: 'recharge-setting', title: '储值设置', component: 'RechargeSetting' },
+  { key: 'recharge-agreement', title: '储值协议', component: 'RechargeAgreement' },
+]);
+
+export const callingCardModule = planned('callingCard', '亲情卡', 'family', 'f', [
+  { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind' },
+  { key: 'renew-log', title: '续费记录', component: 'ListRenewLog' },
+  { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true },
+]);
+
+export const specialCodeModule = planned('specialCode', '特殊码管理', 'discount', 't', [
+  { key: 'special-code-list', title: '特殊码列表', component: 'ListSpecialCode' },
+  { key: 'rule-setting', title: '规则设置', component: 'RuleSetting' },
+  { key: 'rule-edit', title: '规则编辑', component: 'RuleEdit', hidden: true },
+  { key: 'special-code-agreement', title: '特殊码协议', component: 'SpecialCodeAgreement' },
+]);
+
+export const handleCardModule = planned('handleCard', '线上办卡', 'card', 'h', [
+  { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard' },
+  { key: 'handle-card-setting', title: '办卡设置', component: 'HandleCardSetting' },
+  { key: 'handle-card-rule-edit', title: '办卡规则编辑', component: 'HandleCardRuleEdit', hidden: true },
+  { key: 'card-list', title: '卡片列表', component: 'ListCard' },
+]);

@@ -1,0 +1,23 @@
+import * as system from '../api/system';
+import { defineModule } from './define';
+
+/** 小程序设置: the mini-program's base settings, agreements and districts. */
+export const settingsModule = defineModule({
+  id: 'settings',
+  menu: {
+    id: 'settings',
+    title: '小程序设置',
+    icon: 'setting',
+    jumpKey: 'z',
+    pages: [
+      { key: 'base-setting', title: '基础设置', component: 'BaseSetting', planned: true },
+      { key: 'agreements', title: '协议管理', component: 'ListAgreement' },
+      { key: 'districts', title: '区域管理', component: 'ListDistrict', roles: ['ROLE_APP_ADMIN'] },
+    ],
+  },
+  endpoints: [system.districtPage, system.agreementList, system.agreementSave, system.qrCode, system.cityLocation, system.payInfoList],
+  buttons: {},
+  operations: {
+    AGREEMENT_SAVE: '保存协议',
+  },
+});

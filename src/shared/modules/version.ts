@@ -1,0 +1,25 @@
+import { defineModule } from './define';
+
+/** 版本管理: line-network versions (to come), help and about. */
+export const versionModule = defineModule({
+  id: 'version',
+  menu: {
+    id: 'version',
+    title: '版本管理',
+    icon: 'version',
+    jumpKey: 'e',
+    pages: [
+      { key: 'version', title: '线网版本', component: 'ListVersion', planned: true },
+      { key: 'help-center', title: '帮助中心', component: 'HelpCenter', planned: true },
+      { key: 'about', title: '关于', component: 'About' },
+    ],
+  },
+  endpoints: [],
+  buttons: {
+    BUS_LINE_VERSION_ADD: '新增版本',
+    BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',
+    BUS_LINE_VERSION_UPDATE_DEL: '删除版本',
+    BUS_LINE_VERSION_UPDATE_STATUS: '修改版本状态',
+  },
+  operations: {},
+});

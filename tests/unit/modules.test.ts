@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { FEATURES, SCREENS } from '../../src/client/app/features';
+import type { CommandContext } from '../../src/client/commands/types';
+import { shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
+import { BUTTON_KEYS, MENU_IDS, MODULES, OPERATION_TYPES, endpoints, menuCatalogue } from '../../src/shared/api';
+
+/**
+ * The module frame holds together: the modules' manifests are the one source of the contract's
+ * endpoint list, the menu catalogue, the button keys, the log's operation types and the console's
+ * screens, and nothing refers to what no manifest declares.
+ */
+const pages = MODULES.flatMap((m) => ('menu' in m ? m.menu.pages.map((p) => ({ ...p, menuId: m.menu.id, path: `/${m.menu.id}/${p.key}` })) : []));
+
+describe('the modules', () => {
+  it('own each of the 18 menus of spec §2 exactly once, with distinct jump keys', () => {
+    const menus = MODULES.flatMap((m) => ('menu' in m ? [m.menu] : []));
+    expect(menus.map((m) => m.id).sort()).toEqual([...MENU_IDS].sort());
+    const keys = menus.map((m) => m.jumpKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.every((k) => /^[a-z]$/.test(k))).toBe(true);
+    expect(() => menuCatalogue(MODULES)).not.toThrow();
+  });
+
+  it('declare unique module ids, endpoint ids, routes, button keys and operation types', () => {
+    const unique = (xs: string[]) => expect(xs.filter((x, i) => xs.indexOf(x) !== i)).toEqual([]);
+    unique(MODULES.map((m) => m.id));
+    unique(endpoints.map((e) => e.id));
+    unique(endpoints.map((e) => `${e.method} ${e.path}`));
+    unique(MODULES.flatMap((m) => Object.keys(m.buttons)));
+    unique(MODULES.flatMap((m) => Object.keys(m.operations)));
+    unique(pages.map((p) => p.path));
+    expect(BUTTON_KEYS.length).toBeGreaterThanOrEqual(10);
+    expect(OPERATION_TYPES.LOGIN).toBe('登录');
+  });
+
+  it('grant only buttons some module declares', () => {
+    for (const e of endpoints) {
+      if (e.permission.kind !== 'grant') continue;
+      for (const b of e.permission.buttons ?? []) expect(BUTTON_KEYS, e.id).toContain(b);
+    }
+  });
+});
+
+describe('the console’s screens', () => {
+  it('exist for every page that is not planned, and only for those', () => {
+    const built = pages.filter((p) => !('planned' in p && p.planned)).map((p) => p.component);
+    expect(Object.keys(SCREENS).sort()).toEqual([...new Set(built)].sort());
+    // Each feature offers screens no other feature offers.
+    const offered = FEATURES.flatMap((f) => Object.keys(f.screens));
+    expect(new Set(offered).size).toBe(offered.length);
+  });
+
+  it('are opened by commands only at paths some page has', () => {
+    const known = new Set(pages.map((p) => p.path));
+    const visited: string[] = [];
+    const ctx: CommandContext = {
+      navigate: (path) => visited.push(path),
+      setDistrict: () => undefined,
+      shell: () => undefined,
+    };
+    const commands = [...shellCommands, switchDistrictCommand, ...FEATURES.flatMap((f) => f.commands)];
+    for (const c of commands) {
+      const args = Object.fromEntries((c.args ?? []).map((a) => [a.name, a.kind === 'datetime' ? '2026-11-23 08:00' : 'x']));
+      const before = visited.length;
+      c.run(ctx, args);
+      for (const path of visited.slice(before)) expect(known, `${c.id} → ${path}`).toContain(new URL(path, 'http://console').pathname);
+    }
+    expect(visited.length).toBeGreaterThan(0);
+  });
+});
