@@ -101,7 +101,7 @@ describe('user add', () => {
   it('refuses a duplicate login whatever its case, and changes nothing', async () => {
     const n = await countUsers();
     const res = await s.call(account.userAdd, { token: admin, body: body('NEWBIE01', { districtId: 1 }) });
-    expect(res.body).toEqual({ code: 0, msg: '用户名已存在', data: null });
+    expect(res.body).toEqual({ code: 0, msg: '用户名已存在', data: { errors: [{ field: 'login', msg: '用户名已存在' }] } });
     expect(await countUsers()).toBe(n);
   });
 

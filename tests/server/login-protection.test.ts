@@ -109,7 +109,7 @@ describe('lockout: back off the source, not the victim', () => {
     const token = (await api.login('10.3.0.1', 'viewer', DEMO_PASSWORD)).body.data?.idToken ?? '';
     for (let i = 0; i < 5; i++) {
       const r = await api.changePassword('10.3.0.1', token, `guess-${i}-password`);
-      expect(r.body).toEqual({ code: Code.FAIL, msg: Msg.oldPasswordWrong, data: null });
+      expect(r.body).toEqual({ code: Code.FAIL, msg: Msg.oldPasswordWrong, data: { errors: [{ field: 'oldPassword', msg: Msg.oldPasswordWrong }] } });
     }
     expect(await api.me(token)).toBe(401);
 

@@ -137,7 +137,7 @@ describe('password change', () => {
   it('refuses a wrong old password with 原密码错误 and changes nothing', async () => {
     const token = await s.login('viewer');
     const res = await s.call(auth.changePassword, { token, body: { oldPassword: 'wrong', newPassword: 'NewPass2026' } });
-    expect(res.body).toEqual({ code: 0, msg: Msg.oldPasswordWrong, data: null });
+    expect(res.body).toEqual({ code: 0, msg: Msg.oldPasswordWrong, data: { errors: [{ field: 'oldPassword', msg: Msg.oldPasswordWrong }] } });
     expect((await me(token)).body.code).toBe(1);
   });
 

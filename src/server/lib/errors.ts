@@ -15,6 +15,18 @@ export class AppError extends Error {
 
 /** A business refusal the console shows as it is (HTTP 200, code 0). */
 export const fail = (msg: string, data: unknown = null) => new AppError(Code.FAIL, msg, 200, data);
+
+/** A field the console should put a message under: the same `{ field, msg }` a 400 carries. */
+export interface FieldRefusal {
+  field: string;
+  msg: string;
+}
+
+/**
+ * A business refusal about one field (用户名已存在 → `login`): `data.errors` names the field, so the
+ * console places the message by name, never by matching its text.
+ */
+export const failOn = (field: string, msg: string) => fail(msg, { errors: [{ field, msg }] satisfies FieldRefusal[] });
 export const badRequest = (msg: string, data: unknown = null) => new AppError(Code.BAD_REQUEST, msg, 400, data);
 export const forbidden = (msg: string = Msg.forbidden) => new AppError(Code.FORBIDDEN, msg, 403);
 /** A record that is not there is a business answer (HTTP 200); HTTP 404 is kept for unknown API paths. */
@@ -30,12 +42,12 @@ export function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
-/** Runs `work`, answering a unique violation (a race with another writer) with a business refusal. */
-export async function uniqueOr<T>(msg: string, work: () => Promise<T>): Promise<T> {
+/** Runs `work`, answering a unique violation (a race with another writer) with a refusal about `field`. */
+export async function uniqueOr<T>(refusal: FieldRefusal, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isUniqueViolation(err)) throw fail(msg);
+    if (isUniqueViolation(err)) throw failOn(refusal.field, refusal.msg);
     throw err;
   }
 }

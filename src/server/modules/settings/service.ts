@@ -1,33 +1,29 @@
-import { and, asc, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { Msg, parseSort, type system, toPage } from '../../../shared/api';
+import type { system } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
-import { fail, forbidden, notFound, uniqueOr } from '../../lib/errors';
+import { fail, failOn, notFound, uniqueOr } from '../../lib/errors';
+import { orderBy, paged } from '../../lib/paging';
+import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
 
 type DistrictQuery = z.output<typeof system.districtPage.query>;
 
 export async function pageDistricts(deps: AppDeps, a: AuthContext, q: DistrictQuery) {
-  const where: SQL[] = [];
+  const where: (SQL | undefined)[] = [];
   // Without openDistrict the area list is the account's own district.
   if (!a.user.openDistrict) where.push(eq(t.districts.id, a.user.districtId ?? -1));
   if (q.name) where.push(contains(t.districts.name, q.name));
-  const cond = where.length ? and(...where) : undefined;
-  const sort = parseSort<'name' | 'code'>(q.sort);
-  const column = sort?.field === 'name' ? t.districts.name : sort?.field === 'code' ? t.districts.code : t.districts.sort;
-  const [rows, [total]] = await Promise.all([
-    deps.db
-      .select({ id: t.districts.id, name: t.districts.name, code: t.districts.code, lat: t.districts.lat, lon: t.districts.lon })
-      .from(t.districts)
-      .where(cond)
-      .orderBy(sort?.dir === 'desc' ? desc(column) : asc(column), asc(t.districts.id))
-      .limit(q.size)
-      .offset(q.page * q.size),
-    deps.db.select({ n: count() }).from(t.districts).where(cond),
-  ]);
-  return toPage(rows, total?.n ?? 0, q.page, q.size);
+  const cond = and(...where);
+  const order = orderBy(q.sort, { name: t.districts.name, code: t.districts.code }, { column: t.districts.sort, dir: 'asc' }, t.districts.id);
+  const columns = { id: t.districts.id, name: t.districts.name, code: t.districts.code, lat: t.districts.lat, lon: t.districts.lon };
+  return paged(
+    q,
+    (limit, offset) => deps.db.select(columns).from(t.districts).where(cond).orderBy(...order).limit(limit).offset(offset),
+    () => deps.db.select({ n: count() }).from(t.districts).where(cond),
+  );
 }
 
 const agreementDto = (r: typeof t.agreements.$inferSelect) => ({
@@ -40,20 +36,17 @@ const agreementDto = (r: typeof t.agreements.$inferSelect) => ({
 });
 
 export async function listAgreements(deps: AppDeps, a: AuthContext, code: string | undefined) {
-  const where: SQL[] = [];
-  if (a.districtScope !== null) where.push(eq(t.agreements.districtId, a.districtScope));
-  if (code) where.push(eq(t.agreements.code, code));
   const rows = await deps.db
     .select()
     .from(t.agreements)
-    .where(where.length ? and(...where) : undefined)
+    .where(and(inScope(a, t.agreements.districtId), code ? eq(t.agreements.code, code) : undefined))
     .orderBy(asc(t.agreements.districtId), asc(t.agreements.code));
   return rows.map(agreementDto);
 }
 
 type AgreementBody = z.output<typeof system.agreementSave.body>;
 
-const DUPLICATE_CODE = '该区域已存在相同编码的协议';
+const DUPLICATE_CODE = { field: 'code', msg: '该区域已存在相同编码的协议' };
 
 export async function saveAgreement(deps: AppDeps, a: AuthContext, body: AgreementBody) {
   const now = deps.clock.now();
@@ -61,12 +54,12 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
     if (body.id) {
       const [before] = await tx.select().from(t.agreements).where(eq(t.agreements.id, body.id)).for('update');
       if (!before) throw notFound('协议不存在');
-      if (a.districtScope !== null && before.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
+      assertInScope(a, before.districtId);
       const [dup] = await tx
         .select({ id: t.agreements.id })
         .from(t.agreements)
         .where(and(eq(t.agreements.districtId, before.districtId), eq(t.agreements.code, body.code)));
-      if (dup && dup.id !== before.id) throw fail(DUPLICATE_CODE);
+      if (dup && dup.id !== before.id) throw failOn(DUPLICATE_CODE.field, DUPLICATE_CODE.msg);
       const [after] = await tx
         .update(t.agreements)
         .set({ code: body.code, title: body.title, content: body.content, updatedAt: now })
@@ -82,7 +75,7 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
       .values({ districtId: a.districtScope, code: body.code, title: body.title, content: body.content, createdAt: now, updatedAt: now })
       .onConflictDoNothing()
       .returning();
-    if (!created) throw fail(DUPLICATE_CODE);
+    if (!created) throw failOn(DUPLICATE_CODE.field, DUPLICATE_CODE.msg);
     await audit(tx, a.actor, { type: 'AGREEMENT_SAVE', targetDistrictId: created.districtId, target: `${created.districtId}/${created.code}`, summary: `新增协议「${created.title}」`, after: agreementDto(created) }, now);
     return agreementDto(created);
   }));

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppDeps, AuthContext, UserRow } from '../../context';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
-import { fail } from '../../lib/errors';
+import { failOn } from '../../lib/errors';
 import { type Reservation, clearSource, nameKeyOf, reserveAttempt, sourceOf, sweepExpired } from '../../lib/login-throttle';
 import { endSessions } from '../../plugins/auth';
 import { tooManyRequests } from './login-limits';
@@ -107,14 +107,14 @@ export async function recordFailure(deps: AppDeps, attempt: Attempt, reservation
 /**
  * A signed-in account re-enters its own password (修改密码, and the `pwd` of unbinding a family
  * card): refused while locked, counted like a login failure when wrong (logged as `say.failure`),
- * answered `say.wrong`.
+ * answered `say.wrong` under the form's `say.field`.
  */
 export async function verifyOwnPassword(
   deps: AppDeps,
   a: AuthContext,
   ip: string,
   password: string,
-  say: { failure: string; wrong: string },
+  say: { failure: string; wrong: string; field: string },
 ): Promise<void> {
   const now = deps.clock.now();
   if (stillLocked(a.user, now)) throw lockedOut(a.user.lockedUntil ?? now, now);
@@ -125,7 +125,7 @@ export async function verifyOwnPassword(
     return;
   }
   await recordFailure(deps, attempt, reservation, say.failure, now);
-  throw fail(say.wrong);
+  throw failOn(say.field, say.wrong);
 }
 
 export const stillLocked = (user: UserRow, now: Date) => !!user.lockedUntil && user.lockedUntil > now;

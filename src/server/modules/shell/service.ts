@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
-import { fail } from '../../lib/errors';
+import { fail, failOn } from '../../lib/errors';
 import { itemsOf } from '../../lib/grants';
 import { DUMMY_HASH } from '../../lib/password';
 import { endSessions, signSessionToken } from '../../plugins/auth';
@@ -95,8 +95,8 @@ export async function logout(deps: AppDeps, a: AuthContext): Promise<void> {
 
 export async function changePassword(deps: AppDeps, a: AuthContext, ip: string, oldPassword: string, newPassword: string): Promise<void> {
   // Counted and locked like a login: a borrowed session is no way to guess the password.
-  await verifyOwnPassword(deps, a, ip, oldPassword, { failure: '修改密码时原密码错误', wrong: Msg.oldPasswordWrong });
-  if (oldPassword === newPassword) throw fail('新密码不能与原密码相同');
+  await verifyOwnPassword(deps, a, ip, oldPassword, { failure: '修改密码时原密码错误', wrong: Msg.oldPasswordWrong, field: 'oldPassword' });
+  if (oldPassword === newPassword) throw failOn('newPassword', '新密码不能与原密码相同');
   const hash = await deps.passwords.hash(newPassword);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {

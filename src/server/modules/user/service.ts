@@ -6,9 +6,11 @@ import { isSuperUser } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
-import { fail, forbidden, notFound, uniqueOr } from '../../lib/errors';
+import { fail, failOn, forbidden, notFound, uniqueOr } from '../../lib/errors';
 import { groupExceeds, rankOf } from '../../lib/grants';
 import { clearName, nameKeyOf } from '../../lib/login-throttle';
+import { orderBy, paged } from '../../lib/paging';
+import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
 import { endSessions } from '../../plugins/auth';
 
@@ -59,24 +61,19 @@ const SORT_COLUMNS = {
 } as const;
 
 export async function pageUsers(deps: AppDeps, a: AuthContext, q: UserPageQuery) {
-  const where: SQL[] = [];
-  if (a.districtScope !== null) where.push(eq(t.users.districtId, a.districtScope));
-  else if (q.districtId) where.push(eq(t.users.districtId, q.districtId));
-  if (q.keyword) {
-    const kw = or(contains(t.users.login, q.keyword), contains(t.users.firstName, q.keyword), contains(t.users.phone, q.keyword));
-    if (kw) where.push(kw);
-  }
+  const where: (SQL | undefined)[] = [inScope(a, t.users.districtId)];
+  if (a.districtScope === null && q.districtId) where.push(eq(t.users.districtId, q.districtId));
+  if (q.keyword) where.push(or(contains(t.users.login, q.keyword), contains(t.users.firstName, q.keyword), contains(t.users.phone, q.keyword)));
   if (q.activated !== undefined) where.push(eq(t.users.activated, q.activated));
   if (q.groupId) where.push(eq(t.users.groupId, q.groupId));
-  const cond = where.length ? and(...where) : undefined;
-  const sort = parseSort<keyof typeof SORT_COLUMNS>(q.sort);
-  const order = sort ? (sort.dir === 'asc' ? asc(SORT_COLUMNS[sort.field]) : desc(SORT_COLUMNS[sort.field])) : asc(t.users.id);
-  const [rows, [total]] = await Promise.all([
-    selectUsers(deps.db).where(cond).orderBy(order, asc(t.users.id)).limit(q.size).offset(q.page * q.size),
-    deps.db.select({ n: count() }).from(t.users).where(cond),
-  ]);
+  const cond = and(...where);
+  const order = orderBy(q.sort, SORT_COLUMNS, { column: t.users.id, dir: 'asc' }, t.users.id);
   const now = deps.clock.now();
-  return toPage(rows.map((r) => toDto(r, now)), total?.n ?? 0, q.page, q.size);
+  return paged(
+    q,
+    async (limit, offset) => (await selectUsers(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map((r) => toDto(r, now)),
+    () => deps.db.select({ n: count() }).from(t.users).where(cond),
+  );
 }
 
 async function loadUser(db: Db, id: number) {
@@ -84,6 +81,9 @@ async function loadUser(db: Db, id: number) {
   if (!row) throw notFound('账号不存在');
   return row;
 }
+
+const LOGIN_TAKEN = { field: 'login', msg: '用户名已存在' };
+const GROUP_NAME_TAKEN = { field: 'name', msg: '角色组名称已存在' };
 
 const outranked = () => forbidden('不能操作权限高于自己的账号');
 
@@ -93,7 +93,7 @@ const outranked = () => forbidden('不能操作权限高于自己的账号');
  * last rule a manager could reset the password of a stronger account and log in as it.
  */
 async function assertCanTouch(db: Db, a: AuthContext, target: typeof t.users.$inferSelect) {
-  if (a.districtScope !== null && target.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
+  assertInScope(a, target.districtId);
   if (isSuperUser(a)) return;
   if (target.openDistrict && !a.user.openDistrict) throw outranked();
   if (rankOf(target.authorities) > rankOf(a.roles)) throw outranked();
@@ -102,7 +102,7 @@ async function assertCanTouch(db: Db, a: AuthContext, target: typeof t.users.$in
 
 export async function getUser(deps: AppDeps, a: AuthContext, id: number) {
   const row = await loadUser(deps.db, id);
-  if (a.districtScope !== null && row.user.districtId !== a.districtScope) throw forbidden(Msg.foreignDistrict);
+  assertInScope(a, row.user.districtId);
   return toDto(row, deps.clock.now());
 }
 
@@ -117,11 +117,11 @@ async function assertGrantable(
 ) {
   if (spec.groupId !== undefined) {
     const [g] = await db.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.id, spec.groupId));
-    if (!g) throw fail('角色组不存在');
+    if (!g) throw failOn('groupId', '角色组不存在');
   }
   if (spec.districtId !== undefined && spec.districtId !== null) {
     const [d] = await db.select({ id: t.districts.id }).from(t.districts).where(eq(t.districts.id, spec.districtId));
-    if (!d) throw fail('区域不存在');
+    if (!d) throw failOn('districtId', '区域不存在');
   }
   if (isSuperUser(a)) return;
   if (spec.authority !== undefined && rankOf([spec.authority]) > rankOf(a.roles)) throw forbidden('不能授予高于自己的角色');
@@ -142,10 +142,10 @@ function publicView(u: typeof t.users.$inferSelect) {
 export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
   const login = body.login.toLowerCase();
   const districtId = body.districtId ?? a.districtScope ?? null;
-  if (!body.openDistrict && districtId === null) throw fail('请选择账号所属区域');
+  if (!body.openDistrict && districtId === null) throw failOn('districtId', '请选择账号所属区域');
   const hash = await deps.passwords.hash(body.password);
   const now = deps.clock.now();
-  return uniqueOr('用户名已存在', () =>
+  return uniqueOr(LOGIN_TAKEN, () =>
     deps.db.transaction(async (tx) => {
       await assertGrantable(tx, a, { authority: body.authority, openDistrict: body.openDistrict, districtId, groupId: body.groupId });
       const [row] = await tx
@@ -166,7 +166,7 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
         })
         .onConflictDoNothing()
         .returning();
-      if (!row) throw fail('用户名已存在');
+      if (!row) throw failOn(LOGIN_TAKEN.field, LOGIN_TAKEN.msg);
       await audit(tx, a.actor, { type: 'USER_ADD', targetDistrictId: row.districtId, target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
       return toDto(await loadUser(tx, row.id), now);
     }),
@@ -189,13 +189,13 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
     if (target.id === a.user.id) {
       if (changesStatus && activated === false) throw fail('不能禁用当前登录的账号');
       // One's own password changes only with the old one, through 修改密码.
-      if (password !== undefined) throw fail('请通过“修改密码”修改自己的密码');
+      if (password !== undefined) throw failOn('password', '请通过“修改密码”修改自己的密码');
       const ownGrants = authority !== undefined || fields.groupId !== undefined || fields.districtId !== undefined || fields.openDistrict !== undefined;
       if (ownGrants && !isSuperUser(a)) throw forbidden('不能修改自己的角色、角色组或区域');
     }
     const nextOpen = fields.openDistrict ?? target.openDistrict;
     const nextDistrict = fields.districtId === undefined ? target.districtId : fields.districtId;
-    if (!nextOpen && nextDistrict === null) throw fail('请选择账号所属区域');
+    if (!nextOpen && nextDistrict === null) throw failOn('districtId', '请选择账号所属区域');
     await assertGrantable(tx, a, {
       authority,
       openDistrict: fields.openDistrict && !target.openDistrict ? true : undefined,
@@ -262,19 +262,19 @@ export const listGroups = (deps: AppDeps) => groupDtos(deps.db);
 
 export async function updateGroup(deps: AppDeps, a: AuthContext, q: GroupQuery) {
   const now = deps.clock.now();
-  return uniqueOr('角色组名称已存在', () =>
+  return uniqueOr(GROUP_NAME_TAKEN, () =>
     deps.db.transaction(async (tx) => {
       await tx.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.id, q.id)).for('update');
       const [before] = await groupDtos(tx, [q.id]);
       if (!before) throw notFound('角色组不存在');
       if (q.name && q.name !== before.name) {
         const [dup] = await tx.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, q.name));
-        if (dup) throw fail('角色组名称已存在');
+        if (dup) throw failOn(GROUP_NAME_TAKEN.field, GROUP_NAME_TAKEN.msg);
       }
       if (q.itemIds?.length) {
         const known = await tx.select({ id: t.authItems.id }).from(t.authItems).where(inArray(t.authItems.id, q.itemIds));
         const unknown = q.itemIds.filter((i) => !known.some((k) => k.id === i));
-        if (unknown.length) throw fail(`权限项不存在：${unknown.slice(0, 5).join('、')}`);
+        if (unknown.length) throw failOn('itemIds', `权限项不存在：${unknown.slice(0, 5).join('、')}`);
       }
       await tx
         .update(t.roleGroups)

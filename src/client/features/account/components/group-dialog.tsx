@@ -10,7 +10,6 @@ import { api } from '../../../lib/api-client';
 import { useAuthItems } from '../api';
 import { ItemTree, buildTree, itemIdsOf } from './item-tree';
 
-const LABELS = { name: '角色组名称', description: '描述' };
 
 /** 编辑权限: name, description and the group's menus, pages and buttons as a check-box tree. */
 export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onClose(): void; onSaved(): void }) {
@@ -37,7 +36,7 @@ export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onC
       toast.success(`已保存角色组 ${name.trim()}`);
       onSaved();
     } catch (err) {
-      setErrors(errorsFromFailure(err, ['name', 'description'], LABELS));
+      setErrors(errorsFromFailure(err, ['name', 'description']));
       setBusy(false);
     }
   };

@@ -152,7 +152,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: StaffUser | null;
       onSaved();
     } catch (err) {
       const shown = FIELDS.filter((f) => (f !== 'districtId' || chooseDistrict) && (f !== 'openDistrict' || superUser) && (f !== 'login' || adding));
-      setErrors(errorsFromFailure(err, shown, LABELS));
+      setErrors(errorsFromFailure(err, shown));
       setBusy(false);
     }
   };

@@ -7,7 +7,6 @@ import { Modal, ModalActions } from '../../../components/modal';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 
-const LABELS = { title: '标题', code: '编码', content: '内容' };
 
 /**
  * 新增 / 编辑协议, checked with the contract's body schema. A new agreement belongs to the chosen
@@ -32,7 +31,7 @@ export function AgreementDialog({ agreement, areaName, onClose, onSaved }: { agr
       toast.success(agreement ? `已保存协议「${title.trim()}」` : `已新增协议「${title.trim()}」`);
       onSaved();
     } catch (err) {
-      setErrors(errorsFromFailure(err, ['title', 'code', 'content'], LABELS));
+      setErrors(errorsFromFailure(err, ['title', 'code', 'content']));
       setBusy(false);
     }
   };
