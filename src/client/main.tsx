@@ -1,10 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { useChineseZodMessages } from '../shared/api/zod-locale';
+import { installChineseZodMessages } from '../shared/api/zod-locale';
 import { App } from './app/app';
 import './index.css';
 
-useChineseZodMessages();
+installChineseZodMessages();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

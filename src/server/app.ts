@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { Code } from '../shared/api';
-import { useChineseZodMessages } from '../shared/api/zod-locale';
+import { installChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, systemClock } from './config';
 import type { AppDeps } from './context';
 import { AppError } from './lib/errors';
@@ -40,7 +40,7 @@ async function loadJwtKey(db: Db): Promise<Uint8Array> {
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
-  useChineseZodMessages();
+  installChineseZodMessages();
   const deps: AppDeps = {
     db: opts.db,
     config: opts.config,

@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
-import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
+import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import type { TestServer } from '../support/test-server';
 import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
 
 let s: TestServer;
 beforeAll(async () => {
-  useChineseZodMessages();
+  installChineseZodMessages();
   s = await startClientServer();
 });
 afterAll(() => s.close());

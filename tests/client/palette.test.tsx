@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { account, auth, system } from '../../src/shared/api';
-import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
+import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import { DEMO_PASSWORD, type TestServer } from '../support/test-server';
@@ -14,7 +14,7 @@ import { DEMO_PASSWORD, type TestServer } from '../support/test-server';
 
 let s: TestServer;
 beforeAll(async () => {
-  useChineseZodMessages();
+  installChineseZodMessages();
   s = await startClientServer();
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { useChineseZodMessages } from '../../src/shared/api/zod-locale';
+import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import { type RequestLog, recordRequests } from './request-log';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
@@ -45,7 +45,7 @@ export function clientSuite(onReady: (server: TestServer, log: RequestLog) => vo
   let server: TestServer | undefined;
   let log: RequestLog | undefined;
   beforeAll(async () => {
-    useChineseZodMessages();
+    installChineseZodMessages();
     server = await startClientServer();
     log = recordRequests(server);
     onReady(server, log);

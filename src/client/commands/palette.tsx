@@ -10,6 +10,8 @@ const ROWS = 50;
 const DEBOUNCE_MS = 150;
 
 type Mode = 'all' | 'commands' | 'pages' | 'stations' | 'riders';
+/** Records carry the palette mode their source puts them in. */
+type ModedItem = PaletteItem & { mode?: Mode };
 const PREFIX: Record<string, Mode> = { '>': 'commands', '/': 'pages', '#': 'stations', '@': 'riders' };
 const MODE_HINT: Record<Mode, string> = {
   all: '搜索页面、命令和记录（拼音或首字母均可）',
@@ -131,7 +133,7 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
 
   const commandItems = useMemo(() => commands.map(commandItem), [commands]);
   const localItems = useMemo(() => {
-    const ofMode = (m: Mode) => loaded.filter((i) => (i as PaletteItem & { mode?: Mode }).mode === m);
+    const ofMode = (m: Mode) => loaded.filter((i) => (i as ModedItem).mode === m);
     return {
       all: [...pages, ...commandItems, ...ofMode('all')],
       commands: commandItems,
@@ -177,7 +179,8 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
     lastReady.current = ready;
   });
 
-  const recents = useMemo(() => (open ? readRecents(login) : []), [login, open, recentsVersion]);
+  // recentsVersion changes when a row is run or removed: the list is read again from storage then.
+  const recents = useMemo(() => (open && recentsVersion >= 0 ? readRecents(login) : []), [login, open, recentsVersion]);
   const boosts = useMemo(() => boostsOf(recents), [recents]);
 
   const items: PaletteItem[] = useMemo(() => {
@@ -204,7 +207,7 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
     const ranked = (ready ? ready.searchers[mode](text, { limit: ROWS, boosts }) : []).map((m) => byKey.get(m.id)).filter((i): i is PaletteItem => !!i);
     const seen = new Set(ranked.map((i) => i.key));
     return [...sniffed, ...ranked, ...remote.filter((r) => !seen.has(r.key))].slice(0, ROWS + sniffed.length);
-  }, [step, text, raw, mode, localItems, commandItems, recents, ready, boosts, remote]);
+  }, [step, text, raw, mode, commandItems, recents, ready, boosts, remote]);
 
   // Results arriving never move a selection the user chose; an untouched one stays on the top row.
   useEffect(() => {

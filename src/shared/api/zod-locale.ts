@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
 /** Messages zod writes itself (wrong types, unknown values) come out in Chinese too. */
-export function useChineseZodMessages(): void {
+export function installChineseZodMessages(): void {
   z.config(z.locales.zhCN());
 }

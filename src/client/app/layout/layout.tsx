@@ -90,20 +90,23 @@ export function Layout() {
   );
   useLogoutAcrossTabs(useCallback(() => window.location.assign('/login'), []));
 
-  const toggleSidebar = () => {
+  const toggleSidebar = useCallback(() => {
     if (mobile) return setMobileOpen((v) => !v);
     setDesktopOpen((v) => {
       writeCookie(SIDEBAR_COOKIE, v ? '0' : '1');
       return !v;
     });
-  };
+  }, [mobile]);
 
   /** Stores the area and reloads the view: every call from now on carries it (spec §4). */
-  const changeDistrict = (id: string | null) => {
-    saveDistrict(id);
-    void mutate(() => true, undefined, { revalidate: true });
-    setViewKey((k) => k + 1);
-  };
+  const changeDistrict = useCallback(
+    (id: string | null) => {
+      saveDistrict(id);
+      void mutate(() => true, undefined, { revalidate: true });
+      setViewKey((k) => k + 1);
+    },
+    [mutate],
+  );
 
   // Views are cached per open tab, as in the old console: without the tags view nothing is kept.
   const toggleTags = useCallback(() => updateSettings({ tagsView: !settings.tagsView }), [settings.tagsView]);
@@ -120,7 +123,7 @@ export function Layout() {
         else if (action === 'toggle-tags') toggleTags();
       },
     }),
-    [navigate, logout, toggleTags, mobile],
+    [navigate, logout, toggleTags, changeDistrict, toggleSidebar],
   );
   const commands = useMemo(
     () => allowedCommands(COMMANDS, grants).filter((c) => c.id !== 'shell.switch-district' || !!user?.openDistrict),
