@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 const apiTarget = process.env.API_TARGET || 'http://127.0.0.1:8080';
 /** Set by .ci/run (and by anyone with a PostgreSQL at hand): the server suite runs there too. */
 const postgresUrl = process.env.DATABASE_URL;
+/** Fails a test on any console.error it did not expect (tests/support/strict-console.ts). */
+const STRICT_CONSOLE = './tests/support/strict-console.ts';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
@@ -19,13 +21,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', setupFiles: [STRICT_CONSOLE] },
       },
       {
         extends: true,
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          setupFiles: [STRICT_CONSOLE],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -39,6 +42,7 @@ export default defineConfig({
               test: {
                 name: 'server-pg',
                 include: ['tests/server/**/*.test.ts'],
+                setupFiles: [STRICT_CONSOLE],
                 environment: 'node',
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
@@ -52,6 +56,7 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['tests/client/**/*.test.tsx'],
+          setupFiles: [STRICT_CONSOLE],
           environment: 'happy-dom',
           testTimeout: 30_000,
           hookTimeout: 60_000,

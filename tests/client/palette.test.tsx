@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
-import { account, auth, system } from '../../src/shared/api';
+import { Msg, account, auth, system } from '../../src/shared/api';
 import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
 import { signIn } from '../support/request-log';
@@ -326,7 +326,7 @@ describe('records from the server', () => {
     // Two failed logins: the palette's 登录失败 rows for staff001 and staff002.
     for (const login of ['staff001', 'staff002']) {
       const res = await s.call(auth.authenticate, { body: { username: login, password: 'wrong-password-1' } });
-      expect(res.body.code).not.toBe(1);
+      expect(res.body).toEqual({ code: 0, msg: Msg.loginFailed, data: null });
     }
     const { user, token } = await start('admin');
     const staff = (await s.call<{ content: { login: string; firstName: string }[] }>(account.userPage, { token, query: { keyword: 'staff', size: 8 } })).body.data.content;

@@ -3,14 +3,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, account, auth } from '../../src/shared/api';
 import * as t from '../../src/server/db/schema';
-import { onPostgres, postgresUrl } from '../support/test-db';
+import { postgresUrl, skipWithoutPostgres } from '../support/test-db';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
 
 /**
  * Races need real connections: PGlite is a single connection where locks never contend, so these
  * run only on PostgreSQL (the `server-pg` project, which .ci/run enables).
  */
-describe.skipIf(!onPostgres)('on PostgreSQL', () => {
+describe.skipIf(skipWithoutPostgres('race tests (logins, lockouts, password resets)'))('on PostgreSQL', () => {
   let s: TestServer;
   beforeAll(async () => {
     // Trusts X-Forwarded-For so one process can speak from many addresses.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code, Msg, auth, system } from '../../src/shared/api';
 import * as t from '../../src/server/db/schema';
 import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy';
-import { onPostgres, postgresUrl } from '../support/test-db';
+import { postgresUrl, skipWithoutPostgres } from '../support/test-db';
 import { type TestServer, startTestServer } from '../support/test-server';
 
 /**
@@ -14,7 +14,7 @@ import { type TestServer, startTestServer } from '../support/test-server';
  */
 const QUERY_TIMEOUT_MS = 1_000;
 
-describe.skipIf(!onPostgres)('database faults under write load (PostgreSQL)', () => {
+describe.skipIf(skipWithoutPostgres('database fault tests (terminated backends, outage, stall)'))('database faults under write load (PostgreSQL)', () => {
   let s: TestServer;
   let proxy: TcpProxy;
   let admin: pg.Client;

@@ -68,13 +68,14 @@ describe('a plain user holding USER_ADD', () => {
 
   it('cannot promote itself, change its own group, or reset its own password without the old one', async () => {
     const rows = await businessRows(s.database.db);
-    for (const body of [
-      { id: clerkId, authority: 'ROLE_ADMIN' },
-      { id: clerkId, groupId: group(GROUPS.agent.name) },
-      { id: clerkId, password: 'NoOldPass2026' },
-    ]) {
+    const ownGrants = { status: 403, code: 403, msg: '不能修改自己的角色、角色组或区域' };
+    for (const [body, expected] of [
+      [{ id: clerkId, authority: 'ROLE_ADMIN' }, ownGrants],
+      [{ id: clerkId, groupId: group(GROUPS.agent.name) }, ownGrants],
+      [{ id: clerkId, password: 'NoOldPass2026' }, { status: 200, code: 0, msg: '请通过“修改密码”修改自己的密码' }],
+    ] as const) {
       const res = await s.call(account.userUpdate, { token: clerk, body });
-      expect(res.body.code, JSON.stringify(body)).not.toBe(1);
+      expect({ status: res.status, code: res.body.code, msg: res.body.msg }, JSON.stringify(body)).toEqual(expected);
     }
     expect(await businessRows(s.database.db)).toEqual(rows);
   });

@@ -33,3 +33,16 @@ export async function freshDatabase(opts: { route?: (url: URL) => URL; queryTime
     },
   };
 }
+
+/**
+ * For suites that only mean something on PostgreSQL (races, lost connections). In the PGlite
+ * project they are skipped because the same files run again in `server-pg`; when the whole run has
+ * no PostgreSQL (no DATABASE_URL), the skip is said loudly instead of passing in silence.
+ */
+export function skipWithoutPostgres(what: string): boolean {
+  if (onPostgres) return false;
+  if (!process.env.DATABASE_URL) {
+    console.warn(`\n[SKIPPED] ${what}: needs PostgreSQL. Set DATABASE_URL (as .ci/run does) to run it.\n`);
+  }
+  return true;
+}

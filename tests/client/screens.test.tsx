@@ -1,0 +1,73 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../src/client/app/app';
+import { SCREENS } from '../../src/client/app/features';
+import { MODULES } from '../../src/shared/api';
+import { clientSuite, renderWithUser, visit } from '../support/render';
+import { signIn } from '../support/request-log';
+import type { TestServer } from '../support/test-server';
+
+/**
+ * Every built screen of every module, rendered by the real App against the real server as the super
+ * user: it shows the server's rows, and each dialog it offers opens and closes with Esc.
+ */
+let s: TestServer;
+clientSuite((server) => {
+  s = server;
+});
+
+const built = MODULES.flatMap((m) =>
+  'menu' in m ? m.menu.pages.filter((p) => !('planned' in p && p.planned)).map((p) => ({ ...p, path: `/${m.menu.id}/${p.key}` })) : [],
+);
+
+/** What each screen must show from the server's data: a row the demo city certainly holds. */
+const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
+  ListUser: 'manager',
+  ListRoleGroup: '客服坐席组',
+  ListSysLog: '登录成功',
+  ListAgreement: /协议|政策/,
+  ListDistrict: '黄浦区',
+  About: /面向公交运营单位工作人员的后台管理控制台/,
+};
+
+describe('every built screen', () => {
+  it('is covered by this test', () => {
+    expect(built.map((p) => p.component).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(built.map((p) => [p.title, p] as const))('%s renders the server’s data at its path', async (_title, page) => {
+    await signIn(s, 'admin');
+    visit(s, page.path);
+    render(<App />);
+    const crumbs = await screen.findByRole('navigation', { name: '面包屑' });
+    await waitFor(() => expect(within(crumbs).getByRole('listitem', { current: 'page' }).textContent).toBe(page.title));
+    const main = screen.getByRole('main');
+    const expected = EXPECTED[page.component as keyof typeof SCREENS];
+    expect((await within(main).findAllByText(expected, {}, { timeout: 5_000 })).length).toBeGreaterThan(0);
+    expect(within(main).queryByText('模块尚未上线')).toBeNull();
+  });
+});
+
+describe('every dialog of the built screens', () => {
+  const dialogs: { path: string; open: RegExp; title: RegExp }[] = [
+    { path: '/user/user-list', open: /^＋ 新增/, title: /新增账号/ },
+    { path: '/user/user-list', open: /^编辑 manager$/, title: /编辑账号/ },
+    { path: '/user/role-group', open: /^编辑权限 客服坐席组$/, title: /客服坐席组/ },
+    { path: '/user/sys-log', open: /^查看 .* 的详情$/, title: /详情/ },
+    { path: '/settings/agreements', open: /^编辑 /, title: /编辑协议/ },
+  ];
+
+  it.each(dialogs.map((d) => [`${d.path} ${d.open.source}`, d] as const))('%s opens, and Esc closes it', async (_name, d) => {
+    await signIn(s, 'admin');
+    visit(s, d.path);
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    const [button] = await within(main).findAllByRole('button', { name: d.open }, { timeout: 5_000 });
+    if (!button) throw new Error(`no button ${d.open} on ${d.path}`);
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getAllByText(d.title).length).toBeGreaterThan(0);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
