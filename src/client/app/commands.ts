@@ -1,13 +1,15 @@
 import { MENU_JUMP_KEYS, SESSION, system } from '../../shared/api';
 import { api } from '../lib/api-client';
-import type { Command, PaletteItem } from '../commands/types';
+import { keyLabel } from '../commands/keys';
+import type { Command, CommandContext, PaletteItem } from '../commands/types';
 import type { MenuEntry } from './menus';
 
 export const shellCommands: Command[] = [
+  { id: 'shell.palette', title: '打开命令面板', group: '系统', keywords: ['搜索', 'command', 'search'], permission: SESSION, hotkey: 'mod+k', whileTyping: true, run: (c) => c.shell('palette') },
   { id: 'shell.cheat-sheet', title: '快捷键一览', group: '系统', keywords: ['帮助', 'help', 'shortcuts'], permission: SESSION, hotkey: '?', run: (c) => c.shell('cheat-sheet') },
   { id: 'shell.change-password', title: '修改密码', group: '系统', keywords: ['password'], permission: SESSION, run: (c) => c.shell('change-password') },
   { id: 'shell.settings', title: '布局设置', group: '系统', keywords: ['主题', '标签页', 'settings'], permission: SESSION, run: (c) => c.shell('settings') },
-  { id: 'shell.toggle-sidebar', title: '展开/收起菜单', group: '系统', keywords: ['侧边栏', 'sidebar'], permission: SESSION, hotkey: 'Ctrl+B', run: (c) => c.shell('toggle-sidebar') },
+  { id: 'shell.toggle-sidebar', title: '展开/收起菜单', group: '系统', keywords: ['侧边栏', 'sidebar'], permission: SESSION, hotkey: 'ctrl+b', run: (c) => c.shell('toggle-sidebar') },
   { id: 'shell.toggle-tags', title: '开启/关闭标签页', group: '系统', keywords: ['tags'], permission: SESSION, run: (c) => c.shell('toggle-tags') },
   { id: 'shell.logout', title: '退出登录', group: '系统', keywords: ['logout', '注销'], permission: SESSION, run: (c) => c.shell('logout') },
 ];
@@ -33,6 +35,15 @@ export const switchDistrictCommand: Command = {
   run: (c, a) => c.setDistrict(a.district || null),
 };
 
+/** `g` then a menu's letter jumps to its first page: one command per menu the account has. */
+export function jumpCommands(menus: readonly MenuEntry[]): Command[] {
+  return menus.flatMap((m) => {
+    const first = m.children.find((c) => !c.hidden);
+    if (!first) return [];
+    return [{ id: `jump.${m.id}`, title: m.title, group: '跳转模块', permission: SESSION, hotkey: `g>${MENU_JUMP_KEYS[m.id]}`, run: (ctx: CommandContext) => ctx.navigate(first.path) }];
+  });
+}
+
 /** Menu pages are commands too, generated from the server's menus; hidden pages are not listed. */
 export function pageItems(menus: readonly MenuEntry[]): PaletteItem[] {
   return menus.flatMap((m) => {
@@ -42,7 +53,7 @@ export function pageItems(menus: readonly MenuEntry[]): PaletteItem[] {
       title: p.title,
       subtitle: m.title,
       group: '页面',
-      hotkey: i === 0 ? `g ${MENU_JUMP_KEYS[m.id]}` : undefined,
+      hotkey: i === 0 ? keyLabel(`g>${MENU_JUMP_KEYS[m.id]}`) : undefined,
       run: (ctx) => ctx.navigate(p.path),
     }));
   });

@@ -1,4 +1,6 @@
 import { Modal } from '../components/modal';
+import { COMPONENT_KEYS } from './keymap';
+import { keyLabel } from './keys';
 import type { Command } from './types';
 
 interface Row {
@@ -6,42 +8,14 @@ interface Row {
   what: string;
 }
 
-const FIXED: { title: string; rows: Row[] }[] = [
-  {
-    title: '表格',
-    rows: [
-      { keys: 'j / k 或 ↓ / ↑', what: '上下移动行' },
-      { keys: 'Enter', what: '打开当前行' },
-      { keys: '/', what: '跳到筛选框' },
-      { keys: 'PgUp / PgDn', what: '翻页' },
-    ],
-  },
-  {
-    title: '对话框',
-    rows: [
-      { keys: 'Ctrl+Enter', what: '提交' },
-      { keys: 'Esc', what: '关闭' },
-    ],
-  },
-  {
-    title: '命令面板',
-    rows: [
-      { keys: '> / # @', what: '只搜命令 / 页面 / 站点线路 / 乘客卡片' },
-      { keys: 'Backspace', what: '输入参数时回到上一步' },
-      { keys: 'Shift+Delete', what: '移除一条最近使用' },
-    ],
-  },
-];
+const rowsOf = (commands: readonly Command[]): Row[] => commands.filter((c) => c.hotkey).map((c) => ({ keys: keyLabel(c.hotkey as string), what: c.title }));
 
-/** `?`: every hotkey, generated from the registry and the module jumps, plus the fixed keys. */
-export function CheatSheet({ open, onClose, commands, jumps }: { open: boolean; onClose(): void; commands: readonly Command[]; jumps: readonly Row[] }) {
+/** `?`: every hotkey, from the registry (commands and module jumps) and the components' key map. */
+export function CheatSheet({ open, onClose, commands, jumps }: { open: boolean; onClose(): void; commands: readonly Command[]; jumps: readonly Command[] }) {
   const sections = [
-    {
-      title: '全局',
-      rows: [{ keys: 'Ctrl+K / ⌘K', what: '打开命令面板' }, ...commands.filter((c) => c.hotkey).map((c) => ({ keys: c.hotkey as string, what: c.title }))],
-    },
-    { title: '跳转模块（先按 g）', rows: jumps },
-    ...FIXED,
+    { title: '全局', rows: rowsOf(commands) },
+    { title: '跳转模块（先按 g）', rows: rowsOf(jumps) },
+    ...COMPONENT_KEYS.map((g) => ({ title: g.title, rows: g.rows.map((r) => ({ keys: r.keys.join(' / '), what: r.what })) })),
   ];
   return (
     <Modal open={open} onClose={onClose} title="快捷键一览" width="max-w-2xl">

@@ -4,6 +4,7 @@ import { type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '.
 import type { EntityRecord, EntitySource } from './entity-source';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import { sniff } from './sniff';
+import { keyLabel } from './keys';
 import type { ArgOption, Command, CommandContext, PaletteItem } from './types';
 
 const ROWS = 50;
@@ -51,7 +52,7 @@ const commandItem = (c: Command): PaletteItem => ({
   title: c.title,
   subtitle: c.args?.length ? `${c.group} · 需要输入` : c.group,
   group: '命令',
-  hotkey: c.hotkey,
+  hotkey: c.hotkey ? keyLabel(c.hotkey) : undefined,
   command: c,
 });
 

@@ -31,7 +31,13 @@ export interface CommandContext {
   shell(action: ShellAction): void;
 }
 
-export type ShellAction = 'change-password' | 'settings' | 'logout' | 'toggle-sidebar' | 'cheat-sheet' | 'toggle-tags';
+export type ShellAction = 'palette' | 'change-password' | 'settings' | 'logout' | 'toggle-sidebar' | 'cheat-sheet' | 'toggle-tags';
+
+/** What a command's `when` may look at besides the account's permissions. */
+export interface CommandState {
+  /** The current path, e.g. `/user/user-list`. */
+  path: string;
+}
 
 /**
  * A command is data (DESIGN §5): registered once, permission-aware, reachable from the palette,
@@ -44,8 +50,13 @@ export interface Command {
   keywords?: string[];
   /** The contract's declaration: the same one the server enforces. */
   permission: Permission;
+  /** In react-hotkeys-hook's notation (`mod+k`, `ctrl+b`, `?`, `g>u`); bound by the dispatcher. */
   hotkey?: string;
   hotkeyScope?: HotkeyScope;
+  /** The hotkey also works while typing in a field. */
+  whileTyping?: boolean;
+  /** Available only in some states (a screen, a selection), besides its permission. */
+  when?(state: CommandState): boolean;
   args?: CommandArg[];
   run(ctx: CommandContext, args: Record<string, string>): void;
 }

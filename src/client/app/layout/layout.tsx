@@ -1,12 +1,13 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
-import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { MENU_JUMP_KEYS, isAllowed } from '../../../shared/api';
+import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { isAllowed } from '../../../shared/api';
 import { CheatSheet } from '../../commands/cheat-sheet';
-import { useGlobalHotkeys } from '../../commands/hotkeys';
+import { type HotkeyBinding, useHotkeyDispatcher } from '../../commands/dispatcher';
+import { RegistryContext } from '../../commands/registry-context';
 import { allowedCommands } from '../../commands/registry';
 import type { CommandContext } from '../../commands/types';
 import { GrantsContext } from '../../lib/permission';
-import { pageItems } from '../commands';
+import { jumpCommands, pageItems } from '../commands';
 import { COMMANDS, SOURCES } from '../features';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
@@ -115,7 +116,10 @@ export function Layout() {
       navigate: (path) => navigate(path),
       setDistrict: (id) => changeDistrict(id),
       shell: (action) => {
-        if (action === 'change-password') setPasswordOpen(true);
+        if (action === 'palette') {
+          setPaletteUsed(true);
+          setPaletteOpen(true);
+        } else if (action === 'change-password') setPasswordOpen(true);
         else if (action === 'settings') setSettingsOpen(true);
         else if (action === 'logout') void logout();
         else if (action === 'toggle-sidebar') toggleSidebar();
@@ -131,25 +135,22 @@ export function Layout() {
   );
   const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants)), [grants]);
   const pages = useMemo(() => pageItems(menus), [menus]);
-  const jumps = useMemo(() => menus.map((m) => ({ keys: `g ${MENU_JUMP_KEYS[m.id]}`, what: m.title })), [menus]);
+  const jumps = useMemo(() => jumpCommands(menus), [menus]);
+  const registry = useMemo(() => ({ commands, jumps }), [commands, jumps]);
 
-  useGlobalHotkeys({
-    openPalette: useCallback(() => {
-      setPaletteUsed(true);
-      setPaletteOpen(true);
-    }, []),
-    openCheatSheet: useCallback(() => setCheatOpen(true), []),
-    toggleSidebar: useCallback(() => commandContext.shell('toggle-sidebar'), [commandContext]),
-    jump: useCallback(
-      (letter: string) => {
-        const menu = menus.find((m) => MENU_JUMP_KEYS[m.id] === letter);
-        const first = menu?.children.find((c) => !c.hidden);
-        if (first) navigate(first.path);
-      },
-      [menus, navigate],
-    ),
-    paused: paletteOpen || cheatOpen || passwordOpen || settingsOpen,
-  });
+  // Every hotkey is a command's: one dispatcher binds them all from the registry.
+  const here = useRef(location);
+  here.current = location;
+  const bindings = useMemo<HotkeyBinding[]>(
+    () =>
+      [...commands, ...jumps].flatMap((c) =>
+        c.hotkey
+          ? [{ hotkey: c.hotkey, whileTyping: c.whileTyping, when: c.when && (() => c.when?.({ path: here.current }) ?? true), run: () => c.run(commandContext, {}) }]
+          : [],
+      ),
+    [commands, jumps, commandContext],
+  );
+  useHotkeyDispatcher(bindings, paletteOpen || cheatOpen || passwordOpen || settingsOpen);
 
   const cachedPages = useMemo(
     () =>
@@ -170,6 +171,7 @@ export function Layout() {
   );
 
   return (
+    <RegistryContext.Provider value={registry}>
     <div className="flex h-screen overflow-hidden bg-[#f0f2f5]">
       <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 text-sm text-[var(--theme)] shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         跳到内容
@@ -223,5 +225,6 @@ export function Layout() {
       )}
       <CheatSheet open={cheatOpen} onClose={() => setCheatOpen(false)} commands={commands} jumps={jumps} />
     </div>
+    </RegistryContext.Provider>
   );
 }

@@ -1,0 +1,67 @@
+/**
+ * The keys components answer to on their own (the data table, dialogs, the permission tree, the tags
+ * view, the palette's input), written once: the cheat sheet and the about page both read this list,
+ * beside the commands' hotkeys from the registry.
+ */
+export interface KeyRow {
+  keys: readonly string[];
+  what: string;
+}
+
+export interface KeyGroup {
+  scope: 'table' | 'dialog' | 'tree' | 'tags' | 'palette';
+  title: string;
+  rows: readonly KeyRow[];
+}
+
+export const COMPONENT_KEYS: readonly KeyGroup[] = [
+  {
+    scope: 'table',
+    title: '表格',
+    rows: [
+      { keys: ['j', 'k'], what: '下一行 / 上一行（也可用 ↓ / ↑）' },
+      { keys: ['Home', 'End'], what: '第一行 / 最后一行' },
+      { keys: ['Enter'], what: '打开当前行（编辑或详情）' },
+      { keys: ['PgDn', 'PgUp'], what: '下一页 / 上一页' },
+      { keys: ['/'], what: '跳到第一个筛选框' },
+      { keys: ['Enter'], what: '在筛选框中：查询' },
+      { keys: ['↓', 'Esc'], what: '在筛选框中：回到列表' },
+      { keys: ['Tab'], what: '当前行的操作按钮，再往后是分页' },
+    ],
+  },
+  {
+    scope: 'dialog',
+    title: '对话框',
+    rows: [
+      { keys: ['Enter'], what: '在输入框中：提交' },
+      { keys: ['Ctrl+Enter'], what: '在任何位置提交（多行文本中也可以）' },
+      { keys: ['Esc'], what: '关闭，不保存' },
+    ],
+  },
+  {
+    scope: 'tree',
+    title: '权限树（角色组 · 编辑权限）',
+    rows: [
+      { keys: ['↓', '↑'], what: '下一项 / 上一项' },
+      { keys: ['→', '←'], what: '展开 / 收起，或到上一级' },
+      { keys: ['空格'], what: '勾选或取消，含全部下级' },
+    ],
+  },
+  {
+    scope: 'tags',
+    title: '标签页（在“布局设置”中开启）',
+    rows: [
+      { keys: ['←', '→'], what: '切换标签' },
+      { keys: ['Delete'], what: '关闭当前标签' },
+    ],
+  },
+  {
+    scope: 'palette',
+    title: '命令面板',
+    rows: [
+      { keys: ['>', '/', '#', '@'], what: '只搜命令 / 页面 / 站点线路 / 乘客卡片' },
+      { keys: ['Backspace'], what: '输入参数时回到上一步' },
+      { keys: ['Shift+Delete'], what: '移除一条最近使用' },
+    ],
+  },
+];

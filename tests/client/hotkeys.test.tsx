@@ -1,0 +1,94 @@
+import { render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../src/client/app/app';
+import { jumpCommands, shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
+import { COMMANDS } from '../../src/client/app/features';
+import { buildMenus } from '../../src/client/app/menus';
+import { type HotkeyBinding, useHotkeyDispatcher } from '../../src/client/commands/dispatcher';
+import { keyLabel } from '../../src/client/commands/keys';
+import { buildRegistry } from '../../src/client/commands/registry';
+import { MODULES, menuCatalogue } from '../../src/shared/api';
+import { clientSuite, renderWithUser, visit } from '../support/render';
+import { signIn } from '../support/request-log';
+import type { TestServer } from '../support/test-server';
+
+/** Hotkeys are data: every one is a command's, bound by one dispatcher from the registry. */
+let s: TestServer;
+clientSuite((server) => {
+  s = server;
+});
+
+describe('the dispatcher', () => {
+  it('runs the command whose key is pressed, only when its `when` allows, and not while paused', async () => {
+    const ran: string[] = [];
+    let allowed = false;
+    const bindings: HotkeyBinding[] = [
+      { hotkey: 'ctrl+b', run: () => ran.push('sidebar') },
+      { hotkey: 'x', run: () => ran.push('x'), when: () => allowed },
+      { hotkey: 'g>u', run: () => ran.push('jump') },
+      { hotkey: '?', run: () => ran.push('help') },
+    ];
+    const { rerender } = renderHook(({ paused }) => useHotkeyDispatcher(bindings, paused), { initialProps: { paused: false } });
+    const user = userEvent.setup();
+    await user.keyboard('{Control>}b{/Control}');
+    await user.keyboard('x');
+    allowed = true;
+    await user.keyboard('x');
+    await user.keyboard('gu');
+    await user.keyboard('?');
+    expect(ran).toEqual(['sidebar', 'x', 'jump', 'help']);
+    rerender({ paused: true });
+    await user.keyboard('{Control>}b{/Control}');
+    expect(ran).toHaveLength(4);
+  });
+
+  it('shows keys in the console’s notation', () => {
+    expect(['mod+k', 'ctrl+b', '?', 'g>u'].map(keyLabel)).toEqual(['Ctrl+K', 'Ctrl+B', '?', 'g u']);
+  });
+
+  it('cannot bind one key twice: the registry with every module jump holds', () => {
+    const jumps = jumpCommands(buildMenus(menuCatalogue(MODULES), ['ROLE_APP_ADMIN']));
+    expect(jumps).toHaveLength(18);
+    expect(() => buildRegistry(COMMANDS, jumps)).not.toThrow();
+    expect(() => buildRegistry(shellCommands, [{ ...switchDistrictCommand, id: 'other', hotkey: 'ctrl+b' }])).toThrow(/ctrl\+b/i);
+  });
+});
+
+describe('in the console', () => {
+  it('`?` lists every hotkey from the registry, Ctrl+B folds the menu, g then u opens 账号管理, Ctrl+K works while typing', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/settings/agreements');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' });
+
+    await user.keyboard('?');
+    const sheet = await screen.findByRole('dialog', { name: '快捷键一览' });
+    for (const [what, keys] of [
+      ['打开命令面板', 'Ctrl+K'],
+      ['展开/收起菜单', 'Ctrl+B'],
+      ['账号管理', 'g u'],
+    ]) {
+      const rows = within(sheet).getAllByText(what as string).map((e) => e.closest('div')?.textContent ?? '');
+      expect(rows.some((r) => r.includes(keys as string)), `${what} ${keys}`).toBe(true);
+    }
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    const before = document.cookie;
+    await user.keyboard('{Control>}b{/Control}');
+    await waitFor(() => expect(document.cookie).not.toBe(before));
+
+    await user.keyboard('gu');
+    await waitFor(() => expect(window.location.pathname).toBe('/user/user-list'));
+
+    const filter = await waitFor(() => {
+      const input = document.querySelector<HTMLInputElement>('main input');
+      if (!input) throw new Error('no filter box yet');
+      return input;
+    });
+    await user.click(filter);
+    await user.keyboard('{Control>}k{/Control}');
+    expect(await screen.findByRole('dialog')).toBeTruthy();
+  });
+});
