@@ -10,7 +10,7 @@ export * from './menus';
 export { account, auth, system };
 export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
-export type { Agreement, District, SysLog } from './system';
+export type { Agreement, BaseSetting, District, SysLog } from './system';
 
 // Derived from the modules' manifests: the endpoints list, button keys and operation types.
 export {

@@ -117,6 +117,36 @@ export const qrCode = endpoint({
 
 export const location = z.object({ lat: z.number(), lon: z.number() });
 
+/**
+ * The sidebar's QR image: an http(s) address or an inline PNG/JPEG/GIF/WebP image (data URL),
+ * small enough for a request body.
+ */
+export const qrImage = z
+  .string({ error: '二维码必须是文本' })
+  .trim()
+  .max(200_000, { error: '二维码图片不能超过约 150 KB' })
+  .refine((v) => /^https?:\/\/[^\s]{1,2000}$/i.test(v) || /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(v), {
+    error: '二维码应为 http(s) 图片地址，或 PNG/JPEG/GIF/WebP 图片',
+  });
+
+// GCJ-02 coordinates of a Chinese city: anything outside China's extent is a typo (e.g. swapped).
+const latitude = z.number({ error: '纬度必须是数字' }).min(3, { error: '纬度应在 3～54 之间（中国境内）' }).max(54, { error: '纬度应在 3～54 之间（中国境内）' });
+const longitude = z.number({ error: '经度必须是数字' }).min(73, { error: '经度应在 73～136 之间（中国境内）' }).max(136, { error: '经度应在 73～136 之间（中国境内）' });
+
+export const baseSetting = z.object({ qrCode: z.string().nullable(), lat: z.number(), lon: z.number() });
+export type BaseSetting = z.infer<typeof baseSetting>;
+
+/** 基础设置: the sidebar's QR code and the city centre, city-wide, so only the super user saves them. */
+export const configSave = endpoint({
+  id: 'config.saveOrUpdate',
+  title: '保存基础设置',
+  method: 'POST',
+  path: `${BUSCODE}/config/saveOrUpdate`,
+  body: z.object({ qrCode: qrImage.nullable(), lat: latitude, lon: longitude }),
+  response: baseSetting,
+  permission: grant({ roles: ['ROLE_APP_ADMIN'] }),
+});
+
 export const cityLocation = endpoint({
   id: 'config.location',
   title: '城市中心坐标',

@@ -1,7 +1,7 @@
 import * as system from '../api/system';
 import { defineModule } from './define';
 
-/** 小程序设置: the mini-program's base settings, agreements and districts. */
+/** 小程序设置: the mini-program's base settings (sidebar QR code, city centre), agreements and districts. */
 export const settingsModule = defineModule({
   id: 'settings',
   menu: {
@@ -10,14 +10,15 @@ export const settingsModule = defineModule({
     icon: 'setting',
     jumpKey: 'z',
     pages: [
-      { key: 'base-setting', title: '基础设置', component: 'BaseSetting', planned: true },
+      { key: 'base-setting', title: '基础设置', component: 'BaseSetting' },
       { key: 'agreements', title: '协议管理', component: 'ListAgreement' },
       { key: 'districts', title: '区域管理', component: 'ListDistrict', roles: ['ROLE_APP_ADMIN'] },
     ],
   },
-  endpoints: [system.districtPage, system.agreementList, system.agreementSave, system.qrCode, system.cityLocation, system.payInfoList],
+  endpoints: [system.districtPage, system.agreementList, system.agreementSave, system.qrCode, system.cityLocation, system.configSave, system.payInfoList],
   buttons: {},
   operations: {
     AGREEMENT_SAVE: '保存协议',
+    CONFIG_SAVE: '保存基础设置',
   },
 });

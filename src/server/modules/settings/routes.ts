@@ -11,6 +11,7 @@ export const settingsServer: ServerModule = {
     b.bind(system.agreementSave, ({ auth, body }) => service.saveAgreement(deps, auth, body));
     b.bind(system.qrCode, () => service.qrCode(deps));
     b.bind(system.cityLocation, () => service.cityLocation(deps));
+    b.bind(system.configSave, ({ auth, body }) => service.saveBaseSetting(deps, auth, body));
     b.bind(system.payInfoList, () => service.listPayInfo(deps));
   },
 };

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { system } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
@@ -95,6 +95,31 @@ export async function cityLocation(deps: AppDeps) {
   const v = (await configValue(deps, 'cityCenter')) as { lat?: unknown; lon?: unknown } | null;
   if (!v || typeof v.lat !== 'number' || typeof v.lon !== 'number') throw fail('未配置城市中心坐标');
   return { lat: v.lat, lon: v.lon };
+}
+
+type BaseSettingBody = z.output<typeof system.configSave.body>;
+
+/** In the log an inline image is named by its size: the row stays readable and small. */
+const qrForLog = (qr: string | null) => (qr && qr.startsWith('data:') ? `（内嵌图片 ${Math.ceil(qr.length * 0.75 / 1024)} KB）` : qr);
+
+/** Saves the sidebar's QR code and the city centre together, with one audit row of both. */
+export async function saveBaseSetting(deps: AppDeps, a: AuthContext, body: BaseSettingBody) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    // Locked so two administrators saving at once leave one whole setting, not a mix.
+    const rows = await tx.select().from(t.appConfig).where(inArray(t.appConfig.key, ['qrCode', 'cityCenter'])).for('update');
+    const value = (key: string) => rows.find((r) => r.key === key)?.value ?? null;
+    const oldQr = value('qrCode');
+    const oldCentre = value('cityCenter') as { lat?: number; lon?: number } | null;
+    const before = { qrCode: qrForLog(typeof oldQr === 'string' ? oldQr : null), lat: oldCentre?.lat ?? null, lon: oldCentre?.lon ?? null };
+    const upsert = (key: string, v: unknown) =>
+      tx.insert(t.appConfig).values({ key, value: v }).onConflictDoUpdate({ target: t.appConfig.key, set: { value: v } });
+    await upsert('qrCode', body.qrCode);
+    await upsert('cityCenter', { lat: body.lat, lon: body.lon });
+    const after = { qrCode: qrForLog(body.qrCode), lat: body.lat, lon: body.lon };
+    await audit(tx, a.actor, { type: 'CONFIG_SAVE', targetDistrictId: null, target: 'base-setting', summary: '保存基础设置（侧边栏二维码、城市中心坐标）', before, after }, now);
+    return { qrCode: body.qrCode, lat: body.lat, lon: body.lon };
+  });
 }
 
 export async function listPayInfo(deps: AppDeps) {

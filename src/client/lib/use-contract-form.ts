@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
+import type { z } from 'zod';
+import type { Endpoint } from '../../shared/api';
+import { type FieldErrors, errorsFromFailure, validate } from '../components/form-errors';
+import { toast } from '../components/toast';
+import { api } from './api-client';
+import type { CallInput } from './http';
+
+export interface ContractFormOptions<E extends Endpoint, V extends Record<string, unknown>> {
+  initial: V;
+  /** The call's input from the form's values (the body, usually). */
+  toInput(values: V): CallInput & { body?: unknown };
+  /** The success toast, from what the server answered. */
+  success(saved: z.output<E['response']>, values: V): string;
+  onSaved?(saved: z.output<E['response']>): void;
+  /** GET endpoints whose cached answers this save changes (the sidebar's QR code, a list). */
+  revalidate?: readonly Endpoint[];
+}
+
+/**
+ * A form over one contract endpoint: values, validation with the endpoint's own body schema (the one
+ * the server parses with), busy, field errors from the server's `data.errors`, a success toast and
+ * revalidation of what the save changed. What every form dialog and settings page needs, once.
+ */
+export function useContractForm<E extends Endpoint, V extends Record<string, unknown>>(endpoint: E, opts: ContractFormOptions<E, V>) {
+  const { mutate } = useSWRConfig();
+  const [values, setValues] = useState<V>(opts.initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const fields = Object.keys(opts.initial);
+
+  /** Sets one field and clears its message (and the form's), as the user corrects it. */
+  const set = <K extends keyof V & string>(field: K, value: V[K]) => {
+    setValues((prev) => ({ ...prev, [field]: value }));
+    setErrors((prev) => (prev[field] || prev[''] ? Object.fromEntries(Object.entries(prev).filter(([f]) => f !== field && f !== '')) : prev));
+  };
+
+  const submit = async (): Promise<boolean> => {
+    if (busy) return false;
+    const input = opts.toInput(values);
+    if (endpoint.bodyType !== 'none') {
+      const found = validate(endpoint.body, input.body ?? {});
+      if (found) {
+        setErrors(found);
+        return false;
+      }
+    }
+    setBusy(true);
+    setErrors({});
+    try {
+      const saved = (await api.call(endpoint, input, { silent: true })) as z.output<E['response']>;
+      toast.success(opts.success(saved, values));
+      const stale = new Set((opts.revalidate ?? []).map((e) => e.id));
+      await mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
+      opts.onSaved?.(saved);
+      return true;
+    } catch (err) {
+      setErrors(errorsFromFailure(err, fields));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { values, set, setValues, errors, busy, submit };
+}
