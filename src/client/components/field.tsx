@@ -33,7 +33,7 @@ export function Field({ label, error, labelWidth = 80, required, hint, id, class
             {error}
           </p>
         ) : (
-          hint && <p className="mt-1 text-xs text-gray-400">{hint}</p>
+          hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>
         )}
       </div>
     </div>

@@ -29,7 +29,7 @@ function Row({ id, label, error, labelWidth = 80, required, hint, children }: La
             {error}
           </p>
         ) : (
-          hint && <p className="mt-1 text-xs text-gray-400">{hint}</p>
+          hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>
         )}
       </div>
     </div>
@@ -107,7 +107,7 @@ export function CheckboxField({
           <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} className="size-4 accent-[var(--theme)]" />
           {label}
         </label>
-        {hint && <p className="mt-1 text-xs text-gray-400">{hint}</p>}
+        {hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>}
       </div>
     </div>
   );
