@@ -69,6 +69,7 @@ const VALID: Record<string, () => CallOptions> = {
   'agreement.saveOrUpdate': () => ({ body: { code: `c${next()}`, title: '契约测试协议', content: '内容' }, district: ids.home }),
   'config.qrCode': () => ({}),
   'config.location': () => ({}),
+  'config.saveOrUpdate': () => ({ body: { qrCode: null, lat: 31.2304, lon: 121.4737 } }),
   'payInfo.list': () => ({}),
 };
 
@@ -85,6 +86,7 @@ const INVALID: Record<string, () => CallOptions> = {
   'district.page': () => ({ query: { size: 'x' } }),
   'agreement.list': () => ({ query: { code: 'x'.repeat(41) } }),
   'agreement.saveOrUpdate': () => ({ body: { code: 'not a code!', title: 't', content: 'c' } }),
+  'config.saveOrUpdate': () => ({ body: { qrCode: null, lat: 121.47, lon: 31.23 } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

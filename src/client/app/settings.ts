@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { KEYS, readJson, writeJson } from '../lib/storage';
+import { createStore, useStore } from '../lib/store';
 
 /** The settings panel (spec §2): all off by default, the theme #1890ff; kept per user. */
 export type UiSize = 'medium' | 'small' | 'mini';
@@ -22,8 +22,7 @@ export const THEME_PRESETS = ['#1890ff', '#304156', '#11a983', '#13c2c2', '#6959
 export const LAST_SETTINGS_KEY = 'bus-console.settings.last';
 
 let login: string | null = null;
-let current: Settings = readJson<Settings>(LAST_SETTINGS_KEY) ?? DEFAULT_SETTINGS;
-const listeners = new Set<() => void>();
+const settings = createStore<Settings>(readJson<Settings>(LAST_SETTINGS_KEY) ?? DEFAULT_SETTINGS);
 
 /** Tailwind sizes in rem, so the root font size scales the whole console. */
 export const SIZE_FONT: Record<UiSize, string> = { medium: '16px', small: '15px', mini: '14px' };
@@ -35,25 +34,17 @@ function apply(s: Settings) {
 
 export function loadSettingsFor(user: string | null): void {
   login = user;
-  current = { ...DEFAULT_SETTINGS, ...(user ? readJson<Partial<Settings>>(KEYS.settings(user)) : null) };
-  apply(current);
-  listeners.forEach((l) => l());
+  const next = { ...DEFAULT_SETTINGS, ...(user ? readJson<Partial<Settings>>(KEYS.settings(user)) : null) };
+  apply(next);
+  settings.set(next);
 }
 
 export function updateSettings(patch: Partial<Settings>): void {
-  current = { ...current, ...patch };
-  if (login) writeJson(KEYS.settings(login), current);
-  writeJson(LAST_SETTINGS_KEY, current);
-  apply(current);
-  listeners.forEach((l) => l());
+  const next = { ...settings.get(), ...patch };
+  if (login) writeJson(KEYS.settings(login), next);
+  writeJson(LAST_SETTINGS_KEY, next);
+  apply(next);
+  settings.set(next);
 }
 
-export function useSettings(): Settings {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => current,
-  );
-}
+export const useSettings = (): Settings => useStore(settings);

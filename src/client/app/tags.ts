@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { KEYS, readJson, writeJson } from '../lib/storage';
+import { createStore, useStore } from '../lib/store';
 
 /** An open tab of the tags view: a full path (with query) and its title. */
 export interface Tag {
@@ -10,13 +10,11 @@ export interface Tag {
 }
 
 let login: string | null = null;
-let tags: Tag[] = [];
-const listeners = new Set<() => void>();
+const open = createStore<Tag[]>([]);
 
 function set(next: Tag[]) {
-  tags = next;
-  if (login) writeJson(KEYS.tags(login), tags);
-  listeners.forEach((l) => l());
+  if (login) writeJson(KEYS.tags(login), next);
+  open.set(next);
 }
 
 const pathOnly = (full: string) => full.split('?')[0] ?? full;
@@ -31,6 +29,7 @@ export const tagStore = {
   },
   /** Opens or updates the tab of a page; the same page with another query replaces it. */
   visit(tag: Tag) {
+    const tags = open.get();
     const i = tags.findIndex((t) => pathOnly(t.path) === pathOnly(tag.path));
     if (i === -1) return set([...tags, tag]);
     const cur = tags[i];
@@ -38,6 +37,7 @@ export const tagStore = {
   },
   /** Closes one tab and returns where to go when it was the active one. */
   close(path: string): string | null {
+    const tags = open.get();
     const i = tags.findIndex((t) => t.path === path);
     const tag = tags[i];
     if (!tag || tag.affix) return null;
@@ -46,18 +46,15 @@ export const tagStore = {
     return (next[i] ?? next[i - 1] ?? null)?.path ?? '/';
   },
   closeOthers(path: string) {
-    set(tags.filter((t) => t.affix || t.path === path));
+    set(open.get().filter((t) => t.affix || t.path === path));
   },
   closeAll(): string {
-    const kept = tags.filter((t) => t.affix);
+    const kept = open.get().filter((t) => t.affix);
     set(kept);
     return kept[0]?.path ?? '/';
   },
-  get: () => tags,
-  subscribe(l: () => void) {
-    listeners.add(l);
-    return () => listeners.delete(l);
-  },
+  get: open.get,
+  subscribe: open.subscribe,
 };
 
-export const useTags = () => useSyncExternalStore(tagStore.subscribe, tagStore.get);
+export const useTags = () => useStore(open);

@@ -27,6 +27,9 @@ export const COMPONENT_KEYS: readonly KeyGroup[] = [
       { keys: ['Enter'], what: '在筛选框中：查询' },
       { keys: ['↓', 'Esc'], what: '在筛选框中：回到列表' },
       { keys: ['Tab'], what: '当前行的操作按钮，再往后是分页' },
+      { keys: ['空格', 'x'], what: '可多选的表格：勾选或取消当前行' },
+      { keys: ['Shift+j', 'Shift+k'], what: '可多选的表格：连选下一行 / 上一行' },
+      { keys: ['Esc'], what: '可多选的表格：取消全部勾选' },
     ],
   },
   {

@@ -47,6 +47,12 @@ interface DataTableProps<T, K extends string> {
   /** Said to screen readers on each row, e.g. "按 Enter 编辑". */
   activateHint?: string;
   emptyText?: string;
+  /**
+   * Rows can be selected for bulk actions (merging stations, …): Space or x toggles the current
+   * row, Shift+j/k (Shift+↓/↑) extends the selection, Esc clears it; a bar shows the count and the
+   * actions. The selection belongs to the page shown and clears when it changes.
+   */
+  selection?: { actions(selected: readonly T[], clear: () => void): ReactNode };
 }
 
 const isPage = <T,>(d: Page<T> | readonly T[] | undefined): d is Page<T> => !!d && !Array.isArray(d);
@@ -76,6 +82,7 @@ export function DataTable<T, K extends string = string>({
   onRowActivate,
   activateHint,
   emptyText = '暂无数据',
+  selection,
 }: DataTableProps<T, K>) {
   const { active } = useScreenLocation();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -89,6 +96,17 @@ export function DataTable<T, K extends string = string>({
   const visible = columns.filter((c) => c.fixed || !hidden.has(c.id));
   const offset = page ? page.number * page.size : 0;
   const current = Math.min(cursor, Math.max(0, rows.length - 1));
+  const [picked, setPicked] = useState<ReadonlySet<string | number>>(new Set());
+  const selectedRows = selection ? rows.filter((r) => picked.has(rowKey(r))) : [];
+  const clearSelection = useCallback(() => setPicked(new Set()), []);
+  const pick = (keys: (string | number)[], on: boolean) =>
+    setPicked((prev) => {
+      const next = new Set(prev);
+      for (const k of keys) if (on) next.add(k); else next.delete(k);
+      return next;
+    });
+  // Another page (or filter) is other rows: what was picked on the last one is not carried over.
+  useEffect(clearSelection, [data, clearSelection]);
 
   // One tab stop per table: the current row and its own buttons; Tab leaves for the pagination.
   useEffect(() => {
@@ -129,8 +147,20 @@ export function DataTable<T, K extends string = string>({
     // Keys typed into a row's own buttons and links are theirs.
     if (e.target !== e.currentTarget || e.ctrlKey || e.metaKey || e.altKey) return;
     const moves: Record<string, number> = { j: i + 1, ArrowDown: i + 1, k: i - 1, ArrowUp: i - 1, Home: 0, End: rows.length - 1 };
-    const to = moves[e.key];
-    if (to !== undefined) {
+    const to = moves[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (selection && (e.key === ' ' || e.key === 'x')) {
+      e.preventDefault();
+      pick([rowKey(row)], !picked.has(rowKey(row)));
+    } else if (selection && e.shiftKey && to !== undefined && ['j', 'k', 'ArrowDown', 'ArrowUp'].includes(e.key.length === 1 ? e.key.toLowerCase() : e.key)) {
+      // Extending: the row left and the row reached both join the selection.
+      e.preventDefault();
+      const target = rows[Math.max(0, Math.min(rows.length - 1, to))];
+      pick(target ? [rowKey(row), rowKey(target)] : [rowKey(row)], true);
+      focusRow(Math.max(0, Math.min(rows.length - 1, to)));
+    } else if (selection && e.key === 'Escape' && picked.size) {
+      e.preventDefault();
+      clearSelection();
+    } else if (to !== undefined) {
       e.preventDefault();
       focusRow(Math.max(0, Math.min(rows.length - 1, to)));
     } else if (e.key === 'Enter' && onRowActivate) {
@@ -175,7 +205,7 @@ export function DataTable<T, K extends string = string>({
     return () => document.removeEventListener('keydown', onKey);
   }, [active, current, focusRow]);
 
-  const colSpan = visible.length;
+  const colSpan = visible.length + (selection ? 1 : 0);
   let body: ReactNode;
   if (!data && isLoading) {
     body = (
@@ -210,6 +240,7 @@ export function DataTable<T, K extends string = string>({
           rowRefs.current[i] = el;
         }}
         aria-rowindex={offset + i + 2}
+        aria-selected={selection ? picked.has(rowKey(row)) : undefined}
         aria-description={activateHint}
         tabIndex={i === current ? 0 : -1}
         onFocus={(e) => {
@@ -217,8 +248,13 @@ export function DataTable<T, K extends string = string>({
         }}
         onKeyDown={(e) => onRowKey(e, i, row)}
         onDoubleClick={onRowActivate ? () => onRowActivate(row) : undefined}
-        className="border-t border-gray-100 hover:bg-gray-50 focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)]"
+        className={`border-t border-gray-100 hover:bg-gray-50 focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${selection && picked.has(rowKey(row)) ? 'bg-[#ecf5ff]' : ''}`}
       >
+        {selection && (
+          <td className="w-8 px-3 py-2">
+            <input type="checkbox" aria-label={`选择第 ${offset + i + 1} 行`} checked={picked.has(rowKey(row))} onChange={(e) => pick([rowKey(row)], e.target.checked)} />
+          </td>
+        )}
         {visible.map((c) => (
           <td key={c.id} className={`px-3 py-2 [&_button]:py-0.5 ${c.align === 'right' ? 'text-right tabular-nums' : ''} ${c.className ?? ''}`}>
             {c.cell(row)}
@@ -242,6 +278,15 @@ export function DataTable<T, K extends string = string>({
         </Button>
         <ColumnMenu columns={columns} hidden={hidden} onToggle={toggleColumn} />
       </div>
+      {selection && selectedRows.length > 0 && (
+        <div role="region" aria-label="批量操作" className="flex flex-wrap items-center gap-2 rounded border border-[var(--theme)]/30 bg-[#ecf5ff] px-3 py-2 text-sm">
+          <span aria-live="polite">已选 {selectedRows.length} 项</span>
+          {selection.actions(selectedRows, clearSelection)}
+          <Button className="h-7" onClick={clearSelection} hotkey="Esc">
+            取消选择
+          </Button>
+        </div>
+      )}
       {error && data ? (
         <p role="alert" className="flex items-center gap-3 rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
           刷新失败：{error instanceof Error ? error.message : '请求出错'}
@@ -259,6 +304,16 @@ export function DataTable<T, K extends string = string>({
         >
           <thead className="bg-gray-50 text-gray-500">
             <tr aria-rowindex={1}>
+              {selection && (
+                <th scope="col" className="w-8 px-3 py-2">
+                  <input
+                    type="checkbox"
+                    aria-label="选择本页全部行"
+                    checked={rows.length > 0 && selectedRows.length === rows.length}
+                    onChange={(e) => pick(rows.map(rowKey), e.target.checked)}
+                  />
+                </th>
+              )}
               {visible.map((c) => {
                 const dir = c.sort && state?.sort?.startsWith(`${c.sort},`) ? (state.sort.endsWith(',asc') ? 'ascending' : 'descending') : undefined;
                 return (
@@ -304,6 +359,7 @@ export function DataTable<T, K extends string = string>({
       {rows.length > 0 && (
         <p className="hidden text-xs text-gray-400 lg:block" aria-hidden="true">
           j/k 或 ↑/↓ 选择行{onRowActivate ? '，Enter 打开' : ''}
+          {selection ? '，空格或 x 勾选，Shift+j/k 连选' : ''}
           {page ? '，PgUp/PgDn 翻页' : ''}
           {filters ? '，/ 搜索' : ''}
         </p>

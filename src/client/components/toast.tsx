@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../lib/store';
 
 /** Error toasts last 5 s (spec §9); success ones a little less. */
 export const ERROR_TOAST_MS = 5_000;
@@ -10,34 +10,25 @@ export interface ToastItem {
   text: string;
 }
 
-let items: ToastItem[] = [];
+const items = createStore<ToastItem[]>([]);
 let nextId = 1;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
 
 function push(kind: ToastItem['kind'], text: string, ms: number) {
   // The same message twice at once (several failing calls) shows once.
-  if (items.some((t) => t.text === text && t.kind === kind)) return;
+  if (items.get().some((t) => t.text === text && t.kind === kind)) return;
   const item = { id: nextId++, kind, text };
-  items = [...items, item];
-  emit();
+  items.set((prev) => [...prev, item]);
   setTimeout(() => dismiss(item.id), ms);
 }
 
 export function dismiss(id: number) {
-  items = items.filter((t) => t.id !== id);
-  emit();
+  items.set((prev) => prev.filter((t) => t.id !== id));
 }
 
 export const toast = {
   error: (text: string) => push('error', text, ERROR_TOAST_MS),
   success: (text: string) => push('success', text, SUCCESS_TOAST_MS),
   info: (text: string) => push('info', text, SUCCESS_TOAST_MS),
-};
-
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
 };
 
 const STYLE: Record<ToastItem['kind'], string> = {
@@ -47,7 +38,7 @@ const STYLE: Record<ToastItem['kind'], string> = {
 };
 
 export function Toaster() {
-  const list = useSyncExternalStore(subscribe, () => items);
+  const list = useStore(items);
   return (
     <div aria-live="assertive" className="pointer-events-none fixed inset-x-0 top-3 z-[100] flex flex-col items-center gap-2 px-3">
       {list.map((t) => (

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from './store';
 
 /** The one "login expired / logged in elsewhere" notice; only one shows at a time (spec §8). */
 export interface SessionEnded {
@@ -6,30 +6,17 @@ export interface SessionEnded {
   msg: string;
 }
 
-let current: SessionEnded | null = null;
-const listeners = new Set<() => void>();
+const notice = createStore<SessionEnded | null>(null);
 
 export function announceSessionEnded(next: SessionEnded): void {
-  if (current) return;
-  current = next;
-  listeners.forEach((l) => l());
+  if (notice.get()) return;
+  notice.set(next);
 }
 
-export function useSessionEnded(): SessionEnded | null {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => current,
-  );
-}
+export const useSessionEnded = (): SessionEnded | null => useStore(notice);
 
 /** While the notice shows, nothing else may end the session its own way (the idle check). */
-export const sessionEndedShowing = () => current !== null;
+export const sessionEndedShowing = () => notice.get() !== null;
 
 /** Tests start each case with no notice showing. */
-export function resetSessionEnded(): void {
-  current = null;
-  listeners.forEach((l) => l());
-}
+export const resetSessionEnded = (): void => notice.set(null);
