@@ -1,42 +1,37 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { type Agreement, system } from '../../../../shared/api';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
-import { useTableState } from '../../../components/table-state';
-import { useScreenAction } from '../../../lib/screen-action';
-import { Allowed, useAllowed } from '../../../lib/permission';
+import { useListScreen } from '../../../components/use-list-screen';
 import { readDistrict } from '../../../lib/session-store';
 import { useAgreements, useAllDistricts, useCurrentUser } from '../api';
 import { AgreementDialog } from '../components/agreement-dialog';
 import { ScreenSection } from '../../../components/screen-section';
 
 const FILTER_KEYS = ['code'] as const;
-type FilterKey = (typeof FILTER_KEYS)[number];
-
-type Editing = { mode: 'add' } | { mode: 'edit'; agreement: Agreement } | null;
 
 const preview = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text).replace(/\s+/g, ' ');
 
 /** 协议管理 (ListAgreement): the mini-program's agreement texts of the chosen area (README decision 11). */
 export function AgreementPage() {
-  const table = useTableState<FilterKey>({ filters: FILTER_KEYS });
+  const screen = useListScreen<(typeof FILTER_KEYS)[number], Agreement>({
+    filters: FILTER_KEYS,
+    edit: { permission: system.agreementSave.permission, rowName: (a) => a.title },
+  });
+  const { table, editing } = screen;
   const agreements = useAgreements(table.filters.code.trim());
   const districts = useAllDistricts();
   const me = useCurrentUser();
-  const canSave = useAllowed(system.agreementSave.permission);
-  const [editing, setEditing] = useState<Editing>(null);
-  const canAdd = useAllowed(system.agreementSave.permission);
-  // The palette's 新增协议 lands here with ?action=add.
-  useScreenAction('add', () => {
-    if (canAdd) setEditing({ mode: 'add' });
-  });
   // The layout remounts the screen when the area changes, so reading it once per render is current.
   const noArea = !!me.data?.openDistrict && !readDistrict();
 
   const districtName = useMemo(() => new Map((districts.data?.content ?? []).map((d) => [d.id, d.name])), [districts.data]);
-  const filters = useMemo<FilterDef<FilterKey>[]>(() => [{ key: 'code', label: '协议编码', type: 'text', placeholder: '完整编码，如 privacy', maxLength: 40 }], []);
+  const filters = useMemo<FilterDef<(typeof FILTER_KEYS)[number]>[]>(
+    () => [{ key: 'code', label: '协议编码', type: 'text', placeholder: '完整编码，如 privacy', maxLength: 40 }],
+    [],
+  );
 
   const columns: Column<Agreement>[] = [
     { id: 'district', header: '区域', cell: (a) => (a.districtId === null ? '—' : (districtName.get(a.districtId) ?? `#${a.districtId}`)) },
@@ -44,19 +39,8 @@ export function AgreementPage() {
     { id: 'title', header: '标题', cell: (a) => <span className="font-medium text-gray-800">{a.title}</span>, className: 'max-w-56 truncate' },
     { id: 'content', header: '内容', cell: (a) => <span className="text-gray-500">{preview(a.content)}</span>, className: 'max-w-sm truncate' },
     { id: 'updatedDate', header: '更新时间', cell: (a) => formatDateTime(a.updatedDate), className: 'tabular-nums' },
+    ...(screen.actionsColumn ? [screen.actionsColumn] : []),
   ];
-  if (canSave) {
-    columns.push({
-      id: 'actions',
-      header: '操作',
-      fixed: true,
-      cell: (a) => (
-        <Button variant="text" onClick={() => setEditing({ mode: 'edit', agreement: a })} aria-label={`编辑 ${a.title}`}>
-          编辑
-        </Button>
-      ),
-    });
-  }
 
   return (
     <ScreenSection title="协议管理">
@@ -68,25 +52,26 @@ export function AgreementPage() {
         result={agreements}
         state={table}
         filters={filters}
-        onRowActivate={canSave ? (a) => setEditing({ mode: 'edit', agreement: a }) : undefined}
-        activateHint={canSave ? '按 Enter 编辑' : undefined}
+        {...screen.rowActivation}
         emptyText={table.filters.code ? '暂无数据：没有该编码的协议' : '暂无数据'}
         toolbar={
-          <Allowed permission={system.agreementSave.permission}>
-            <Button variant="primary" className="h-8" onClick={() => setEditing({ mode: 'add' })}>
-              ＋ 新增
-            </Button>
-            {noArea && <span className="text-xs text-orange-600">当前为全部区域：新增协议前请先在顶部选择区域</span>}
-          </Allowed>
+          screen.canEdit && (
+            <>
+              <Button variant="primary" className="h-8" onClick={screen.add}>
+                ＋ 新增
+              </Button>
+              {noArea && <span className="text-xs text-orange-600">当前为全部区域：新增协议前请先在顶部选择区域</span>}
+            </>
+          )
         }
       />
       {editing && (
         <AgreementDialog
-          agreement={editing.mode === 'edit' ? editing.agreement : null}
-          areaName={editing.mode === 'edit' ? (editing.agreement.districtId === null ? null : (districtName.get(editing.agreement.districtId) ?? null)) : null}
-          onClose={() => setEditing(null)}
+          agreement={editing.mode === 'edit' ? editing.row : null}
+          areaName={editing.mode === 'edit' ? (editing.row.districtId === null ? null : (districtName.get(editing.row.districtId) ?? null)) : null}
+          onClose={screen.close}
           onSaved={() => {
-            setEditing(null);
+            screen.close();
             void agreements.mutate();
           }}
         />
