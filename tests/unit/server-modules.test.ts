@@ -35,3 +35,15 @@ describe('bindModules', () => {
     expect(() => bindModules(binder, deps, ctx, [...SERVER_MODULES, stray])).toThrow(/stray has no manifest/);
   });
 });
+
+describe('table ownership', () => {
+  it('every table is written by some module or by the frame itself', async () => {
+    const { getTableName, isTable } = await import('drizzle-orm');
+    const schema = await import('../../src/server/db/schema');
+    // The frame's own: the log every module writes, the menu catalogue, the signing key, reference data seeded once.
+    const frame = new Set(['sys_log', 'auth_items', 'server_secret', 'pay_info', 'districts']);
+    const owned = new Set(SERVER_MODULES.flatMap((m) => m.tables.map((tb) => getTableName(tb))));
+    const all = Object.values(schema).filter((v) => isTable(v)).map((tb) => getTableName(tb as never));
+    expect(all.filter((name) => !owned.has(name) && !frame.has(name))).toEqual([]);
+  });
+});

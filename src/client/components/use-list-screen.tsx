@@ -15,7 +15,7 @@ interface ListScreenOptions<K extends string, R> {
   /** The list endpoint's query schema: a value it would refuse is dropped from the URL's filters. */
   schema?: z.ZodType;
   /** Adding and editing rows: who may (the save endpoint's permission) and how a row is named. */
-  edit?: { permission: Permission; rowName(row: R): string; label?: string };
+  edit?: { permission: Permission; rowName(row: R): string; label?: string; /** False for lists whose rows are only edited (角色组). */ adds?: boolean };
 }
 
 /**
@@ -31,8 +31,9 @@ export function useListScreen<K extends string, R>(opts: ListScreenOptions<K, R>
   const add = () => setEditing({ mode: 'add' });
   const edit = (row: R) => setEditing({ mode: 'edit', row });
   const close = () => setEditing(null);
+  const canAdd = canEdit && opts.edit?.adds !== false;
   useScreenAction('add', () => {
-    if (canEdit) add();
+    if (canAdd) add();
   });
   const label = opts.edit?.label ?? '编辑';
   const actionsColumn: Column<R> | null =
@@ -51,6 +52,7 @@ export function useListScreen<K extends string, R>(opts: ListScreenOptions<K, R>
   return {
     table,
     canEdit,
+    canAdd,
     editing,
     add,
     edit,

@@ -10,12 +10,14 @@ import type { CallInput } from './http';
 export interface ContractFormOptions<E extends Endpoint, V extends Record<string, unknown>> {
   initial: V;
   /** The call's input from the form's values (the body, usually). */
-  toInput(values: V): CallInput & { body?: unknown };
+  toInput(values: V): CallInput & { body?: unknown; query?: Record<string, unknown> };
   /** The success toast, from what the server answered. */
   success(saved: z.output<E['response']>, values: V): string;
   onSaved?(saved: z.output<E['response']>): void;
   /** GET endpoints whose cached answers this save changes (the sidebar's QR code, a list). */
   revalidate?: readonly Endpoint[];
+  /** Fields that show messages, when they differ from the values' keys (a value sent as `itemIds`). */
+  errorFields?: readonly string[];
 }
 
 /**
@@ -28,7 +30,7 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
   const [values, setValues] = useState<V>(opts.initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
-  const fields = Object.keys(opts.initial);
+  const fields = opts.errorFields ?? Object.keys(opts.initial);
 
   /** Sets one field and clears its message (and the form's), as the user corrects it. */
   const set = <K extends keyof V & string>(field: K, value: V[K]) => {
@@ -39,12 +41,13 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
   const submit = async (): Promise<boolean> => {
     if (busy) return false;
     const input = opts.toInput(values);
-    if (endpoint.bodyType !== 'none') {
-      const found = validate(endpoint.body, input.body ?? {});
-      if (found) {
-        setErrors(found);
-        return false;
-      }
+    // The same schemas the server parses with: what they refuse never leaves the console.
+    const found =
+      (input.query !== undefined ? validate(endpoint.query, input.query) : null) ??
+      (endpoint.bodyType !== 'none' ? validate(endpoint.body, input.body ?? {}) : null);
+    if (found) {
+      setErrors(found);
+      return false;
     }
     setBusy(true);
     setErrors({});

@@ -1,3 +1,4 @@
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ModuleId } from '../../shared/api';
 import type { AppDeps } from '../context';
 import type { SeedGenerator } from '../db/seed';
@@ -17,6 +18,8 @@ export interface RouteContext {
 export interface ServerModule {
   id: ModuleId;
   routes(b: Binder, deps: AppDeps, ctx: RouteContext): void;
+  /** The tables its writes touch (besides the frame's `sys_log`): who owns what, at a glance. */
+  tables: readonly PgTable[];
   /** Seed steps of the module: `base` at every start, `demo` into an empty demo database. */
   seed?: { base?: readonly SeedGenerator[]; demo?: readonly SeedGenerator[] };
 }

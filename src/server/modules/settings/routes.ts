@@ -1,10 +1,12 @@
 import { system } from '../../../shared/api';
+import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import * as service from './service';
 
 /** 小程序设置: districts, agreements and the mini-program's configuration. */
 export const settingsServer: ServerModule = {
   id: 'settings',
+  tables: [t.agreements, t.appConfig],
   routes(b, deps) {
     b.bind(system.districtPage, ({ auth, query }) => service.pageDistricts(deps, auth, query));
     b.bind(system.agreementList, ({ auth, query }) => service.listAgreements(deps, auth, query.code));

@@ -1,10 +1,12 @@
 import { auth } from '../../../shared/api';
+import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import * as service from './service';
 
 /** Signing in and the session. */
 export const shellServer: ServerModule = {
   id: 'shell',
+  tables: [t.sessions, t.loginThrottle, t.users],
   routes(b, deps, { loginLimiter: limiter }) {
     b.bindPublic(auth.authenticate, ({ body, req }) =>
       service.login(deps, body.username, body.password, {

@@ -1,4 +1,5 @@
 import { account, system } from '../../../shared/api';
+import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import * as service from './service';
 import * as sysLog from './sys-log';
@@ -6,6 +7,7 @@ import * as sysLog from './sys-log';
 /** 账号管理: staff accounts, role groups and the system log. */
 export const userServer: ServerModule = {
   id: 'user',
+  tables: [t.users, t.roleGroups, t.roleGroupItems, t.sessions, t.loginThrottle],
   routes(b, deps) {
     b.bind(account.userPage, ({ auth, query }) => service.pageUsers(deps, auth, query));
     b.bind(account.userById, ({ auth, params }) => service.getUser(deps, auth, params.id));

@@ -1,44 +1,32 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { type RoleGroup, account } from '../../../../shared/api';
 import { Button } from '../../../components/button';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
-import { type FieldErrors, errorsFromFailure, validate } from '../../../components/form-errors';
 import { Modal, ModalActions } from '../../../components/modal';
-import { toast } from '../../../components/toast';
-import { api } from '../../../lib/api-client';
+import { useContractForm } from '../../../lib/use-contract-form';
 import { useAuthItems } from '../api';
 import { ItemTree, buildTree, itemIdsOf } from './item-tree';
-
 
 /** 编辑权限: name, description and the group's menus, pages and buttons as a check-box tree. */
 export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onClose(): void; onSaved(): void }) {
   const items = useAuthItems();
   const tree = useMemo(() => buildTree(items.data ?? []), [items.data]);
-  const [name, setName] = useState(group.name);
-  const [description, setDescription] = useState(group.description);
-  const [selected, setSelected] = useState<Set<string>>(() => new Set(group.itemIds));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-
-  const submit = async () => {
-    if (busy || !items.data) return;
-    const ids = itemIdsOf(tree, selected);
-    // The HTTP client drops empty query values, which would mean "unchanged" here: a cleared
-    // description goes as " " (trimmed to empty by the contract) and no items as "," (no ids).
-    const query = { id: group.id, name, description: description.trim() ? description : ' ', itemIds: ids.length ? ids.join(',') : ',' };
-    const found = validate(account.groupUpdate.query, query);
-    if (found) return setErrors(found);
-    setBusy(true);
-    setErrors({});
-    try {
-      await api.call(account.groupUpdate, { query }, { silent: true });
-      toast.success(`已保存角色组 ${name.trim()}`);
-      onSaved();
-    } catch (err) {
-      setErrors(errorsFromFailure(err, ['name', 'description']));
-      setBusy(false);
-    }
+  const form = useContractForm(account.groupUpdate, {
+    initial: { name: group.name, description: group.description, selected: new Set(group.itemIds) as ReadonlySet<string> },
+    errorFields: ['name', 'description', 'itemIds'],
+    toInput: (v) => {
+      const ids = itemIdsOf(tree, new Set(v.selected));
+      // The HTTP client drops empty query values, which would mean "unchanged" here: a cleared
+      // description goes as " " (trimmed to empty by the contract) and no items as "," (no ids).
+      return { query: { id: group.id, name: v.name, description: v.description.trim() ? v.description : ' ', itemIds: ids.length ? ids.join(',') : ',' } };
+    },
+    success: (saved) => `已保存角色组 ${saved.name}`,
+    onSaved,
+  });
+  const { values, errors, set } = form;
+  const submit = () => {
+    if (items.data) void form.submit();
   };
 
   return (
@@ -48,18 +36,18 @@ export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onC
       onClose={onClose}
       onSubmit={submit}
       width="max-w-2xl"
-      footer={<ModalActions onCancel={onClose} busy={busy} disabled={!items.data} />}
+      footer={<ModalActions onCancel={onClose} busy={form.busy} disabled={!items.data} />}
     >
       <FormError>{errors['']}</FormError>
-      <Field label="名称" required maxLength={32} value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
-      <Field label="描述" maxLength={200} value={description} onChange={(e) => setDescription(e.target.value)} error={errors.description} />
+      <Field label="名称" required maxLength={32} value={values.name} onChange={(e) => set('name', e.target.value)} error={errors.name} />
+      <Field label="描述" maxLength={200} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.description} />
       <div className="flex flex-col gap-1 sm:flex-row">
         <span className="shrink-0 pt-1 text-sm text-gray-600 sm:pr-3 sm:text-right" style={{ width: 80 }} id={`group-${group.id}-items`}>
           权限
         </span>
         <div className="min-w-0 flex-1">
           {items.data ? (
-            <ItemTree tree={tree} selected={selected} onChange={setSelected} label={`${group.name} 的权限`} />
+            <ItemTree tree={tree} selected={new Set(values.selected)} onChange={(next) => set('selected', next)} label={`${group.name} 的权限`} />
           ) : items.error ? (
             <p role="alert" className="text-sm text-red-600">
               权限项加载失败 <Button className="ml-2 h-7" onClick={() => void items.mutate()}>重试</Button>

@@ -7,7 +7,7 @@ import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
-/** 协议管理 on the frame's list-screen hook and form hook, against the real server. */
+/** Screens on the frame's list-screen hook and form hook (协议管理, 角色组), against the real server. */
 let s: TestServer;
 clientSuite((server) => {
   s = server;
@@ -42,5 +42,24 @@ describe('adding an agreement', () => {
       .from(t.agreements)
       .where(and(eq(t.agreements.code, 'riding-notice'), eq(t.agreements.districtId, manager?.districtId ?? -1)));
     expect(stored.map((a) => a.content)).toEqual(['请文明乘车。']);
+  });
+});
+
+describe('editing a role group', () => {
+  it('saves a new description through the form hook and the server stores it', async () => {
+    await signIn(s, 'admin');
+    visit(s, '/user/role-group');
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    await user.click(await within(main).findByRole('button', { name: '编辑权限 只读组' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByRole('tree', {}, { timeout: 5_000 });
+    const description = within(dialog).getByLabelText(/描述/);
+    await user.clear(description);
+    await user.type(description, '只能查看（测试修改）');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(await screen.findByText('已保存角色组 只读组')).toBeTruthy();
+    const [row] = await s.database.db.select().from(t.roleGroups).where(eq(t.roleGroups.name, '只读组'));
+    expect(row?.description).toBe('只能查看（测试修改）');
   });
 });
