@@ -1,61 +1,19 @@
-import { eq, sql } from 'drizzle-orm';
-import { hashPassword } from '../../lib/password';
+import { sql } from 'drizzle-orm';
+import { MODULES, menuCatalogue } from '../../../shared/api';
+import { SERVER_MODULES } from '../../modules';
 import type { Db } from '../connection';
 import * as t from '../schema';
-import { MODULES, menuCatalogue, menuItemIds as itemsOfMenus } from '../../../shared/api';
-import type { MenuId } from '../../../shared/api';
-import { CITY, DISTRICTS, GIVEN_NAMES, SURNAMES } from './city';
-import { SERVER_MODULES } from '../../modules';
-import { createRng, type Rng } from './rng';
+import { CITY, DISTRICTS } from './city';
+import { PROFILES, type SeedContext, type SeedGenerator, type SeedProfile } from './context';
+import { createRng } from './rng';
 
-export const DEMO_PASSWORD = 'Bus@2026';
-
-export interface SeedProfile {
-  name: 'demo' | 'small';
-  districts: number;
-  extraStaff: number;
-}
-
-export const PROFILES: Record<SeedProfile['name'], SeedProfile> = {
-  demo: { name: 'demo', districts: DISTRICTS.length, extraStaff: 24 },
-  small: { name: 'small', districts: 3, extraStaff: 4 },
-};
-
-export interface SeedContext {
-  db: Db;
-  rng: Rng;
-  /** The anchor every seeded time is relative to (the app's clock, never the wall clock here). */
-  now: Date;
-  profile: SeedProfile;
-  passwordMaxAgeDays: number;
-}
-
-/** A step of the seed. Later modules add their own (stations, lines, riders, cards, rides). */
-export interface SeedGenerator {
-  name: string;
-  run(ctx: SeedContext): Promise<void>;
-}
-
-export const GROUPS = {
-  super: { name: '超级管理员组', description: '全部菜单与按钮' },
-  manager: { name: '区域管理员组', description: '本区域的全部业务与账号管理' },
-  agent: { name: '客服坐席组', description: '查询乘客、卡片、乘车记录，办理亲情卡业务；不含退款' },
-  viewer: { name: '只读组', description: '只能查看，不能修改' },
-} as const;
+export { DEMO_PASSWORD, PROFILES, type SeedContext, type SeedGenerator, type SeedProfile } from './context';
+export { GROUPS } from '../../modules/user/seed';
 
 /** The menu catalogue, from the modules' manifests (src/shared/modules). */
 const catalogue = () => menuCatalogue(MODULES);
-const menuItemIds = (menuIds: readonly MenuId[]) => itemsOfMenus(catalogue(), menuIds);
 
-const GROUP_ITEMS: Record<keyof typeof GROUPS, () => string[]> = {
-  super: () => catalogue().map((r) => r.id),
-  // Districts are city-wide: only the super user manages them.
-  manager: () => catalogue().map((r) => r.id).filter((id) => id !== 'settings.districts'),
-  agent: () => [...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'station', 'bus', 'version']), 'ycOrder'],
-  viewer: () => menuItemIds(['order', 'station', 'bus', 'version']),
-};
-
-/** Reference data every database needs, demo or not: upserted at every start. */
+/** The frame's reference data, upserted at every start before the modules' own. */
 export const baseGenerators: SeedGenerator[] = [
   {
     name: 'auth-items',
@@ -77,45 +35,9 @@ export const baseGenerators: SeedGenerator[] = [
         });
     },
   },
-  {
-    name: 'role-groups',
-    async run({ db, now }) {
-      for (const [key, g] of Object.entries(GROUPS) as [keyof typeof GROUPS, (typeof GROUPS)[keyof typeof GROUPS]][]) {
-        const [row] = await db
-          .insert(t.roleGroups)
-          .values({ ...g, createdAt: now, updatedAt: now })
-          .onConflictDoNothing()
-          .returning({ id: t.roleGroups.id });
-        // Existing groups keep the items an administrator gave them.
-        if (!row) continue;
-        const items = GROUP_ITEMS[key]();
-        await db.insert(t.roleGroupItems).values(items.map((itemId) => ({ groupId: row.id, itemId })));
-      }
-    },
-  },
-  {
-    name: 'pay-info',
-    async run({ db }) {
-      const rows = [
-        { code: 'wechat', name: '微信支付', sort: 1 },
-        { code: 'alipay', name: '支付宝', sort: 2 },
-        { code: 'unionpay', name: '云闪付', sort: 3 },
-        { code: 'transport-card', name: '交通卡', sort: 4 },
-      ];
-      await db.insert(t.payInfo).values(rows).onConflictDoNothing();
-    },
-  },
 ];
 
-const groupId = async (db: Db, key: keyof typeof GROUPS) => {
-  const [g] = await db.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, GROUPS[key].name));
-  if (!g) throw new Error(`group ${key} missing`);
-  return g.id;
-};
-
-const DAY_MS = 86_400_000;
-
-/** The demo city: districts, staff accounts, agreements. Only when the database is empty. */
+/** The frame's part of the demo city (districts, city centre); the modules add theirs after it. */
 export const demoGenerators: SeedGenerator[] = [
   {
     name: 'city',
@@ -125,73 +47,6 @@ export const demoGenerators: SeedGenerator[] = [
         { key: 'qrCode', value: null },
       ]);
       await db.insert(t.districts).values(DISTRICTS.slice(0, profile.districts).map((d, i) => ({ ...d, sort: i + 1 })));
-    },
-  },
-  {
-    name: 'staff',
-    async run({ db, rng, now, profile, passwordMaxAgeDays }) {
-      const districts = await db.select().from(t.districts).orderBy(t.districts.sort);
-      const [home, second] = [districts[0], districts[1] ?? districts[0]];
-      if (!home || !second) throw new Error('staff need districts');
-      const hash = await hashPassword(DEMO_PASSWORD, rng.bytes(16));
-      const recent = new Date(now.getTime() - 10 * DAY_MS);
-      const base = { passwordHash: hash, activated: true, createdAt: recent, updatedAt: recent, passwordChangedAt: recent };
-      await db.insert(t.users).values([
-        { ...base, login: 'admin', firstName: '系统管理员', authorities: ['ROLE_APP_ADMIN'], groupId: await groupId(db, 'super'), districtId: home.id, openDistrict: true },
-        { ...base, login: 'manager', firstName: '徐汇区管理员', authorities: ['ROLE_ADMIN'], groupId: await groupId(db, 'manager'), districtId: second.id },
-        { ...base, login: 'agent', firstName: '客服小李', phone: '13800138001', authorities: ['ROLE_USER'], groupId: await groupId(db, 'agent'), districtId: second.id },
-        { ...base, login: 'viewer', firstName: '只读观察员', authorities: ['ROLE_USER'], groupId: await groupId(db, 'viewer'), districtId: second.id },
-        {
-          ...base,
-          login: 'expired',
-          firstName: '密码过期用户',
-          authorities: ['ROLE_USER'],
-          groupId: await groupId(db, 'viewer'),
-          districtId: second.id,
-          passwordChangedAt: new Date(now.getTime() - (passwordMaxAgeDays + 30) * DAY_MS - 5 * 3_600_000),
-        },
-      ]);
-      const groups = [await groupId(db, 'agent'), await groupId(db, 'viewer')];
-      const extra = Array.from({ length: profile.extraStaff }, (_, i) => {
-        const created = new Date(now.getTime() - rng.int(20, 400) * DAY_MS);
-        return {
-          ...base,
-          login: `staff${String(i + 1).padStart(3, '0')}`,
-          firstName: rng.pick(SURNAMES) + rng.pick(GIVEN_NAMES),
-          phone: `139${String(rng.int(0, 99_999_999)).padStart(8, '0')}`,
-          activated: rng.next() > 0.15,
-          authorities: ['ROLE_USER'],
-          groupId: rng.pick(groups),
-          districtId: rng.pick(districts).id,
-          createdAt: created,
-          updatedAt: created,
-          passwordChangedAt: created,
-        };
-      });
-      if (extra.length) await db.insert(t.users).values(extra);
-    },
-  },
-  {
-    name: 'agreements',
-    async run({ db, now }) {
-      const districts = await db.select().from(t.districts);
-      const kinds = [
-        { code: 'user-service', title: '用户服务协议' },
-        { code: 'privacy', title: '隐私政策' },
-        { code: 'family-card', title: '亲情卡服务协议' },
-      ];
-      await db.insert(t.agreements).values(
-        districts.flatMap((d) =>
-          kinds.map((k) => ({
-            districtId: d.id,
-            code: k.code,
-            title: `${d.name}${k.title}`,
-            content: `${k.title}\n\n本协议适用于${CITY.name}${d.name}公交乘车码服务。使用服务前请仔细阅读本协议全部条款。`,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        ),
-      );
     },
   },
 ];
@@ -206,10 +61,10 @@ export interface SeedOptions {
   extraGenerators?: SeedGenerator[];
 }
 
-/** Base data always; the demo city only on an empty database and only when asked. */
-/** The modules' own seed steps, after the frame's (menus, role groups) and the demo city's. */
+/** The modules' own seed steps, after the frame's (menus; the demo city's districts). */
 const moduleSeeds = (kind: 'base' | 'demo') => SERVER_MODULES.flatMap((m) => m.seed?.[kind] ?? []);
 
+/** Base data always; the demo city only on an empty database and only when asked. */
 export async function runSeed(opts: SeedOptions): Promise<{ seededDemo: boolean }> {
   const ctx: SeedContext = {
     db: opts.db,

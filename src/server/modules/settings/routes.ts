@@ -1,11 +1,13 @@
 import { system } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
+import { settingsBaseSeed, settingsDemoSeed } from './seed';
 import * as service from './service';
 
 /** 小程序设置: districts, agreements and the mini-program's configuration. */
 export const settingsServer: ServerModule = {
   id: 'settings',
+  seed: { base: settingsBaseSeed, demo: settingsDemoSeed },
   tables: [t.agreements, t.appConfig],
   routes(b, deps) {
     b.bind(system.districtPage, ({ auth, query }) => service.pageDistricts(deps, auth, query));

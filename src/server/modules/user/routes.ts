@@ -1,12 +1,14 @@
 import { account, system } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
+import { userBaseSeed, userDemoSeed } from './seed';
 import * as service from './service';
 import * as sysLog from './sys-log';
 
 /** 账号管理: staff accounts, role groups and the system log. */
 export const userServer: ServerModule = {
   id: 'user',
+  seed: { base: userBaseSeed, demo: userDemoSeed },
   tables: [t.users, t.roleGroups, t.roleGroupItems, t.sessions, t.loginThrottle],
   routes(b, deps) {
     b.bind(account.userPage, ({ auth, query }) => service.pageUsers(deps, auth, query));
