@@ -1,6 +1,6 @@
 import { render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { jumpCommands, shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
 import { COMMANDS } from '../../src/client/app/features';
@@ -41,6 +41,35 @@ describe('the dispatcher', () => {
     rerender({ paused: true });
     await user.keyboard('{Control>}b{/Control}');
     expect(ran).toHaveLength(4);
+  });
+
+  it('one key means different things by scope: on a table row, inside a dialog, elsewhere', async () => {
+    const ran: string[] = [];
+    const bindings: HotkeyBinding[] = [
+      { hotkey: 'x', run: () => ran.push('global') },
+      { hotkey: 'x', scope: 'table', run: () => ran.push('table') },
+      { hotkey: 'x', scope: 'dialog', run: () => ran.push('dialog') },
+    ];
+    const { rerender } = renderHook(({ paused }) => useHotkeyDispatcher(bindings, paused), { initialProps: { paused: false } });
+    const fixture = document.createElement('div');
+    fixture.innerHTML = '<table><tbody><tr tabindex="0" id="row"><td>1</td></tr></tbody></table><div role="dialog"><button id="inside">ok</button></div><button id="outside">x</button>';
+    document.body.append(fixture);
+    onTestFinished(() => fixture.remove());
+    const user = userEvent.setup();
+    for (const id of ['row', 'outside', 'inside']) {
+      document.getElementById(id)?.focus();
+      await user.keyboard('x');
+    }
+    // The first binding whose scope holds the focused element runs: a row is in the page too.
+    expect(ran).toEqual(['global', 'global', 'dialog']);
+    ran.length = 0;
+    // While a dialog holds the keyboard (paused), only its own keys answer.
+    rerender({ paused: true });
+    for (const id of ['row', 'inside']) {
+      document.getElementById(id)?.focus();
+      await user.keyboard('x');
+    }
+    expect(ran).toEqual(['table', 'dialog']);
   });
 
   it('shows keys in the console’s notation', () => {

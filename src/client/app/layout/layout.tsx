@@ -145,7 +145,7 @@ export function Layout() {
     () =>
       [...commands, ...jumps].flatMap((c) =>
         c.hotkey
-          ? [{ hotkey: c.hotkey, whileTyping: c.whileTyping, when: c.when && (() => c.when?.({ path: here.current }) ?? true), run: () => c.run(commandContext, {}) }]
+          ? [{ hotkey: c.hotkey, scope: c.hotkeyScope, whileTyping: c.whileTyping, when: c.when && (() => c.when?.({ path: here.current }) ?? true), run: () => c.run(commandContext, {}) }]
           : [],
       ),
     [commands, jumps, commandContext],
