@@ -1,5 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
 const apiTarget = process.env.API_TARGET || 'http://127.0.0.1:8080';
@@ -9,7 +10,8 @@ const postgresUrl = process.env.DATABASE_URL;
 const STRICT_CONSOLE = './tests/support/strict-console.ts';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // Brotli and gzip made once at build time; the server sends whichever the browser accepts.
+  plugins: [react(), tailwindcss(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   server: {
     proxy: {
       '/busline': { target: apiTarget, changeOrigin: false },

@@ -19,6 +19,7 @@ import { createBinder } from './plugins/contract';
 import { answerClientError, connectionOptions, limitConnections, trustProxyOption } from './plugins/connections';
 import { registerDrain } from './plugins/drain';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
+import { registerSecurityHeaders } from './plugins/security-headers';
 
 export interface BuildOptions {
   db: Db;
@@ -69,6 +70,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   limitConnections(app.server, opts.config.connections);
 
   registerDrain(app);
+  const indexFile = path.join(opts.config.staticDir, 'index.html');
+  const indexHtml = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
+  await registerSecurityHeaders(app, indexHtml);
+
   app.decorateRequest('actor', null);
   registerEnvelope(app, { onForbidden: (req, err) => auditDenied(deps, req, err.message) });
   await app.register(formbody, { bodyLimit: opts.config.bodyLimit });
@@ -77,13 +82,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const binder = createBinder(app, deps, { checkResponses: opts.checkResponses ?? true });
   bindModules(binder, deps, { loginLimiter });
 
-  const indexFile = path.join(opts.config.staticDir, 'index.html');
-  const indexHtml = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
   if (indexHtml !== null) {
     await app.register(fastifyStatic, {
       root: opts.config.staticDir,
       wildcard: false,
       index: false,
+      // The build wrote .br and .gz beside each asset: sent as the browser accepts, never compressed per request.
+      preCompressed: true,
       setHeaders: (res, file) => {
         // Vite names built assets by content hash, so they never change under the same name.
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');

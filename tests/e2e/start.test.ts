@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import { LOGIN_ELSEWHERE, LOGIN_RESULT_HEADER } from '../../src/shared/api';
-import { type StartedServer, hasChromium, killLeftovers, launchChromium, startServer } from '../support/e2e';
+import { ROOT, type StartedServer, hasChromium, killLeftovers, launchChromium, startServer } from '../support/e2e';
+import { reportCspViolations } from '../support/e2e-console';
 
 /**
  * `npm start` as a user runs it: vite build, then the server on a fresh PGlite folder, driven from
@@ -36,6 +38,7 @@ beforeAll(async () => {
   console.log(`[e2e] start time to ready (npm start: vite build + migrate + seed + listen): ${(server.readyMs / 1000).toFixed(1)} s`);
   if (browser) {
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await reportCspViolations(page);
     page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
@@ -123,6 +126,30 @@ describe('npm start', () => {
     await p.screenshot({ path: `${SHOTS}some-route-1440x900.png` });
 
     expect(pageErrors).toEqual([]);
+  });
+
+  it('sends the login page and shell in at most 180 kB of compressed JavaScript, prebuilt brotli first', async () => {
+    const dist = path.join(ROOT, 'dist');
+    const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+    // What the browser fetches before anything lazy: the entry script and its modulepreloads.
+    const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? '');
+    expect(initial.length).toBeGreaterThan(0);
+    const sizeOf = (file: string, ext: string) => {
+      const p = path.join(dist, `${file}${ext}`);
+      // Files below the compression threshold are sent as they are.
+      return fs.existsSync(p) ? fs.statSync(p).size : fs.statSync(path.join(dist, file)).size;
+    };
+    const total = (ext: string) => initial.reduce((sum, f) => sum + sizeOf(f, ext), 0);
+    const raw = total('');
+    const br = total('.br');
+    const gz = total('.gz');
+    console.log(`[e2e] initial JS (${initial.length} files): ${(raw / 1024).toFixed(0)} kB raw, ${(gz / 1024).toFixed(0)} kB gzip, ${(br / 1024).toFixed(0)} kB brotli`);
+    expect(gz).toBeLessThanOrEqual(180 * 1024);
+    expect(br).toBeLessThanOrEqual(180 * 1024);
+    const entry = initial[0] ?? '';
+    const res = await fetch(`${server.url}/${entry}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(Number(res.headers.get('content-length'))).toBe(sizeOf(entry, '.br'));
   });
 
   it('logs the admin in and reads the current user', async () => {

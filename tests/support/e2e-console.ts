@@ -14,10 +14,21 @@ export interface ConsolePage {
   errors: string[];
 }
 
+/**
+ * Content-Security-Policy refusals do not always reach the console on their own (a caught eval
+ * probe does not): every page reports them as console errors, which the tests collect.
+ */
+export async function reportCspViolations(target: BrowserContext | Page): Promise<void> {
+  await target.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)),
+  );
+}
+
 /** A fresh browser profile (its own local storage), like another person's browser. */
 export async function openConsole(browser: Browser, viewport: Viewport = DESKTOP, setup?: (c: BrowserContext) => Promise<void>): Promise<ConsolePage> {
   const context = await browser.newContext({ viewport, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
   if (setup) await setup(context);
+  await reportCspViolations(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
