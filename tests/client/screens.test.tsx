@@ -72,3 +72,28 @@ describe('every dialog of the built screens', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
+
+describe('a menu’s own address', () => {
+  it('/user opens its first page instead of 404', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/user');
+    render(<App />);
+    await waitFor(() => expect(window.location.pathname).toBe('/user/user-list'));
+    const crumbs = await screen.findByRole('navigation', { name: '面包屑' });
+    await waitFor(() => expect(within(crumbs).getByRole('listitem', { current: 'page' }).textContent).toBe('账号列表'));
+  });
+});
+
+describe('the account dialog’s words', () => {
+  it('says 手机号 and 可切换区域, in Chinese only', async () => {
+    await signIn(s, 'admin');
+    visit(s, '/user/user-list');
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    await user.click(await within(main).findByRole('button', { name: /^＋ 新增/ }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: '新增账号' });
+    expect(within(dialog).getByLabelText('手机号')).toBeTruthy();
+    expect(within(dialog).getByText('可切换区域')).toBeTruthy();
+    expect(dialog.textContent).not.toContain('openDistrict');
+  });
+});

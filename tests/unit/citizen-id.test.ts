@@ -14,4 +14,11 @@ describe('citizen id (spec §5)', () => {
     expect(isValidCitizenId('110105194902300021')).toBe(false);
     expect(isValidCitizenId('110105194912310021')).toBe(false);
   });
+
+  it('accepts births from 1800 (the standard’s example is born in 1880) and refuses future ones', () => {
+    const today = new Date('2026-11-23T00:00:00Z');
+    expect(isValidCitizenId('110105188001010017', today)).toBe(true);
+    expect(isValidCitizenId('110105179901010018', today)).toBe(false);
+    expect(isValidCitizenId('110105209912310010', today)).toBe(false);
+  });
 });

@@ -6,8 +6,11 @@ const PROVINCES = new Set([
 const WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const CHECK = '10X98765432';
 
-/** The spec's rule (§5): 18 characters, a known province, a real birth date, the mod-11 check; X in either case. */
-export function isValidCitizenId(raw: string): boolean {
+/**
+ * The spec's rule (§5): 18 characters, a known province, a real birth date, the mod-11 check; X in
+ * either case. Births from 1800 (GB 11643's own example is born in 1880) up to `today`, never later.
+ */
+export function isValidCitizenId(raw: string, today: Date = new Date()): boolean {
   const id = raw.trim().toUpperCase();
   if (!/^\d{17}[\dX]$/.test(id)) return false;
   if (!PROVINCES.has(id.slice(0, 2))) return false;
@@ -15,7 +18,8 @@ export function isValidCitizenId(raw: string): boolean {
   const m = Number(id.slice(10, 12));
   const d = Number(id.slice(12, 14));
   const date = new Date(Date.UTC(y, m - 1, d));
-  if (y < 1900 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
+  if (y < 1800 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
+  if (date.getTime() > today.getTime()) return false;
   const sum = WEIGHTS.reduce((acc, w, i) => acc + w * Number(id[i]), 0);
   return CHECK[sum % 11] === id[17];
 }

@@ -161,7 +161,12 @@ export function Layout() {
   );
 
   if (location === '/' || location === '') return <Redirect to={home} replace />;
-  if (!page) return <Redirect to="/404" replace />;
+  if (!page) {
+    // A menu's own address (/user) opens its first page, as its auth item's `redirect` says.
+    const menu = menus.find((m) => location === `/${m.id}` || location === `/${m.id}/`);
+    const first = menu?.children.find((c) => !c.hidden);
+    return <Redirect to={first ? `${first.path}${search ? `?${search}` : ''}` : '/404'} replace />;
+  }
 
   const currentCached = page.cached && cachedPages.some((c) => c.page.path === page.path);
   const screenFor = (p: typeof page, s: string, active: boolean) => (

@@ -7,7 +7,7 @@ export function PasswordBanner({ seconds, onClose, onChange }: { seconds: number
     <div role="alert" className="flex items-start gap-3 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-red-700">
       <p className="flex-1">
         您的密码已经 {days} 天 {hours} 小时未修改，为了账号安全，请
-        <button type="button" onClick={onChange} className="mx-1 underline focus-visible:outline-2 focus-visible:outline-red-500">
+        <button type="button" onClick={onChange} className="underline focus-visible:outline-2 focus-visible:outline-red-500">
           立即修改密码
         </button>
         。

@@ -45,7 +45,7 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): voi
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
       <DialogPanel className="fixed inset-y-0 right-0 w-72 max-w-full overflow-y-auto bg-white p-5 shadow-xl">
         <div className="mb-4 flex items-center justify-between">
-          <DialogTitle className="text-base font-medium">系统布局配置</DialogTitle>
+          <DialogTitle className="text-base font-medium">布局设置</DialogTitle>
           <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="text-xl leading-none text-gray-400 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
             ×
           </button>

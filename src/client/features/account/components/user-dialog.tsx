@@ -22,7 +22,7 @@ interface Values {
 const LABELS: Record<keyof Values, string> = {
   login: '用户名',
   firstName: '姓名',
-  phone: '手机',
+  phone: '手机号',
   password: '密码',
   authority: '角色',
   groupId: '角色组',
@@ -172,7 +172,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: StaffUser | null;
         <Field label="用户名" value={user.login} readOnly disabled className="bg-gray-50 text-gray-500" />
       )}
       <Field label="姓名" required autoFocus={!adding} maxLength={32} value={values.firstName} onChange={(e) => set('firstName', e.target.value)} error={errors.firstName} />
-      <Field label="手机" type="tel" inputMode="numeric" maxLength={11} value={values.phone} onChange={(e) => set('phone', e.target.value)} error={errors.phone} />
+      <Field label="手机号" type="tel" inputMode="numeric" maxLength={11} value={values.phone} onChange={(e) => set('phone', e.target.value)} error={errors.phone} />
       {adding ? (
         <Field label="密码" type="password" required autoComplete="new-password" value={values.password} onChange={(e) => set('password', e.target.value)} error={errors.password} hint="至少8位，含字母和数字" />
       ) : (
@@ -223,7 +223,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: StaffUser | null;
       )}
       {superUser && (
         <CheckboxField
-          label="可切换区域（openDistrict）"
+          label="可切换区域"
           checked={values.openDistrict}
           disabled={lockGrants}
           onChange={(v) => set('openDistrict', v)}

@@ -64,7 +64,7 @@ export function UserListPage() {
   const columns: Column<StaffUser>[] = [
     { id: 'login', header: '登录名', sort: 'login', fixed: true, cell: (u) => <span className="font-medium text-gray-800">{u.login}</span> },
     { id: 'firstName', header: '姓名', sort: 'firstName', cell: (u) => u.firstName },
-    { id: 'phone', header: '手机', cell: (u) => u.phone ?? '—', className: 'tabular-nums' },
+    { id: 'phone', header: '手机号', cell: (u) => u.phone ?? '—', className: 'tabular-nums' },
     { id: 'authorities', header: '角色', cell: (u) => u.authorities.map((r) => ROLE_LABELS[r]).join('、') },
     { id: 'groupName', header: '角色组', cell: (u) => u.groupName ?? '—' },
     {
