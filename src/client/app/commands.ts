@@ -2,7 +2,7 @@ import { MENU_JUMP_KEYS, SESSION, system } from '../../shared/api';
 import { api } from '../lib/api-client';
 import { keyLabel } from '../commands/keys';
 import type { Command, CommandContext, PaletteItem } from '../commands/types';
-import type { MenuEntry } from './menus';
+import { type MenuEntry, firstPageOf } from './menus';
 
 export const shellCommands: Command[] = [
   { id: 'shell.palette', title: '打开命令面板', group: '系统', keywords: ['搜索', 'command', 'search'], permission: SESSION, hotkey: 'mod+k', whileTyping: true, run: (c) => c.shell('palette') },
@@ -38,7 +38,7 @@ export const switchDistrictCommand: Command = {
 /** `g` then a menu's letter jumps to its first page: one command per menu the account has. */
 export function jumpCommands(menus: readonly MenuEntry[]): Command[] {
   return menus.flatMap((m) => {
-    const first = m.children.find((c) => !c.hidden);
+    const first = firstPageOf(m);
     if (!first) return [];
     return [{ id: `jump.${m.id}`, title: m.title, group: '跳转模块', permission: SESSION, hotkey: `g>${MENU_JUMP_KEYS[m.id]}`, run: (ctx: CommandContext) => ctx.navigate(first.path) }];
   });

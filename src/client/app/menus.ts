@@ -68,7 +68,10 @@ export function buildMenus(items: readonly AuthItem[], roles: readonly string[])
 export const buttonKeysOf = (items: readonly AuthItem[]) => items.filter((i) => i.type === 'button').map((i) => i.path);
 
 /** Where `/` goes: the first visible child of the first permitted menu (spec §2). */
-export const homePath = (menus: readonly MenuEntry[]) => menus[0]?.children.find((c) => !c.hidden)?.path ?? '/404';
+/** Where a menu opens: its first page listed in the sidebar (hidden pages are reached from others). */
+export const firstPageOf = (menu: MenuEntry | undefined) => menu?.children.find((c) => !c.hidden);
+
+export const homePath = (menus: readonly MenuEntry[]) => firstPageOf(menus[0])?.path ?? '/404';
 
 export const findPage = (menus: readonly MenuEntry[], path: string) =>
   menus.flatMap((m) => m.children).find((c) => c.path === path);

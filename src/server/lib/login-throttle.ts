@@ -1,17 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { normalizeIP } from '@fastify/rate-limit';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/connection';
 import * as t from '../db/schema';
 
 /**
- * Password attempts per source (address, IPv6 per /64) and typed name since the last success.
+ * Password attempts per source (`sourceOf`, lib/address.ts) and typed name since the last success.
  * An attempt is counted BEFORE its password is hashed, in one atomic upsert: concurrent requests
  * from one address are numbered one by one, and only the first `limit` get their password checked,
  * however many arrive at once and on however many server instances.
  */
-export const sourceOf = (ip: string) => normalizeIP(ip, 64);
-
 /** The typed name is stored only as a keyed hash: it may be a password typed into the wrong field. */
 export const nameKeyOf = (secret: Uint8Array, login: string) =>
   // Prefixed so this use of the server secret can never produce what another use of it does.

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import { Code, Msg } from '../../shared/api';
 import type { ConnectionLimits } from '../config';
-import { sourceOf } from '../lib/login-throttle';
+import { sourceOf } from '../lib/address';
 
 /**
  * Fastify/Node options bounding what one connection may hold: a client that sends its head or body

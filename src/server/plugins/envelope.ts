@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { Code, Msg } from '../../shared/api';
 import { AppError, isDatabaseUnavailable } from '../lib/errors';
 
-const isApiPath = (url: string) => url.startsWith('/busline/') || url.startsWith('/buscodepc/');
+/** The API's two roots (spec §7); everything else is the console or its files. */
+export const isApiPath = (url: string) => url.startsWith('/busline/') || url.startsWith('/buscodepc/');
 
 /** Fastify's own errors, in Chinese and in the envelope. */
 const FASTIFY_ERRORS: Record<string, { status: number; code: number; msg: string }> = {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { isApiPath } from './envelope';
 
 /** `'sha256-…'` of every inline script of the console page (the theme applied before first paint). */
 export function inlineScriptHashes(html: string | null): string[] {
@@ -9,8 +10,6 @@ export function inlineScriptHashes(html: string | null): string[] {
     (m) => `'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`,
   );
 }
-
-const isApi = (url: string) => url.startsWith('/busline/') || url.startsWith('/buscodepc/');
 
 /**
  * Helmet's defaults (nosniff, frame and referrer policies, cross-origin policies, …) plus a strict
@@ -41,6 +40,6 @@ export async function registerSecurityHeaders(app: FastifyInstance, indexHtml: s
     },
   });
   app.addHook('onSend', async (req, reply) => {
-    if (isApi(req.url)) reply.header('cache-control', 'no-store');
+    if (isApiPath(req.url)) reply.header('cache-control', 'no-store');
   });
 }

@@ -17,7 +17,7 @@ import { saveDistrict } from '../../lib/session-store';
 import { readCookie, writeCookie } from '../../lib/storage';
 import { MOBILE_QUERY, useMediaQuery } from '../../lib/use-media';
 import { useInactivityLogout, useLogoutAcrossTabs } from '../activity';
-import { findPage, homePath } from '../menus';
+import { findPage, firstPageOf, homePath } from '../menus';
 import { Screen } from '../screens';
 import { LOGIN_EXPIRED_MSG, useSession } from '../session';
 import { updateSettings, useSettings } from '../settings';
@@ -163,8 +163,7 @@ export function Layout() {
   if (location === '/' || location === '') return <Redirect to={home} replace />;
   if (!page) {
     // A menu's own address (/user) opens its first page, as its auth item's `redirect` says.
-    const menu = menus.find((m) => location === `/${m.id}` || location === `/${m.id}/`);
-    const first = menu?.children.find((c) => !c.hidden);
+    const first = firstPageOf(menus.find((m) => location === `/${m.id}` || location === `/${m.id}/`));
     return <Redirect to={first ? `${first.path}${search ? `?${search}` : ''}` : '/404'} replace />;
   }
 

@@ -3,7 +3,8 @@ import type { AppDeps, AuthContext, UserRow } from '../../context';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
 import { failOn } from '../../lib/errors';
-import { type Reservation, clearSource, nameKeyOf, reserveAttempt, sourceOf, sweepExpired } from '../../lib/login-throttle';
+import { sourceOf } from '../../lib/address';
+import { type Reservation, clearSource, nameKeyOf, reserveAttempt, sweepExpired } from '../../lib/login-throttle';
 import { endSessions } from '../../plugins/auth';
 import { tooManyRequests } from './login-limits';
 

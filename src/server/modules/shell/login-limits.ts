@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Code, auth } from '../../../shared/api';
 import type { LoginLimits } from '../../config';
 import { AppError } from '../../lib/errors';
-import { sourceOf } from '../../lib/login-throttle';
+import { sourceOf } from '../../lib/address';
 
 export const normalizeLogin = (username: string) => username.trim().toLowerCase();
 
