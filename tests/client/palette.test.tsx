@@ -74,6 +74,15 @@ async function expectSelected(dialog: HTMLElement, title: string | RegExp) {
 }
 
 describe('opening and jumping', () => {
+  it('Enter typed with the query, before the records and the dictionary arrive, runs the best row once they are in', async () => {
+    const { user } = await start('admin');
+    await openPalette(user);
+    await user.keyboard('xh{Enter}');
+    await waitFor(() => expect(window.location.pathname + decodeURIComponent(window.location.search)).toBe('/settings/districts?name=徐汇区'), { timeout: 5_000 });
+    // Focus rests on the new page's main region, not on <body> or the palette's old opener.
+    await waitFor(() => expect(document.activeElement?.id).toBe('main'));
+  });
+
   it('Ctrl+K opens it; pinyin initials zhlb + Enter land on 账号列表, jsz + Enter on 角色组', async () => {
     const { user } = await start('admin');
     expect(window.location.pathname).toBe('/noticeReport/notice');
@@ -361,23 +370,36 @@ describe('records from the server', () => {
     expect(within(main).queryByText('系统管理员')).toBeNull();
   });
 
-  it('a valid citizen id shows a disabled 查询持卡人 row that says the module is not available yet', async () => {
+  it('reads a phone written with spaces, and offers the lookup only to accounts that may open the list', async () => {
+    const { user } = await start('admin');
+    const { dialog } = await openPalette(user);
+    await user.keyboard('138 0013 8001');
+    await expectSelected(dialog, '按手机号查询：13800138001');
+  });
+
+  it('the agent, who may not open 账号列表, is not offered 按手机号查询', async () => {
+    const { user } = await start('agent');
+    const { dialog } = await openPalette(user);
+    await user.keyboard('13800138001');
+    await waitFor(() => expect(within(dialog).getByText(/没有匹配的结果|尚未上线/)).toBeTruthy());
+    expect(rowTexts(dialog).some((t) => t.includes('按手机号查询'))).toBe(false);
+  });
+
+  it('a card number or citizen id nobody here can look up says so; a wrong check character is flagged, not taken for a card', async () => {
     const { user } = await start('admin');
     const { dialog } = await openPalette(user);
     await user.keyboard('11010519491231002X');
-    const row = await within(dialog).findByRole('option', { name: /查询持卡人：11010519491231002X/ });
-    expect(row.getAttribute('aria-disabled')).toBe('true');
-    expect(row.textContent).toContain('乘客模块尚未上线');
-    expect(rowTexts(dialog).some((t) => t.startsWith('查询卡号'))).toBe(false);
+    expect(await within(dialog).findByText('卡片与乘客查询尚未上线，暂不能按卡号或身份证号查询')).toBeTruthy();
     await user.keyboard('{Enter}');
     // Nothing runs: still open, still here.
     expect(screen.getByRole('dialog', { name: '命令面板' })).toBeTruthy();
     expect(window.location.pathname).toBe('/noticeReport/notice');
 
-    // A wrong check digit is not a citizen id.
     await user.clear(within(dialog).getByRole('combobox'));
     await user.keyboard('110105194912310021');
-    await waitFor(() => expect(rowTexts(dialog).some((t) => t.startsWith('查询卡号：110105194912310021'))).toBe(true));
-    expect(rowTexts(dialog).some((t) => t.startsWith('查询持卡人'))).toBe(false);
+    const row = await within(dialog).findByRole('option', { name: /身份证号：110105194912310021/ });
+    expect(row.getAttribute('aria-disabled')).toBe('true');
+    expect(row.textContent).toContain('校验位不正确');
+    expect(rowTexts(dialog).some((t) => t.includes('卡号'))).toBe(false);
   });
 });

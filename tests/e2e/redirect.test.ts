@@ -49,17 +49,16 @@ function trackNavigations(page: Page): string[] {
 }
 
 /**
- * Types the credentials and presses Enter, then waits for the full load the login starts
- * (`location.replace`) to finish, wherever it goes, and for the network to calm down.
+ * Types the credentials and presses Enter, then waits until the console leaves /login (in the page,
+ * no reload), wherever it goes, and for the network to calm down.
  */
 async function loginAndSettle(page: Page, login = 'manager'): Promise<void> {
   const name = page.getByLabel('用户名');
   await name.waitFor({ timeout: 15_000 });
   await name.fill(login);
   await page.getByLabel('密码', { exact: true }).fill(DEMO_PASSWORD);
-  const reloaded = page.waitForEvent('load', { timeout: 15_000 });
   await page.keyboard.press('Enter');
-  await reloaded;
+  await page.waitForURL((u) => u.pathname !== '/login', { timeout: 15_000 });
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
 }
 
@@ -109,6 +108,30 @@ describe('login with a hostile ?redirect= stays on the console', () => {
       const at = new URL(page.url());
       expect(at.origin).toBe(server.url);
       expect(at.pathname + at.search + at.hash).toBe(where);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('redirects keep the whole address', () => {
+  it_('a signed-in visit to /login?redirect= goes to the target, and the guard keeps the #hash through login', async () => {
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      // Signed out: the guard sends the deep link to /login, hash included.
+      await page.goto(`${server.url}/user/sys-log?page=1#row-3`);
+      await page.waitForURL((u) => u.pathname === '/login', { timeout: 10_000 });
+      expect(new URL(page.url()).searchParams.get('redirect')).toBe('/user/sys-log?page=1#row-3');
+      await loginAndSettle(page);
+      let at = new URL(page.url());
+      expect(at.pathname + at.search + at.hash).toBe('/user/sys-log?page=1#row-3');
+
+      // Signed in: /login with a redirect is not a dead end at home.
+      await page.goto(`${server.url}/login?redirect=${encodeURIComponent('/settings/districts?name=x')}`);
+      await page.waitForURL((u) => u.pathname === '/settings/districts', { timeout: 10_000 });
+      at = new URL(page.url());
+      expect(at.pathname + at.search).toBe('/settings/districts?name=x');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

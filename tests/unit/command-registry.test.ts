@@ -183,6 +183,17 @@ describe('sniff', () => {
     expect(kinds('11010519490231002X')).not.toContain('citizen-id');
   });
 
+  it('flags an id-shaped number with a wrong check character instead of offering it as a card', () => {
+    expect(sniff('110105194912310021')).toEqual([{ kind: 'bad-citizen-id', value: '110105194912310021' }]);
+    expect(kinds('110105194912310021')).not.toContain('card');
+  });
+
+  it('reads phone numbers written with spaces, dashes or +86', () => {
+    for (const written of ['138 0013 8001', '138-0013-8001', '+86 138 0013 8001', '8613800138001']) {
+      expect(sniff(written).find((s) => s.kind === 'phone')?.value).toBe('13800138001');
+    }
+  });
+
   it('offers an 11-digit mobile number as a phone', () => {
     expect(kinds('13800138001')).toContain('phone');
     expect(sniff('13800138001').find((s) => s.kind === 'phone')?.value).toBe('13800138001');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { romanize } from '../../src/shared/domain/pinyin';
 import { Tier, buildIndex, createSearcher, search } from '../../src/shared/domain/search';
 
 const entries = [
@@ -11,7 +12,7 @@ const entries = [
   { id: 'users', title: '账号列表', keywords: ['user list', '员工'] },
   { id: 'hcz2', title: '火车站南广场' },
 ];
-const index = buildIndex(entries);
+const index = buildIndex(entries, romanize);
 const ids = (q: string) => search(index, q).map((m) => m.id);
 
 describe('palette ranking', () => {
@@ -66,5 +67,26 @@ describe('palette ranking', () => {
 
   it('answers nothing for an empty query', () => {
     expect(search(index, '   ')).toEqual([]);
+  });
+
+  it('ranks a title hit before a subtitle or keyword hit, and the closer title first, within a tier', () => {
+    const staff = buildIndex(
+      [
+        { id: 'manager-row', title: '管理员（manager）', keywords: ['运营部 · 徐汇区'] },
+        { id: 'long', title: '徐汇区公交停车场调度室' },
+        { id: 'district', title: '徐汇区', keywords: ['310104'] },
+      ],
+      romanize,
+    );
+    // All three match `xh` by initials; the district's own title is the shortest hit in a title.
+    expect(search(staff, 'xh').map((m) => m.id)).toEqual(['district', 'long', 'manager-row']);
+    expect(search(staff, '徐汇').map((m) => m.id)).toEqual(['district', 'long', 'manager-row']);
+  });
+
+  it('matches characters, letters and digits before the pinyin dictionary arrives', () => {
+    const plain = buildIndex(entries);
+    expect(search(plain, '火车').map((m) => m.id)).toEqual(['hcz', 'hcz2']);
+    expect(search(plain, 'user')[0]?.id).toBe('users');
+    expect(search(plain, 'hcz')).toEqual([]);
   });
 });

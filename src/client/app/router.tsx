@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { Layout } from './layout/layout';
 import { ErrorPage } from './pages/error-page';
-import { LoginPage } from './pages/login-page';
+import { LoginPage, redirectTarget } from './pages/login-page';
 import { RedirectPage } from './pages/redirect-page';
 import { useSession } from './session';
 
@@ -22,7 +22,7 @@ export function AppRoutes() {
   }
   return (
     <Switch>
-      <Route path="/login">{session.status === 'ready' ? <Redirect to="/" replace /> : <LoginPage />}</Route>
+      <Route path="/login">{session.status === 'ready' ? <Redirect to={redirectTarget(search)} replace /> : <LoginPage />}</Route>
       <Route path="/404">
         <ErrorPage code={404} />
       </Route>
@@ -37,7 +37,7 @@ export function AppRoutes() {
         {session.status === 'ready' ? (
           <Layout />
         ) : (
-          <Redirect to={`/login?redirect=${encodeURIComponent(location + (search ? `?${search}` : ''))}`} replace />
+          <Redirect to={`/login?redirect=${encodeURIComponent(location + (search ? `?${search}` : '') + window.location.hash)}`} replace />
         )}
       </Route>
     </Switch>

@@ -25,6 +25,7 @@ export function SessionEndedDialog() {
   return (
     <Modal
       open
+      aboveSessionEnd
       title={ended.reason === 'elsewhere' ? '账号已在其他地方登录' : '登录已过期'}
       onClose={relogin}
       onSubmit={relogin}

@@ -1,4 +1,5 @@
 import type { Permission } from '../../shared/api';
+import type { Sniffed } from './sniff';
 
 /** A record the palette can find and open: a staff account, a district, later a station or a card. */
 export interface EntityRecord {
@@ -23,4 +24,9 @@ export interface EntitySource {
   prefix?: '#' | '@';
   load?(): Promise<EntityRecord[]>;
   query?(q: string): Promise<EntityRecord[]>;
+  /**
+   * A row for a typed number the source can look up (a phone, a card, a citizen id), shown first.
+   * Sources are filtered by permission, so only accounts that may open the row are offered it.
+   */
+  lookup?(s: Sniffed): EntityRecord | null;
 }

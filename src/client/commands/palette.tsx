@@ -1,14 +1,40 @@
 import { Command as Cmdk } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '../../shared/domain/search';
+import { type Romanize, type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '../../shared/domain/search';
 import type { EntityRecord, EntitySource } from './entity-source';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
-import { sniff } from './sniff';
+import { type Sniffed, sniff } from './sniff';
 import { keyLabel } from './keys';
 import type { ArgOption, Command, CommandContext, PaletteItem } from './types';
 
 const ROWS = 50;
 const DEBOUNCE_MS = 150;
+/** An Enter typed before the records and the dictionary arrived waits for them this long at most. */
+const ENTER_WAIT_MS = 3000;
+
+/** The pinyin dictionary, loaded once per page after the shell; the palette ranks without it until then. */
+let romanizeLoaded: Romanize | null = null;
+function useRomanize(): Romanize | null {
+  const [romanize, setRomanize] = useState<Romanize | null>(() => romanizeLoaded);
+  useEffect(() => {
+    if (romanize) return;
+    let live = true;
+    import('../../shared/domain/pinyin')
+      .then((m) => {
+        romanizeLoaded = m.romanize;
+        if (live) setRomanize(() => m.romanize);
+      })
+      // Without it the palette still finds characters, letters and digits.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [romanize]);
+  return romanize;
+}
+
+/** Keys that move the selection in cmdk: only these (and the pointer) make it the user's choice. */
+const MOVE_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End']);
 
 type Mode = 'all' | 'commands' | 'pages' | 'stations' | 'riders';
 /** Records carry the palette mode their source puts them in. */
@@ -39,6 +65,8 @@ interface Step {
 
 export interface PaletteProps {
   open: boolean;
+  /** Typed before the palette could open (type-ahead): the opening query, and whether Enter followed. */
+  seed?: { text: string; enter: boolean } | null;
   onClose(): void;
   login: string;
   commands: readonly Command[];
@@ -68,7 +96,8 @@ const recordItem = (r: EntityRecord, group: string): PaletteItem => ({
  * Ctrl+K: one palette over pages, commands and records. cmdk is only the shell (no filtering of
  * its own); ranking is `shared/domain/search` over an index built once per list.
  */
-export function Palette({ open, onClose, login, commands, pages, sources, ctx }: PaletteProps) {
+export function Palette({ open, seed, onClose, login, commands, pages, sources, ctx }: PaletteProps) {
+  const romanize = useRomanize();
   const [raw, setRaw] = useState('');
   const [selected, setSelected] = useState('');
   const [step, setStep] = useState<Step | null>(null);
@@ -82,20 +111,30 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
   const returnFocus = useRef<HTMLElement | null>(null);
   // The selection follows the top row until the user moves it; then it stays on that row.
   const userMoved = useRef(false);
+  // Enter pressed while records or the dictionary were still on their way: run when they arrive.
+  const [enterQueued, setEnterQueued] = useState(false);
+  const [enterWaitOver, setEnterWaitOver] = useState(false);
+  const [loadsPending, setLoadsPending] = useState(0);
+  const listRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
     returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     userMoved.current = false;
     setSelected('');
+    setRaw(seed?.text ?? '');
+    setEnterQueued(!!seed?.enter);
+    // `seed` is read once per opening: it is what was typed before this opening.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   // Records of `load` sources: fetched when the palette opens, ranked locally with pinyin.
   useEffect(() => {
     if (!open) return;
     let live = true;
-    for (const s of sources) {
-      if (!s.load) continue;
-      s.load()
+    const loading = sources.filter((s) => s.load);
+    setLoadsPending(loading.length);
+    for (const s of loading) {
+      s.load!()
         .then((records) => {
           if (!live) return;
           const items: PaletteItem[] = records.map((r) => ({ ...recordItem(r, s.group), mode: sourceMode(s) }));
@@ -106,7 +145,10 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
             return same ? prev : { ...prev, [s.id]: items };
           });
         })
-        .catch(() => undefined);
+        .catch(() => undefined)
+        .finally(() => {
+          if (live) setLoadsPending((n) => Math.max(0, n - 1));
+        });
     }
     return () => {
       live = false;
@@ -156,24 +198,26 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
   const small = localItems.all.length + localItems.stations.length + localItems.riders.length <= 5000;
   const syncReady = useMemo(() => {
     if (!small) return null;
-    const make = (items: readonly PaletteItem[]) => createSearcher(buildIndex(entriesOf(items)));
+    const make = (items: readonly PaletteItem[]) => createSearcher(buildIndex(entriesOf(items), romanize ?? undefined));
     return {
       items: localItems,
       byKeys,
+      romanized: !!romanize,
       searchers: { all: make(localItems.all), commands: make(localItems.commands), pages: make(localItems.pages), stations: make(localItems.stations), riders: make(localItems.riders) },
     };
-  }, [localItems, byKeys, small]);
+  }, [localItems, byKeys, small, romanize]);
   const [asyncReady, setAsyncReady] = useState<typeof syncReady>(null);
   useEffect(() => {
     if (small) return;
     const ctl = new AbortController();
-    const make = async (items: readonly PaletteItem[]) => createSearcher(await buildIndexAsync(entriesOf(items), { signal: ctl.signal }));
+    const make = async (items: readonly PaletteItem[]) =>
+      createSearcher(await buildIndexAsync(entriesOf(items), { signal: ctl.signal, romanize: romanize ?? undefined }));
     (async () => {
       const searchers = { all: await make(localItems.all), commands: await make(localItems.commands), pages: await make(localItems.pages), stations: await make(localItems.stations), riders: await make(localItems.riders) };
-      if (!ctl.signal.aborted) setAsyncReady({ items: localItems, byKeys, searchers });
+      if (!ctl.signal.aborted) setAsyncReady({ items: localItems, byKeys, romanized: !!romanize, searchers });
     })().catch(() => undefined);
     return () => ctl.abort();
-  }, [localItems, byKeys, small]);
+  }, [localItems, byKeys, small, romanize]);
   const lastReady = useRef<typeof syncReady>(null);
   const ready = syncReady ?? asyncReady ?? lastReady.current;
   useEffect(() => {
@@ -191,7 +235,9 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
       if (arg.kind === 'choice') {
         const opts = step.options ?? [];
         const matches = text
-          ? createSearcher(buildIndex(opts.map((o) => ({ id: o.value, title: o.label, keywords: o.keywords }))))(text, { limit: ROWS }).map((m) => opts.find((o) => o.value === m.id))
+          ? createSearcher(buildIndex(opts.map((o) => ({ id: o.value, title: o.label, keywords: o.keywords })), romanize ?? undefined))(text, { limit: ROWS }).map((m) =>
+              opts.find((o) => o.value === m.id),
+            )
           : opts.slice(0, ROWS);
         return matches.filter((o): o is ArgOption => !!o).map((o) => ({ key: `option:${o.value}`, title: o.label, group: arg.label }));
       }
@@ -203,12 +249,12 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
       const recentRows = recents.map((r) => byKey.get(r.key)).filter((i): i is PaletteItem => !!i).map((i) => ({ ...i, group: '最近使用' }));
       return [...recentRows, ...commandItems.filter((c) => !recentRows.some((r) => r.key === c.key))].slice(0, ROWS);
     }
-    const sniffed: PaletteItem[] = mode === 'all' ? sniff(text).map(sniffItem) : [];
+    const sniffed: PaletteItem[] = mode === 'all' ? sniffedRows(sniff(text), sources) : [];
     if (!text) return pool.slice(0, ROWS);
     const ranked = (ready ? ready.searchers[mode](text, { limit: ROWS, boosts }) : []).map((m) => byKey.get(m.id)).filter((i): i is PaletteItem => !!i);
     const seen = new Set(ranked.map((i) => i.key));
     return [...sniffed, ...ranked, ...remote.filter((r) => !seen.has(r.key))].slice(0, ROWS + sniffed.length);
-  }, [step, text, raw, mode, commandItems, recents, ready, boosts, remote]);
+  }, [step, text, raw, mode, commandItems, recents, ready, boosts, remote, sources, romanize]);
 
   // Results arriving never move a selection the user chose; an untouched one stays on the top row.
   useEffect(() => {
@@ -216,14 +262,24 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
     if (!items.some((i) => i.key === selected) || (!userMoved.current && selected !== top)) setSelected(top);
   }, [items, selected]);
 
+  // The highlighted row is always in view: Enter never runs a row the user cannot see.
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || !selected) return;
+    if (!userMoved.current && selected === items[0]?.key) list.scrollTop = 0;
+    else list.querySelector('[cmdk-item][data-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [selected, items]);
+
   const close = () => {
     setRaw('');
     setStep(null);
     setRemote([]);
     onClose();
     const target = returnFocus.current;
+    const from = window.location.href;
+    // A row that navigated leaves focus to the new page (its main region); otherwise it goes back.
     setTimeout(() => {
-      if (target?.isConnected) target.focus();
+      if (target?.isConnected && window.location.href === from) target.focus();
     }, 0);
   };
 
@@ -267,7 +323,30 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
     finish(item);
   };
 
+  // Everything the query can match has arrived: the records of this opening and the dictionary.
+  const settled = loadsPending === 0 && !!ready && ready.items === localItems && ready.romanized === !!romanize && !!romanize;
+  useEffect(() => {
+    if (!enterQueued) return;
+    if (!settled && !enterWaitOver) {
+      const timer = setTimeout(() => setEnterWaitOver(true), ENTER_WAIT_MS);
+      return () => clearTimeout(timer);
+    }
+    setEnterQueued(false);
+    setEnterWaitOver(false);
+    const key = userMoved.current ? selected : items[0]?.key;
+    if (key) choose(key);
+    // `choose` is recreated each render; the queue runs once, when the results settle.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [enterQueued, settled, enterWaitOver]);
+
   const onKeyDown = (e: React.KeyboardEvent) => {
+    if (MOVE_KEYS.has(e.key) || (e.ctrlKey && ['n', 'p', 'j', 'k'].includes(e.key))) userMoved.current = true;
+    if (e.key === 'Enter' && !step && !settled) {
+      // Typed ahead of the results: the row is chosen when they are in, not from a partial list.
+      e.preventDefault();
+      setEnterQueued(true);
+      return;
+    }
     if (e.key === 'Backspace' && !raw && step) {
       e.preventDefault();
       // Backspace on an empty input goes back a step; from the first step, back to the list.
@@ -294,10 +373,8 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
       label="命令面板"
       shouldFilter={false}
       value={selected}
-      onValueChange={(v) => {
-        userMoved.current = true;
-        setSelected(v);
-      }}
+      // cmdk also reports its own automatic selection here, so only keys and the pointer mark a move.
+      onValueChange={setSelected}
       loop
       overlayClassName="fixed inset-0 z-50 bg-black/30"
       contentClassName="fixed inset-x-0 top-[12vh] z-50 mx-auto w-[min(640px,calc(100vw-1.5rem))] overflow-hidden rounded-lg bg-white shadow-2xl"
@@ -309,6 +386,7 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
           </span>
         )}
         <Cmdk.Input
+          autoFocus
           value={raw}
           onValueChange={(v) => {
             setRaw(v);
@@ -325,9 +403,9 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
           {step.error}
         </p>
       )}
-      <Cmdk.List className="max-h-[60vh] overflow-y-auto p-2">
+      <Cmdk.List ref={listRef} label="搜索结果" className="max-h-[60vh] overflow-y-auto p-2" onPointerMove={() => (userMoved.current = true)}>
         <Cmdk.Empty className="px-3 py-6 text-center text-sm text-gray-400">
-          {(mode === 'stations' || mode === 'riders') && !localItems[mode].length ? `${MODE_HINT[mode]}模块尚未上线，暂无可搜索的记录` : '没有匹配的结果'}
+          {emptyMessage(mode, text, localItems[mode].length, sources)}
         </Cmdk.Empty>
         {groups.map(([group, rows]) => (
           <Cmdk.Group key={group} heading={group} className="mb-1 [&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-gray-400">
@@ -362,18 +440,22 @@ export function Palette({ open, onClose, login, commands, pages, sources, ctx }:
   );
 }
 
-function sniffItem(s: ReturnType<typeof sniff>[number]): PaletteItem {
-  if (s.kind === 'phone') {
-    return {
-      key: `sniff:phone:${s.value}`,
-      title: `按手机号查询：${s.value}`,
-      subtitle: '员工账号',
-      group: '识别到的号码',
-      run: (ctx) => ctx.navigate(`/user/user-list?keyword=${s.value}`),
-    };
-  }
-  if (s.kind === 'citizen-id') {
-    return { key: `sniff:id:${s.value}`, title: `查询持卡人：${s.value}`, group: '识别到的号码', disabledReason: '乘客模块尚未上线' };
-  }
-  return { key: `sniff:card:${s.value}`, title: `查询卡号：${s.value}`, group: '识别到的号码', disabledReason: '卡片模块尚未上线' };
+/** Rows for a typed number: one per source that can look it up, plus a warning for a bad id. */
+function sniffedRows(found: readonly Sniffed[], sources: readonly EntitySource[]): PaletteItem[] {
+  const group = '识别到的号码';
+  return found.flatMap((s): PaletteItem[] => {
+    if (s.kind === 'bad-citizen-id') return [{ key: `sniff:bad-id:${s.value}`, title: `身份证号：${s.value}`, group, disabledReason: '校验位不正确，请核对号码' }];
+    return sources.flatMap((src) => {
+      const r = src.lookup?.(s);
+      return r ? [{ ...recordItem(r, group), key: `sniff:${r.key}` }] : [];
+    });
+  });
+}
+
+function emptyMessage(mode: Mode, text: string, records: number, sources: readonly EntitySource[]): string {
+  if ((mode === 'stations' || mode === 'riders') && !records) return `${MODE_HINT[mode]}模块尚未上线，暂无可搜索的记录`;
+  const numbers = sniff(text).filter((s) => s.kind === 'card' || s.kind === 'citizen-id');
+  // A card or id nobody here can look up: say why, rather than "no match".
+  if (numbers.length && !sources.some((src) => numbers.some((n) => src.lookup?.(n)))) return '卡片与乘客查询尚未上线，暂不能按卡号或身份证号查询';
+  return '没有匹配的结果';
 }

@@ -1,6 +1,7 @@
 import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Page } from '../../shared/api';
 import { useScreenLocation } from '../lib/screen-context';
+import { MAIN_ID } from '../lib/focus';
 import { Button } from './button';
 import { ColumnMenu, useHiddenColumns } from './column-menu';
 import { type FilterDef, FilterBar } from './filter-bar';
@@ -93,6 +94,9 @@ export function DataTable<T, K extends string = string>({
   const { data, error, isLoading, isValidating } = result;
   const rows: readonly T[] = isPage(data) ? data.content : (data ?? []);
   const page = isPage(data) ? data : null;
+  // Read by the document-level key listener without re-binding it on every render.
+  const latest = useRef({ rows, onRowActivate });
+  latest.current = { rows, onRowActivate };
   const visible = columns.filter((c) => c.fixed || !hidden.has(c.id));
   const offset = page ? page.number * page.size : 0;
   const current = Math.min(cursor, Math.max(0, rows.length - 1));
@@ -197,8 +201,17 @@ export function DataTable<T, K extends string = string>({
           e.preventDefault();
           first.focus();
         }
-      } else if ((e.key === 'j' || e.key === 'k') && (!t || t === document.body)) {
-        if (focusRow(current)) e.preventDefault();
+      } else if (!t || t === document.body || t.id === MAIN_ID) {
+        // Focus rests on the main region after every navigation: the keys work from there at once.
+        if ((e.key === 'j' || e.key === 'k') && focusRow(current)) e.preventDefault();
+        else if (e.key === 'Enter') {
+          const row = latest.current.rows[current];
+          const activate = latest.current.onRowActivate;
+          if (row && activate && focusRow(current)) {
+            e.preventDefault();
+            activate(row);
+          }
+        }
       }
     };
     document.addEventListener('keydown', onKey);

@@ -1,5 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { FormEvent, ReactNode } from 'react';
+import { useSessionEnded } from '../lib/session-ended';
 import { Button } from './button';
 
 export interface ModalProps {
@@ -11,10 +12,14 @@ export interface ModalProps {
   /** When set, the body is a form: Enter in a field and Ctrl+Enter anywhere submit it. */
   onSubmit?(): void;
   width?: string;
+  /** Only the session-ended notice itself stays open once the session is over. */
+  aboveSessionEnd?: boolean;
 }
 
 /** Esc and the backdrop close; focus is trapped inside and returns where it was (Headless UI). */
-export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg' }: ModalProps) {
+export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg', aboveSessionEnd = false }: ModalProps) {
+  // A session the server ended closes every dialog but its own notice: nothing typed there could be saved.
+  const ended = useSessionEnded();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit?.();
@@ -26,7 +31,7 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
     </>
   );
   return (
-    <Dialog open={open} onClose={onClose} className="relative z-50">
+    <Dialog open={open && (aboveSessionEnd || !ended)} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
       <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
         <DialogPanel className={`w-full ${width} rounded bg-white shadow-xl`}>

@@ -1,9 +1,11 @@
-import { pinyin } from 'pinyin-pro';
-
 /**
  * The palette's ranking, pure and framework-free: an index built once per source, then a scan per
- * keystroke over precomputed lower-case forms (the title, keywords, full pinyin and initials of
- * every Chinese title, both readings of polyphonic characters).
+ * keystroke over precomputed lower-case forms (the title, keywords and, when a romanizer is given,
+ * the full pinyin and initials of every Chinese text).
+ *
+ * The pinyin dictionary is the heaviest thing the palette needs, so it is not imported here: the
+ * caller passes `romanize` (shared/domain/pinyin) once it has loaded, and until then the index
+ * matches characters, letters and digits only.
  */
 
 export interface SearchEntry {
@@ -30,60 +32,35 @@ export interface SearchIndex {
    * substring: `q`). Queries never contain the separators, so matches never straddle forms.
    */
   text: string[];
+  /** The title's own forms, in the same shape: a match there outranks one in a subtitle or keyword. */
+  titleText: string[];
+  /** Characters in the title: within a tier the shorter (closer) title ranks first. */
+  titleLength: Uint16Array;
 }
 
+/** Pinyin spellings and initials of a Chinese text (both readings of polyphones). */
+export type Romanize = (text: string) => { full: string[]; initials: string[] };
+
 const HAN = /[\u3400-\u9fff]/;
-const MAX_VARIANTS = 4;
 const FORM = '\u0001';
 const INIT = '\u0002';
 
 const norm = (s: string) => s.toLowerCase().replace(/[\s\u0001\u0002]+/g, '');
 
-/** Pinyin spellings and initials: the context reading, plus other readings of polyphones one at a time. */
-/** Every reading of one character, once: a few hundred distinct characters make up 50k titles. */
-const readingsCache = new Map<string, string[]>();
-function readings(ch: string): string[] {
-  let r = readingsCache.get(ch);
-  if (!r) {
-    r = pinyin(ch, { toneType: 'none', type: 'array', multiple: true }) as string[];
-    readingsCache.set(ch, r);
-  }
-  return r;
-}
-
-function pinyinForms(title: string): { full: string[]; initials: string[] } {
-  const chars = [...title];
-  const contextual = (pinyin(title, { toneType: 'none', type: 'array' }) as string[]).map((x) => x.toLowerCase());
-  const variants: string[][] = [contextual];
-  chars.forEach((ch, i) => {
-    if (!HAN.test(ch)) return;
-    for (const alt of readings(ch)) {
-      if (variants.length >= MAX_VARIANTS || alt === contextual[i]) continue;
-      const v = contextual.slice();
-      v[i] = alt;
-      variants.push(v);
-    }
-  });
-  return {
-    full: [...new Set(variants.map((v) => norm(v.join(''))))],
-    initials: [...new Set(variants.map((v) => norm(v.map((syl) => syl[0] ?? '').join(''))))],
-  };
-}
-
 type Forms = { full: string[]; initials: string[] };
 
 /** One entry's text; `cache` holds the pinyin of sources already seen (subtitles repeat a lot). */
-function entryText(e: SearchEntry, cache: Map<string, Forms>): string {
+function formsText(sources: readonly string[], cache: Map<string, Forms>, romanize: Romanize | undefined): string {
   const forms = new Set<string>();
   const initials = new Set<string>();
-  for (const source of [e.title, ...(e.keywords ?? [])]) {
+  for (const source of sources) {
     const n = norm(source);
     if (!n) continue;
     forms.add(n);
-    if (HAN.test(source)) {
+    if (romanize && HAN.test(source)) {
       let p = cache.get(source);
       if (!p) {
-        p = pinyinForms(source.replace(/\s+/g, ''));
+        p = romanize(source.replace(/\s+/g, ''));
         cache.set(source, p);
       }
       p.full.forEach((x) => forms.add(x));
@@ -93,11 +70,37 @@ function entryText(e: SearchEntry, cache: Map<string, Forms>): string {
   return `${FORM}${[...forms].join(FORM)}${FORM}${INIT}${[...initials].join(INIT)}${INIT}`;
 }
 
-export function buildIndex(entries: readonly SearchEntry[]): SearchIndex {
-  const cache = new Map<string, Forms>();
-  const ids = entries.map((e) => e.id);
-  const text = entries.map((e) => entryText(e, cache));
-  return { ids, text, position: new Map(ids.map((id, i) => [id, i])) };
+interface Builder {
+  ids: string[];
+  text: string[];
+  titleText: string[];
+  lengths: number[];
+  cache: Map<string, Forms>;
+  romanize: Romanize | undefined;
+}
+
+const builder = (romanize: Romanize | undefined): Builder => ({ ids: [], text: [], titleText: [], lengths: [], cache: new Map(), romanize });
+
+function add(b: Builder, e: SearchEntry) {
+  b.ids.push(e.id);
+  const title = formsText([e.title], b.cache, b.romanize);
+  b.titleText.push(title);
+  b.text.push(e.keywords?.length ? title + formsText(e.keywords, b.cache, b.romanize) : title);
+  b.lengths.push(Math.min(65535, [...e.title].length));
+}
+
+const finish = (b: Builder): SearchIndex => ({
+  ids: b.ids,
+  text: b.text,
+  titleText: b.titleText,
+  titleLength: Uint16Array.from(b.lengths),
+  position: new Map(b.ids.map((id, i) => [id, i])),
+});
+
+export function buildIndex(entries: readonly SearchEntry[], romanize?: Romanize): SearchIndex {
+  const b = builder(romanize);
+  for (const e of entries) add(b, e);
+  return finish(b);
 }
 
 const yieldToBrowser = () =>
@@ -111,23 +114,22 @@ const yieldToBrowser = () =>
   });
 
 /** The same index, built in slices of about `sliceMs`, yielding in between so input and paint go on. */
-export async function buildIndexAsync(entries: readonly SearchEntry[], opts: { sliceMs?: number; signal?: AbortSignal } = {}): Promise<SearchIndex> {
+export async function buildIndexAsync(
+  entries: readonly SearchEntry[],
+  opts: { sliceMs?: number; signal?: AbortSignal; romanize?: Romanize } = {},
+): Promise<SearchIndex> {
   const sliceMs = opts.sliceMs ?? 8;
-  const cache = new Map<string, Forms>();
-  const ids: string[] = [];
-  const text: string[] = [];
+  const b = builder(opts.romanize);
   let sliceStart = performance.now();
   for (let i = 0; i < entries.length; i++) {
-    const e = entries[i] as SearchEntry;
-    ids.push(e.id);
-    text.push(entryText(e, cache));
+    add(b, entries[i] as SearchEntry);
     if ((i & 63) === 63 && performance.now() - sliceStart > sliceMs) {
       await yieldToBrowser();
       if (opts.signal?.aborted) throw new DOMException('aborted', 'AbortError');
       sliceStart = performance.now();
     }
   }
-  return { ids, text, position: new Map(ids.map((id, i) => [id, i])) };
+  return finish(b);
 }
 
 /** The tier of one entry, without fuzzy (the caller decides whether fuzzy is worth a scan). */
@@ -205,8 +207,11 @@ function run(index: SearchIndex, q: string, limit: number, strongScan: readonly 
   return { strong, tiers, fuzzy: fuzzyHits };
 }
 
-/** Best tier first, recents first within a tier, then index order; stops once the page is full. */
-function rank(index: SearchIndex, pass: Pass, limit: number, boosts?: ReadonlyMap<string, number>): Match[] {
+/**
+ * Best tier first; within a tier recents first, then a hit in the title before one only in a
+ * subtitle or keyword, then the shorter title (the closer match), then index order.
+ */
+function rank(index: SearchIndex, pass: Pass, q: string, limit: number, boosts?: ReadonlyMap<string, number>): Match[] {
   const boosted: Match[] = [];
   for (const [id, b] of boosts ?? []) {
     const i = index.position.get(id);
@@ -218,10 +223,20 @@ function rank(index: SearchIndex, pass: Pass, limit: number, boosts?: ReadonlyMa
   const taken = new Set(boosted.map((m) => m.order));
   for (let t = Tier.Exact; t >= Tier.Fuzzy && out.length < limit; t--) {
     for (const m of boosted) if (m.tier === t) out.push(m);
-    const source = t === Tier.Fuzzy ? (pass.fuzzy ?? []) : pass.strong;
-    for (let k = 0; k < source.length && out.length < limit; k++) {
-      const i = source[k] as number;
-      if (pass.tiers[i] === t && !taken.has(i)) out.push({ id: index.ids[i] as string, tier: t, score: t, order: i });
+    const source: readonly number[] = t === Tier.Fuzzy ? (pass.fuzzy ?? []) : pass.strong;
+    let n = 0;
+    const keys = new Float64Array(source.length);
+    for (const i of source) {
+      if (pass.tiers[i] !== t || taken.has(i)) continue;
+      const title = index.titleText[i] as string;
+      const inTitle = t === Tier.Fuzzy ? fuzzy(title, q) : title.includes(q);
+      // One number per entry (closeness, then position) so a typed-array sort orders them.
+      keys[n++] = ((inTitle ? 0 : 65536) + (index.titleLength[i] ?? 0)) * 1_048_576 + i;
+    }
+    const sorted = keys.subarray(0, n).sort();
+    for (let k = 0; k < n && out.length < limit; k++) {
+      const i = (sorted[k] as number) % 1_048_576;
+      out.push({ id: index.ids[i] as string, tier: t, score: t, order: i });
     }
   }
   return out.slice(0, limit);
@@ -231,7 +246,7 @@ export function search(index: SearchIndex, query: string, opts: SearchOptions = 
   const q = norm(query);
   if (!q) return [];
   const limit = opts.limit ?? 50;
-  return rank(index, run(index, q, limit, null, null), limit, opts.boosts);
+  return rank(index, run(index, q, limit, null, null), q, limit, opts.boosts);
 }
 
 /**
@@ -253,6 +268,6 @@ export function createSearcher(index: SearchIndex) {
     const fuzzyScan = narrowing && last?.pass.fuzzy ? [...last.pass.strong, ...last.pass.fuzzy].sort((a, b) => a - b) : null;
     const pass = run(index, q, limit, strongScan, fuzzyScan);
     last = { q, pass };
-    return rank(index, pass, limit, opts.boosts);
+    return rank(index, pass, q, limit, opts.boosts);
   };
 }

@@ -6,6 +6,7 @@ import { Palette } from '../../../src/client/commands/palette';
 import type { CommandContext, PaletteItem } from '../../../src/client/commands/types';
 import { SESSION } from '../../../src/shared/api';
 import { type SearchEntry, buildIndex } from '../../../src/shared/domain/search';
+import { romanize } from '../../../src/shared/domain/pinyin';
 import type { BenchApi } from './bench-api';
 import './bench.css';
 import { type BenchData, RECORD_GROUP, benchData } from './entries';
@@ -139,7 +140,7 @@ const api: BenchApi = {
   buildIndexAlone: () => {
     const entries: SearchEntry[] = allItems(data).map((i) => ({ id: i.key, title: i.title, keywords: i.keywords }));
     const t = performance.now();
-    buildIndex(entries);
+    buildIndex(entries, romanize);
     return performance.now() - t;
   },
   state: () => {

@@ -1,7 +1,8 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
-import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { type ComponentType, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { isAllowed } from '../../../shared/api';
 import { CheatSheet } from '../../commands/cheat-sheet';
+import type { PaletteProps } from '../../commands/palette';
 import { type HotkeyBinding, useHotkeyDispatcher } from '../../commands/dispatcher';
 import { RegistryContext } from '../../commands/registry-context';
 import { allowedCommands } from '../../commands/registry';
@@ -13,7 +14,10 @@ import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { setFlash } from '../../lib/flash';
 import { ScreenContext } from '../../lib/screen-context';
+import { MAIN_ID, focusMain, rescueLostFocus } from '../../lib/focus';
+import { sessionEndedShowing, useSessionEnded } from '../../lib/session-ended';
 import { saveDistrict } from '../../lib/session-store';
+import { type TypeAhead, claimTypeAhead } from '../../lib/type-ahead';
 import { readCookie, writeCookie } from '../../lib/storage';
 import { MOBILE_QUERY, useMediaQuery } from '../../lib/use-media';
 import { useInactivityLogout, useLogoutAcrossTabs } from '../activity';
@@ -30,10 +34,7 @@ import { Sidebar } from './sidebar';
 import { TagsView } from './tags-view';
 
 const SIDEBAR_COOKIE = 'sidebarStatus';
-
-// The palette carries the pinyin dictionary: its own chunk, fetched when the browser is idle.
 const loadPalette = () => import('../../commands/palette');
-const Palette = lazy(() => loadPalette().then((m) => ({ default: m.Palette })));
 
 export function Layout() {
   const session = useSession();
@@ -47,16 +48,50 @@ export function Layout() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [viewKey, setViewKey] = useState(0);
+  // The palette (cmdk) is fetched as soon as the shell mounts, its pinyin dictionary after it. Until
+  // it is here, index.html's type-ahead keeps Ctrl+K and the keys after it; then the palette opens
+  // with them, so no key is lost however fast the hands are after login or F5.
+  const [PaletteView, setPaletteView] = useState<ComponentType<PaletteProps> | null>(null);
+  const [paletteSeed, setPaletteSeed] = useState<TypeAhead | null>(null);
   const [paletteOpen, setPaletteOpen] = useState(false);
-  const [cheatOpen, setCheatOpen] = useState(false);
-  // Mounted from the first Ctrl+K on, so it keeps its index between openings.
-  const [paletteUsed, setPaletteUsed] = useState(false);
   useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
-    idle(() => void loadPalette());
+    let live = true;
+    loadPalette()
+      .then((m) => {
+        if (!live) return;
+        setPaletteView(() => m.Palette);
+        const typed = claimTypeAhead();
+        if (!typed) return;
+        setPaletteSeed(typed);
+        setPaletteOpen(true);
+      })
+      .catch(() => claimTypeAhead());
+    return () => {
+      live = false;
+    };
   }, []);
+  const [cheatOpen, setCheatOpen] = useState(false);
   const grants = useContext(GrantsContext);
   const tags = useTags();
+  const ended = useSessionEnded();
+
+  // The session-ended notice is the top of the stack: what was open beneath it closes, and nothing
+  // opens over it (no palette, hotkey or command) until the user logs in again.
+  useEffect(() => {
+    if (!ended) return;
+    setPaletteOpen(false);
+    setCheatOpen(false);
+    setPasswordOpen(false);
+    setSettingsOpen(false);
+    setMobileOpen(false);
+  }, [ended]);
+
+  // After every navigation the hands start in the new page's main region, not on the link used.
+  useEffect(() => {
+    const timer = setTimeout(focusMain, 0);
+    return () => clearTimeout(timer);
+  }, [location, search]);
+  useEffect(rescueLostFocus, []);
 
   const { menus, user } = session;
   const page = findPage(menus, location);
@@ -113,11 +148,12 @@ export function Layout() {
   const toggleTags = useCallback(() => updateSettings({ tagsView: !settings.tagsView }), [settings.tagsView]);
   const commandContext = useMemo<CommandContext>(
     () => ({
-      navigate: (path) => navigate(path),
-      setDistrict: (id) => changeDistrict(id),
+      navigate: (path) => !sessionEndedShowing() && navigate(path),
+      setDistrict: (id) => !sessionEndedShowing() && changeDistrict(id),
       shell: (action) => {
+        if (sessionEndedShowing()) return;
         if (action === 'palette') {
-          setPaletteUsed(true);
+          setPaletteSeed(null);
           setPaletteOpen(true);
         } else if (action === 'change-password') setPasswordOpen(true);
         else if (action === 'settings') setSettingsOpen(true);
@@ -150,7 +186,7 @@ export function Layout() {
       ),
     [commands, jumps, commandContext],
   );
-  useHotkeyDispatcher(bindings, paletteOpen || cheatOpen || passwordOpen || settingsOpen);
+  useHotkeyDispatcher(ended ? [] : bindings, paletteOpen || cheatOpen || passwordOpen || settingsOpen);
 
   const cachedPages = useMemo(
     () =>
@@ -211,7 +247,7 @@ export function Layout() {
         {session.passwordAge !== null && (
           <PasswordBanner seconds={session.passwordAge} onClose={session.dismissPasswordBanner} onChange={() => setPasswordOpen(true)} />
         )}
-        <main key={viewKey} id="main" tabIndex={-1} className={`flex-1 outline-none ${settings.fixedHeader ? 'overflow-y-auto' : ''}`}>
+        <main key={viewKey} id={MAIN_ID} tabIndex={-1} aria-label={page.title} className={`flex-1 outline-none ${settings.fixedHeader ? 'overflow-y-auto' : ''}`}>
           {cachedPages.map(({ tag, page: p }) => (
             <div key={p.path} hidden={p.path !== page.path}>
               {screenFor(p, p.path === page.path ? search : (tag.path.split('?')[1] ?? ''), p.path === page.path)}
@@ -222,10 +258,17 @@ export function Layout() {
       </div>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} onChanged={logout} />
       <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-      {paletteUsed && (
-        <Suspense fallback={null}>
-          <Palette open={paletteOpen} onClose={() => setPaletteOpen(false)} login={user?.login ?? ''} commands={commands} pages={pages} sources={sources} ctx={commandContext} />
-        </Suspense>
+      {PaletteView && (
+        <PaletteView
+          open={paletteOpen}
+          seed={paletteSeed}
+          onClose={() => setPaletteOpen(false)}
+          login={user?.login ?? ''}
+          commands={commands}
+          pages={pages}
+          sources={sources}
+          ctx={commandContext}
+        />
       )}
       <CheatSheet open={cheatOpen} onClose={() => setCheatOpen(false)} commands={commands} jumps={jumps} />
     </div>

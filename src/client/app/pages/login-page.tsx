@@ -1,7 +1,8 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { Button } from '../../components/button';
 import { safeRedirect } from '../../lib/safe-redirect';
+import { armTypeAhead } from '../../lib/type-ahead';
 import { useSession } from '../session';
 
 /** Where to go after login: the `redirect` query, kept whole (path, query, hash), or `/`. */
@@ -18,6 +19,8 @@ export function LoginPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Keys typed here are the form's; only from submit on does a Ctrl+K wait for the console.
+  useEffect(() => armTypeAhead(false), []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -25,11 +28,13 @@ export function LoginPage() {
     if (!password) return setError('请输入密码');
     setBusy(true);
     setError(null);
+    armTypeAhead(true);
     try {
+      // The router takes a signed-in visitor of /login to the `redirect` target, in the page: no
+      // reload, so a Ctrl+K typed now reaches the palette.
       await session.login(username, password);
-      // A full load keeps the redirect's query exactly and starts the console clean.
-      window.location.replace(redirectTarget(search));
     } catch (err) {
+      armTypeAhead(false);
       setError(err instanceof Error ? err.message : String(err));
       setBusy(false);
     }

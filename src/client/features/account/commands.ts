@@ -75,6 +75,10 @@ export const accountSources: EntitySource[] = [
       const page = await api.call(account.userPage, { query: { keyword: q, size: 8 } }, { silent: true });
       return page.content.map(staffRecord);
     },
+    lookup: (s) =>
+      s.kind === 'phone'
+        ? { key: `staff-phone:${s.value}`, title: `按手机号查询：${s.value}`, subtitle: '员工账号', path: withQuery('/user/user-list', { keyword: s.value }) }
+        : null,
   },
   {
     id: 'role-groups',
