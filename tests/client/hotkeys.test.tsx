@@ -121,3 +121,50 @@ describe('in the console', () => {
     expect(await screen.findByRole('dialog')).toBeTruthy();
   });
 });
+
+describe('the session-ended notice is the top of the stack', () => {
+  it('an arriving 401 closes the palette beneath it; then no palette, hotkey or command opens anything', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/user/user-list');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' });
+    await user.keyboard('?');
+    await screen.findByRole('dialog', { name: '快捷键一览' });
+    await user.keyboard('{Escape}');
+
+    // The same account logs in elsewhere; the palette's record lists then meet the 401.
+    await s.login('manager');
+    await user.keyboard('{Control>}k{/Control}');
+    const notice = await screen.findByRole('dialog', { name: '账号已在其他地方登录' }, { timeout: 5_000 });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
+
+    for (const keys of ['{Control>}k{/Control}', '?', '{Control>}b{/Control}', 'gu']) await user.keyboard(keys);
+    expect(screen.getAllByRole('dialog')).toEqual([notice]);
+    expect(window.location.pathname).toBe('/user/user-list');
+  });
+});
+
+describe('focus follows the hands', () => {
+  it('after a sidebar link, focus is on the main region, where j focuses the first row and / the first filter', async () => {
+    await signIn(s, 'admin');
+    visit(s, '/settings/agreements');
+    const { user } = renderWithUser(<App />);
+    const nav = await screen.findByRole('navigation', { name: '主菜单' });
+    if (!within(nav).queryByRole('link', { name: /账号列表/ })) await user.click(within(nav).getByRole('button', { name: /账号管理/ }));
+    const link = await within(nav).findByRole('link', { name: /账号列表/ });
+    link.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(window.location.pathname).toBe('/user/user-list'));
+    await waitFor(() => expect(document.activeElement?.id).toBe('main'));
+    // The rows of the list, once they arrived (focus stays on main meanwhile).
+    await waitFor(() => expect(document.querySelectorAll('main tr[tabindex]').length).toBeGreaterThan(0), { timeout: 5_000 });
+    expect(document.activeElement?.id).toBe('main');
+    await user.keyboard('j');
+    expect(document.activeElement?.tagName).toBe('TR');
+    expect(document.activeElement?.textContent).toMatch(/\S/);
+
+    (document.getElementById('main') as HTMLElement).focus();
+    await user.keyboard('/');
+    expect(document.activeElement?.hasAttribute('data-filter')).toBe(true);
+  });
+});

@@ -43,8 +43,8 @@ describe('tags view', () => {
 
     await screen.findByRole('tablist', { name: '已打开的页面' });
     expect(tabTitles()).toEqual(['公告管理']);
-    // The home tab is affixed: it has no close button.
-    expect(screen.queryByRole('button', { name: '关闭 公告管理' })).toBeNull();
+    // The home tab is affixed: it has no close mark.
+    expect(screen.queryByTitle('关闭 公告管理 (Delete)')).toBeNull();
 
     await user.click(within(nav).getByRole('link', { name: '意见反馈' }));
     await user.click(within(nav).getByRole('button', { name: /乘车记录管理/ }));
@@ -70,9 +70,18 @@ describe('tags view', () => {
     expect(activeTab()).toBe('乘车记录');
 
     // A tab's own × closes it without leaving the current page.
-    await user.click(screen.getByRole('button', { name: '关闭 意见反馈' }));
+    await user.click(screen.getByTitle('关闭 意见反馈 (Delete)'));
     expect(tabTitles()).toEqual(['公告管理', '乘车记录']);
     expect(window.location.pathname).toBe('/order/order-list');
+
+    // From the keyboard: Delete on a tab closes it and focus moves to the tab that takes its place.
+    await user.click(within(nav).getByRole('link', { name: '意见反馈' }));
+    await user.click(within(nav).getByRole('link', { name: '乘车记录' }));
+    screen.getByRole('tab', { name: '意见反馈' }).focus();
+    await user.keyboard('{Delete}');
+    expect(tabTitles()).toEqual(['公告管理', '乘车记录']);
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('乘车记录'));
+    expect(document.activeElement?.getAttribute('role')).toBe('tab');
 
     await user.click(within(nav).getByRole('link', { name: '意见反馈' }));
     await user.click(within(nav).getByRole('link', { name: '乘车统计' }));

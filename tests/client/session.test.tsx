@@ -163,8 +163,11 @@ describe('the expired-password banner', () => {
     expect(banner.textContent).toContain('您的密码已经 120 天 5 小时未修改');
     expect(within(banner).getByRole('button', { name: '立即修改密码' })).toBeTruthy();
 
-    await first.user.click(screen.getByRole('button', { name: '关闭密码过期提示' }));
+    // Closed from the keyboard: focus does not fall to <body> with the button, it goes to the page.
+    screen.getByRole('button', { name: '关闭密码过期提示' }).focus();
+    await first.user.keyboard('{Enter}');
     expect(screen.queryByText(/未修改/)).toBeNull();
+    await waitFor(() => expect(document.activeElement?.id).toBe('main'));
 
     // A reload of the console (same storage, new render): still closed.
     first.unmount();

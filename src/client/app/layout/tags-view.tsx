@@ -27,7 +27,15 @@ export function TagsView({ current }: { current: string }) {
       refs.current[(i + move + tags.length) % tags.length]?.focus();
     } else if (e.key === 'Delete' || e.key === 'Backspace') {
       const t = tags[i];
-      if (t) close(t.path);
+      if (!t || t.affix) return;
+      e.preventDefault();
+      // Focus stays in the tab list, on the neighbour that takes the closed tab's place.
+      const neighbour = tags[i + 1] ?? tags[i - 1];
+      close(t.path);
+      setTimeout(() => {
+        const at = neighbour ? tagStore.get().findIndex((x) => x.path === neighbour.path) : -1;
+        refs.current[at]?.focus();
+      }, 0);
     }
   };
 
@@ -37,13 +45,14 @@ export function TagsView({ current }: { current: string }) {
         {tags.map((t, i) => {
           const isActive = i === activeIndex;
           return (
-            <span key={t.path} className={`flex shrink-0 items-center rounded-sm border text-xs ${isActive ? 'border-[var(--theme)] bg-[var(--theme)] text-white' : 'border-gray-300 text-gray-600'}`}>
+            <span key={t.path} role="presentation" className={`flex shrink-0 items-center rounded-sm border text-xs ${isActive ? 'border-[var(--theme)] bg-[var(--theme)] text-white' : 'border-gray-300 text-gray-600'}`}>
               <button
                 ref={(el) => {
                   refs.current[i] = el;
                 }}
                 role="tab"
                 aria-selected={isActive}
+                aria-keyshortcuts={t.affix ? undefined : 'Delete'}
                 tabIndex={isActive || (activeIndex === -1 && i === 0) ? 0 : -1}
                 onClick={() => navigate(t.path)}
                 onKeyDown={(e) => onKey(e, i)}
@@ -52,9 +61,10 @@ export function TagsView({ current }: { current: string }) {
                 {t.title}
               </button>
               {!t.affix && (
-                <button type="button" tabIndex={-1} aria-label={`关闭 ${t.title}`} onClick={() => close(t.path)} className="pr-1.5 opacity-70 hover:opacity-100">
+                // For the mouse only (a tab list holds tabs alone): the keyboard closes a tab with Delete.
+                <span aria-hidden="true" title={`关闭 ${t.title} (Delete)`} onClick={() => close(t.path)} className="cursor-pointer pr-1.5 opacity-70 hover:opacity-100">
                   ×
-                </button>
+                </span>
               )}
             </span>
           );
