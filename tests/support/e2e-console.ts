@@ -25,8 +25,14 @@ export async function reportCspViolations(target: BrowserContext | Page): Promis
 }
 
 /** A fresh browser profile (its own local storage), like another person's browser. */
-export async function openConsole(browser: Browser, viewport: Viewport = DESKTOP, setup?: (c: BrowserContext) => Promise<void>): Promise<ConsolePage> {
-  const context = await browser.newContext({ viewport, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+export async function openConsole(
+  browser: Browser,
+  viewport: Viewport = DESKTOP,
+  setup?: (c: BrowserContext) => Promise<void>,
+  /** axe-core is injected as a script: its profile lets the page's CSP allow that one script. */
+  opts: { bypassCSP?: boolean } = {},
+): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', bypassCSP: opts.bypassCSP ?? false });
   if (setup) await setup(context);
   await reportCspViolations(context);
   const page = await context.newPage();

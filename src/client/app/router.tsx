@@ -18,7 +18,7 @@ export function AppRoutes() {
   }, [location]);
 
   if (session.status === 'checking') {
-    return <p className="p-6 text-sm text-gray-400" role="status">正在加载…</p>;
+    return <p className="p-6 text-sm text-gray-600" role="status">正在加载…</p>;
   }
   return (
     <Switch>

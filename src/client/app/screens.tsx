@@ -8,7 +8,7 @@ export function Screen({ component, title, menuTitle }: { component: string; tit
   const Found = Object.hasOwn(SCREENS, component) ? SCREENS[component as ScreenComponent] : undefined;
   if (!Found) return <PlannedScreen title={title} menuTitle={menuTitle} />;
   return (
-    <Suspense fallback={<p className="p-6 text-sm text-gray-400">加载中…</p>}>
+    <Suspense fallback={<p className="p-6 text-sm text-gray-600">加载中…</p>}>
       <Found />
     </Suspense>
   );

@@ -1,5 +1,6 @@
 import { KEYS, readJson, writeJson } from '../lib/storage';
 import { createStore, useStore } from '../lib/store';
+import { strongShade } from '../lib/theme-colour';
 
 /** The settings panel (spec §2): all off by default, the theme #1890ff; kept per user. */
 export type UiSize = 'medium' | 'small' | 'mini';
@@ -29,8 +30,12 @@ export const SIZE_FONT: Record<UiSize, string> = { medium: '16px', small: '15px'
 
 function apply(s: Settings) {
   document.documentElement.style.setProperty('--theme', s.theme);
+  document.documentElement.style.setProperty('--theme-strong', strongShade(s.theme));
   document.documentElement.style.fontSize = SIZE_FONT[s.size] ?? SIZE_FONT.medium;
 }
+
+// Before the first render: the text shade follows whatever theme index.html applied.
+if (typeof document !== 'undefined') apply(settings.get());
 
 export function loadSettingsFor(user: string | null): void {
   login = user;

@@ -381,7 +381,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     >
       <div className="flex items-center gap-2 border-b border-gray-100 px-4">
         {step && (
-          <span className="shrink-0 rounded bg-[var(--theme)]/10 px-2 py-0.5 text-xs text-[var(--theme)]">
+          <span className="shrink-0 rounded bg-[var(--theme)]/10 px-2 py-0.5 text-xs text-[var(--theme-strong)]">
             {step.command.title} · {step.index + 1}/{step.command.args?.length}
           </span>
         )}
@@ -399,27 +399,27 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
         />
       </div>
       {step?.error && (
-        <p role="alert" className="px-4 pt-2 text-xs text-red-500">
+        <p role="alert" className="px-4 pt-2 text-xs text-red-600">
           {step.error}
         </p>
       )}
       <Cmdk.List ref={listRef} label="搜索结果" className="max-h-[60vh] overflow-y-auto p-2" onPointerMove={() => (userMoved.current = true)}>
-        <Cmdk.Empty className="px-3 py-6 text-center text-sm text-gray-400">
+        <Cmdk.Empty className="px-3 py-6 text-center text-sm text-gray-500">
           {emptyMessage(mode, text, localItems[mode].length, sources)}
         </Cmdk.Empty>
         {groups.map(([group, rows]) => (
-          <Cmdk.Group key={group} heading={group} className="mb-1 [&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-gray-400">
+          <Cmdk.Group key={group} heading={group} className="mb-1 [&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-gray-500">
             {rows.map((item) => (
               <Cmdk.Item
                 key={item.key}
                 value={item.key}
                 onSelect={choose}
                 disabled={!!item.disabledReason}
-                className="flex cursor-pointer items-center gap-3 rounded px-2 py-2 text-sm text-gray-700 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-50 data-[selected=true]:bg-[var(--theme)]/10 data-[selected=true]:text-[var(--theme)]"
+                className="flex cursor-pointer items-center gap-3 rounded px-2 py-2 text-sm text-gray-700 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-50 data-[selected=true]:bg-[var(--theme)]/10 data-[selected=true]:text-[var(--theme-strong)]"
               >
                 <span className="min-w-0 flex-1 truncate">
                   {item.title}
-                  {(item.subtitle || item.disabledReason) && <span className="ml-2 text-xs text-gray-400">{item.disabledReason ?? item.subtitle}</span>}
+                  {(item.subtitle || item.disabledReason) && <span className="ml-2 text-xs text-gray-600">{item.disabledReason ?? item.subtitle}</span>}
                 </span>
                 {item.hotkey && <kbd className="shrink-0 rounded border border-gray-200 bg-gray-50 px-1.5 text-[11px] text-gray-500">{item.hotkey}</kbd>}
               </Cmdk.Item>
@@ -427,7 +427,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
           </Cmdk.Group>
         ))}
       </Cmdk.List>
-      <div className="flex flex-wrap gap-x-4 border-t border-gray-100 px-4 py-2 text-[11px] text-gray-400">
+      <div className="flex flex-wrap gap-x-4 border-t border-gray-100 px-4 py-2 text-[11px] text-gray-500">
         <span>↑↓ 选择</span>
         <span>Enter 执行</span>
         <span>Esc 关闭</span>

@@ -3,10 +3,10 @@ import type { ButtonHTMLAttributes } from 'react';
 type Variant = 'primary' | 'default' | 'danger' | 'text';
 
 const VARIANT: Record<Variant, string> = {
-  primary: 'bg-[var(--theme)] text-white border-[var(--theme)] hover:opacity-90',
-  default: 'bg-white text-gray-700 border-gray-300 hover:border-[var(--theme)] hover:text-[var(--theme)]',
-  danger: 'bg-red-500 text-white border-red-500 hover:bg-red-600',
-  text: 'border-transparent bg-transparent text-[var(--theme)] hover:underline px-1',
+  primary: 'bg-[var(--theme-strong)] text-white border-[var(--theme)] hover:opacity-90',
+  default: 'bg-white text-gray-700 border-gray-300 hover:border-[var(--theme)] hover:text-[var(--theme-strong)]',
+  danger: 'bg-red-600 text-white border-red-600 hover:bg-red-700',
+  text: 'border-transparent bg-transparent text-[var(--theme-strong)] hover:underline px-1',
 };
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {

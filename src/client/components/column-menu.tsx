@@ -37,18 +37,18 @@ export function ColumnMenu({ columns, hidden, onToggle }: { columns: readonly Co
   const shown = columns.filter((c) => !hidden.has(c.id)).length;
   return (
     <Popover className="relative">
-      <PopoverButton className="inline-flex h-8 items-center gap-1 rounded border border-gray-300 bg-white px-2.5 text-sm text-gray-700 hover:border-[var(--theme)] hover:text-[var(--theme)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]">
+      <PopoverButton className="inline-flex h-8 items-center gap-1 rounded border border-gray-300 bg-white px-2.5 text-sm text-gray-700 hover:border-[var(--theme)] hover:text-[var(--theme-strong)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]">
         列设置 <span aria-hidden="true">▾</span>
       </PopoverButton>
       <PopoverPanel anchor="bottom end" className="z-40 mt-1 w-44 rounded border border-gray-200 bg-white py-1 text-sm shadow-lg">
         <fieldset>
-          <legend className="px-3 py-1 text-xs text-gray-400">显示的列</legend>
+          <legend className="px-3 py-1 text-xs text-gray-500">显示的列</legend>
           {columns.map((c) => {
             const checked = !hidden.has(c.id);
             // The last visible column stays: a table with no columns is no table.
             const locked = c.fixed || (checked && shown <= 1);
             return (
-              <label key={c.id} className={`flex items-center gap-2 px-3 py-1.5 ${locked ? 'text-gray-400' : 'cursor-pointer hover:bg-gray-50'}`}>
+              <label key={c.id} className={`flex items-center gap-2 px-3 py-1.5 ${locked ? 'text-gray-500' : 'cursor-pointer hover:bg-gray-50'}`}>
                 <input type="checkbox" checked={checked} disabled={locked} onChange={() => onToggle(c.id)} className="size-4 accent-[var(--theme)]" />
                 {c.header}
               </label>

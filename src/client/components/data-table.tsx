@@ -223,7 +223,7 @@ export function DataTable<T, K extends string = string>({
   if (!data && isLoading) {
     body = (
       <tr>
-        <td colSpan={colSpan} className="px-3 py-10 text-center text-gray-400" role="status">
+        <td colSpan={colSpan} className="px-3 py-10 text-center text-gray-500" role="status">
           加载中…
         </td>
       </tr>
@@ -240,7 +240,7 @@ export function DataTable<T, K extends string = string>({
   } else if (!rows.length) {
     body = (
       <tr>
-        <td colSpan={colSpan} className="px-3 py-10 text-center text-gray-400">
+        <td colSpan={colSpan} className="px-3 py-10 text-center text-gray-500">
           {emptyText}
         </td>
       </tr>
@@ -341,10 +341,10 @@ export function DataTable<T, K extends string = string>({
                         type="button"
                         onClick={() => state.setSort(nextSort(state.sort, c.sort ?? ''))}
                         title={`按${c.header}排序`}
-                        className="inline-flex items-center gap-1 rounded hover:text-[var(--theme)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]"
+                        className="inline-flex items-center gap-1 rounded hover:text-[var(--theme-strong)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]"
                       >
                         {c.header}
-                        <span aria-hidden="true" className={`text-[10px] ${dir ? 'text-[var(--theme)]' : 'text-gray-300'}`}>
+                        <span aria-hidden="true" className={`text-[10px] ${dir ? 'text-[var(--theme-strong)]' : 'text-gray-300'}`}>
                           {dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : '▲▼'}
                         </span>
                       </button>
@@ -370,7 +370,7 @@ export function DataTable<T, K extends string = string>({
         />
       )}
       {rows.length > 0 && (
-        <p className="hidden text-xs text-gray-400 lg:block" aria-hidden="true">
+        <p className="hidden text-xs text-gray-500 lg:block" aria-hidden="true">
           j/k 或 ↑/↓ 选择行{onRowActivate ? '，Enter 打开' : ''}
           {selection ? '，空格或 x 勾选，Shift+j/k 连选' : ''}
           {page ? '，PgUp/PgDn 翻页' : ''}

@@ -17,7 +17,7 @@ export function Field({ label, error, labelWidth = 80, required, hint, id, class
   return (
     <div className="mb-4 flex flex-col gap-1 sm:flex-row sm:items-start">
       <label htmlFor={inputId} className="shrink-0 pt-1.5 text-sm text-gray-600 sm:text-right sm:pr-3" style={{ width: labelWidth }}>
-        {required && <span className="mr-0.5 text-red-500">*</span>}
+        {required && <span className="mr-0.5 text-red-600">*</span>}
         {label}
       </label>
       <div className="flex-1">
@@ -29,7 +29,7 @@ export function Field({ label, error, labelWidth = 80, required, hint, id, class
           {...input}
         />
         {error ? (
-          <p id={errorId} className="mt-1 text-xs text-red-500">
+          <p id={errorId} className="mt-1 text-xs text-red-600">
             {error}
           </p>
         ) : (

@@ -19,13 +19,13 @@ function Row({ id, label, error, labelWidth = 80, required, hint, children }: La
   return (
     <div className="mb-4 flex flex-col gap-1 sm:flex-row sm:items-start">
       <label htmlFor={id} className="shrink-0 pt-1.5 text-sm text-gray-600 sm:pr-3 sm:text-right" style={{ width: labelWidth }}>
-        {required && <span className="mr-0.5 text-red-500">*</span>}
+        {required && <span className="mr-0.5 text-red-600">*</span>}
         {label}
       </label>
       <div className="min-w-0 flex-1">
         {children}
         {error ? (
-          <p id={`${id}-error`} className="mt-1 text-xs text-red-500">
+          <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
             {error}
           </p>
         ) : (

@@ -37,7 +37,7 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
         <DialogPanel className={`w-full ${width} rounded bg-white shadow-xl`}>
           <div className="flex items-center justify-between border-b border-gray-100 px-5 py-3">
             <DialogTitle className="text-base font-medium text-gray-800">{title}</DialogTitle>
-            <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="rounded px-1 text-xl leading-none text-gray-400 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
+            <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="rounded px-1 text-xl leading-none text-gray-500 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
               ×
             </button>
           </div>

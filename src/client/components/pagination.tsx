@@ -35,14 +35,14 @@ export function Pagination({ page, size, total, totalPages, onPage, onSize }: Pa
         <span aria-hidden="true">条</span>
       </span>
       <span className="flex items-center gap-2">
-        <Button className="h-8" disabled={page <= 0} onClick={() => onPage(page - 1)} hotkey="PgUp" aria-label="上一页">
-          ‹ 上一页
+        <Button className="h-8" disabled={page <= 0} onClick={() => onPage(page - 1)} hotkey="PgUp">
+          <span aria-hidden="true">‹</span> 上一页
         </Button>
         <span aria-live="polite" className="tabular-nums">
           {totalPages ? page + 1 : 0} / {totalPages}
         </span>
-        <Button className="h-8" disabled={page >= last} onClick={() => onPage(page + 1)} hotkey="PgDn" aria-label="下一页">
-          下一页 ›
+        <Button className="h-8" disabled={page >= last} onClick={() => onPage(page + 1)} hotkey="PgDn">
+          下一页 <span aria-hidden="true">›</span>
         </Button>
       </span>
     </nav>

@@ -213,12 +213,12 @@ export function Layout() {
   return (
     <RegistryContext.Provider value={registry}>
     <div className="flex h-screen overflow-hidden bg-[#f0f2f5]">
-      <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 text-sm text-[var(--theme)] shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 text-sm text-[var(--theme-strong)] shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         跳到内容
       </a>
       {mobile ? (
         // On a phone the menu is a drawer dialog: focus moves in and stays, Esc closes, focus returns.
-        <Dialog open={mobileOpen} onClose={() => setMobileOpen(false)} className="relative z-40">
+        <Dialog open={mobileOpen} onClose={() => setMobileOpen(false)} aria-label="菜单" className="relative z-40">
           <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
           <DialogPanel className="fixed inset-y-0 left-0 shadow-xl">
             <Sidebar menus={menus} current={location} collapsed={false} mobile onNavigate={() => setMobileOpen(false)} />

@@ -1,4 +1,4 @@
-import { Dialog, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
+import { Dialog, DialogPanel, DialogTitle, Field, Label, Switch } from '@headlessui/react';
 import { useState } from 'react';
 import { DEFAULT_IDLE_MS, readToken, setIdleMs } from '../../lib/session-store';
 import { THEME_PRESETS, type Settings, type UiSize, updateSettings, useSettings } from '../settings';
@@ -46,7 +46,7 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): voi
       <DialogPanel className="fixed inset-y-0 right-0 w-72 max-w-full overflow-y-auto bg-white p-5 shadow-xl">
         <div className="mb-4 flex items-center justify-between">
           <DialogTitle className="text-base font-medium">布局设置</DialogTitle>
-          <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="text-xl leading-none text-gray-400 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
+          <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="text-xl leading-none text-gray-500 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
             ×
           </button>
         </div>
@@ -80,17 +80,17 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): voi
         </label>
         <IdleSetting />
         {SWITCHES.map(({ key, label }) => (
-          <div key={key} className="flex items-center justify-between py-2 text-sm">
-            <span id={`setting-${key}`}>{label}</span>
+          // Headless UI names a switch through its Field's Label (its own aria-labelledby wins over ours).
+          <Field key={key} className="flex items-center justify-between py-2 text-sm">
+            <Label>{label}</Label>
             <Switch
               checked={s[key]}
               onChange={(v) => updateSettings({ [key]: v })}
-              aria-labelledby={`setting-${key}`}
-              className="group relative inline-flex h-5 w-10 items-center rounded-full bg-gray-300 transition data-[checked]:bg-[var(--theme)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]"
+              className="group relative inline-flex h-5 w-10 items-center rounded-full bg-gray-300 transition data-[checked]:bg-[var(--theme-strong)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--theme)]"
             >
               <span className="size-4 translate-x-0.5 rounded-full bg-white transition group-data-[checked]:translate-x-5" />
             </Switch>
-          </div>
+          </Field>
         ))}
       </DialogPanel>
     </Dialog>

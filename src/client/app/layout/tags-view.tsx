@@ -45,7 +45,7 @@ export function TagsView({ current }: { current: string }) {
         {tags.map((t, i) => {
           const isActive = i === activeIndex;
           return (
-            <span key={t.path} role="presentation" className={`flex shrink-0 items-center rounded-sm border text-xs ${isActive ? 'border-[var(--theme)] bg-[var(--theme)] text-white' : 'border-gray-300 text-gray-600'}`}>
+            <span key={t.path} role="presentation" className={`flex shrink-0 items-center rounded-sm border text-xs ${isActive ? 'border-[var(--theme)] bg-[var(--theme-strong)] text-white' : 'border-gray-300 text-gray-600'}`}>
               <button
                 ref={(el) => {
                   refs.current[i] = el;

@@ -53,11 +53,11 @@ export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onC
               权限项加载失败 <Button className="ml-2 h-7" onClick={() => void items.mutate()}>重试</Button>
             </p>
           ) : (
-            <p role="status" className="text-sm text-gray-400">
+            <p role="status" className="text-sm text-gray-500">
               加载中…
             </p>
           )}
-          {errors.itemIds && <p className="mt-1 text-xs text-red-500">{errors.itemIds}</p>}
+          {errors.itemIds && <p className="mt-1 text-xs text-red-600">{errors.itemIds}</p>}
         </div>
       </div>
     </Modal>

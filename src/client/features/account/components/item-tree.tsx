@@ -198,7 +198,7 @@ export function ItemTree({ tree, selected, onChange, label }: ItemTreeProps) {
               <span
                 aria-hidden="true"
                 onClick={() => expandable && setOpenFor(id, !open.has(id))}
-                className={`grid size-4 shrink-0 place-items-center text-[10px] text-gray-400 ${expandable ? 'cursor-pointer' : ''}`}
+                className={`grid size-4 shrink-0 place-items-center text-[10px] text-gray-500 ${expandable ? 'cursor-pointer' : ''}`}
               >
                 {expandable ? (open.has(id) ? '▼' : '▶') : ''}
               </span>
@@ -208,7 +208,7 @@ export function ItemTree({ tree, selected, onChange, label }: ItemTreeProps) {
                   focus(id);
                   toggle(node);
                 }}
-                className={`grid size-4 shrink-0 cursor-pointer place-items-center rounded-sm border text-[11px] leading-none text-white ${state === 'false' ? 'border-gray-400 bg-white' : 'border-[var(--theme)] bg-[var(--theme)]'}`}
+                className={`grid size-4 shrink-0 cursor-pointer place-items-center rounded-sm border text-[11px] leading-none text-white ${state === 'false' ? 'border-gray-400 bg-white' : 'border-[var(--theme)] bg-[var(--theme-strong)]'}`}
               >
                 {state === 'true' ? '✓' : state === 'mixed' ? '−' : ''}
               </span>
@@ -221,11 +221,11 @@ export function ItemTree({ tree, selected, onChange, label }: ItemTreeProps) {
               >
                 {titleOf(node.item)}
               </span>
-              <span className={`shrink-0 rounded px-1 text-[11px] ${node.item.type === 'button' ? 'bg-orange-50 text-orange-600' : level === 1 ? 'bg-blue-50 text-blue-600' : 'bg-gray-100 text-gray-500'}`}>
+              <span className={`shrink-0 rounded px-1 text-[11px] ${node.item.type === 'button' ? 'bg-orange-50 text-orange-700' : level === 1 ? 'bg-blue-50 text-blue-600' : 'bg-gray-100 text-gray-600'}`}>
                 {kindOf(node.item, level)}
               </span>
               {expandable && (
-                <span className="shrink-0 text-xs tabular-nums text-gray-400">
+                <span className="shrink-0 text-xs tabular-nums text-gray-500">
                   {leaves.filter((l) => selected.has(l)).length}/{leaves.length}
                 </span>
               )}
@@ -233,7 +233,7 @@ export function ItemTree({ tree, selected, onChange, label }: ItemTreeProps) {
           );
         })}
       </ul>
-      <p className="mt-1 text-xs text-gray-400">↑/↓ 移动，→/← 展开或收起，空格 勾选/取消</p>
+      <p className="mt-1 text-xs text-gray-500">↑/↓ 移动，→/← 展开或收起，空格 勾选/取消</p>
     </div>
   );
 }

@@ -17,7 +17,7 @@ function Snapshot({ title, value }: { title: string; value: unknown }) {
           {text}
         </pre>
       ) : (
-        <p className="rounded border border-dashed border-gray-200 p-2 text-xs text-gray-400">无</p>
+        <p className="rounded border border-dashed border-gray-200 p-2 text-xs text-gray-500">无</p>
       )}
     </figure>
   );

@@ -97,7 +97,7 @@ export function UserListPage() {
             <Button
               variant="text"
               onClick={() => setToggling(u)}
-              className={u.activated ? '!text-red-500' : ''}
+              className={u.activated ? '!text-red-600' : ''}
               aria-label={`${u.activated ? '禁用' : '启用'} ${u.login}`}
             >
               {u.activated ? '禁用' : '启用'}

@@ -60,7 +60,7 @@ export function AgreementPage() {
               <Button variant="primary" className="h-8" onClick={screen.add}>
                 ＋ 新增
               </Button>
-              {noArea && <span className="text-xs text-orange-600">当前为全部区域：新增协议前请先在顶部选择区域</span>}
+              {noArea && <span className="text-xs text-orange-700">当前为全部区域：新增协议前请先在顶部选择区域</span>}
             </>
           )
         }

@@ -22,7 +22,7 @@ export function BaseSettingPage() {
         {loaded ? (
           <BaseSettingForm current={{ qrCode: qr.data ?? null, lat: centre.data?.lat ?? Number.NaN, lon: centre.data?.lon ?? Number.NaN }} />
         ) : (
-          <p role="status" className="text-sm text-gray-400">
+          <p role="status" className="text-sm text-gray-500">
             {qr.error ? `加载失败：${qr.error instanceof Error ? qr.error.message : String(qr.error)}` : '加载中…'}
           </p>
         )}
