@@ -26,6 +26,24 @@ const deniedRows = (login: string) =>
   s.database.db.select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'DENIED'), eq(t.sysLog.operatorLogin, login)));
 
 describe('a district manager', () => {
+  it('sees each account marked manageable exactly where the server would accept an edit', async () => {
+    const boss = await add(admin, { login: 'cityboss', authority: 'ROLE_APP_ADMIN', groupId: group(GROUPS.super.name) });
+    expect(boss.body.code).toBe(1);
+    const manager = await s.login('manager');
+    const page = await s.call<{ content: StaffUser[] }>(account.userPage, { token: manager, query: { size: 100 } });
+    const rows = new Map(page.body.data.content.map((u) => [u.login, u]));
+    expect(rows.get('cityboss')?.manageable).toBe(false);
+    expect(rows.get('agent')?.manageable).toBe(true);
+    // What the flag promises, the server keeps, both ways.
+    for (const u of page.body.data.content.filter((x) => x.login !== 'manager')) {
+      const res = await s.call(account.userUpdate, { token: manager, body: { id: u.id, firstName: u.firstName } });
+      expect(res.status === 200, u.login).toBe(u.manageable);
+    }
+    // The super user manages everyone, itself included.
+    const all = await s.call<{ content: StaffUser[] }>(account.userPage, { token: admin, query: { size: 100 } });
+    expect(all.body.data.content.every((u) => u.manageable)).toBe(true);
+  });
+
   it('cannot reset the password of an openDistrict account in the district, and the refusal is logged', async () => {
     const city = await add(admin, { login: 'cityagent', groupId: group(GROUPS.agent.name), openDistrict: true });
     expect(city.body.code).toBe(1);

@@ -20,6 +20,7 @@ export async function startClientServer(): Promise<TestServer> {
 export function resetBrowserState(): void {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear();
   resetSessionEnded();
   document.cookie.split(';').forEach((c) => {
     const name = c.split('=')[0]?.trim();

@@ -39,3 +39,22 @@ describe('money', () => {
     expect(fenToYuan(null)).toBe('');
   });
 });
+
+describe('typed date and time', () => {
+  it('reads the ways operators write it, as Shanghai time', async () => {
+    const { parseTypedDateTime } = await import('../../src/shared/domain/time');
+    expect(parseTypedDateTime('2026-11-23 08:30')).toBe('2026-11-23T08:30:00+08:00');
+    expect(parseTypedDateTime('2026/11/23 8:30')).toBe('2026-11-23T08:30:00+08:00');
+    expect(parseTypedDateTime('20261123 0830')).toBe('2026-11-23T08:30:00+08:00');
+    expect(parseTypedDateTime('2026年11月23日')).toBe('2026-11-23T00:00:00+08:00');
+    expect(parseTypedDateTime('2026-11-23', { endOfDay: true })).toBe('2026-11-23T23:59:59+08:00');
+    expect(parseTypedDateTime(' 2026-11-23T08:30:15 ')).toBe('2026-11-23T08:30:15+08:00');
+  });
+
+  it('refuses what is not a real date or time', async () => {
+    const { parseTypedDateTime } = await import('../../src/shared/domain/time');
+    for (const bad of ['2026-02-30', '2026-13-01', '2026-11-23 24:00', '2026-11-23 08:60', '11/23/2026', 'mm/dd/yyyy', '']) {
+      expect(parseTypedDateTime(bad), bad).toBeNull();
+    }
+  });
+});

@@ -174,3 +174,19 @@ describe('the seeded catalogue through buildMenus', () => {
     expect(findPage(menus, '/bus/bus-line')?.hidden).toBe(true);
   });
 });
+
+describe('collapsed-sidebar badges', () => {
+  it('give every one of the 18 menus its own character, readable from its title', async () => {
+    const { menuBadges } = await import('../../src/client/app/menus');
+    const { MODULES, menuCatalogue } = await import('../../src/shared/api');
+    const menus = menuCatalogue(MODULES)
+      .filter((r) => r.type === 'menu' && r.parentId === null)
+      .map((r) => ({ id: r.id, title: r.name }));
+    const badges = menuBadges(menus);
+    expect(menus).toHaveLength(18);
+    expect(new Set(badges.values()).size).toBe(18);
+    for (const m of menus) expect(m.title).toContain(badges.get(m.id));
+    const by = (title: string) => badges.get(menus.find((m) => m.title === title)!.id);
+    expect([by('乘车记录管理'), by('乘客用户管理'), by('定制公交'), by('定制公交设置'), by('线上验卡'), by('线上办卡')]).toEqual(['乘', '客', '定', '设', '线', '办']);
+  });
+});

@@ -75,3 +75,23 @@ export const homePath = (menus: readonly MenuEntry[]) => firstPageOf(menus[0])?.
 
 export const findPage = (menus: readonly MenuEntry[], path: string) =>
   menus.flatMap((m) => m.children).find((c) => c.path === path);
+
+/**
+ * One character per menu for the collapsed sidebar, never the same twice: a title's first
+ * character, unless an earlier menu took it; then the first character that no earlier menu starting
+ * the same way holds (乘车记录管理 乘, 乘客用户管理 客; 定制公交 定, 定制公交设置 设).
+ */
+export function menuBadges(menus: readonly { id: string; title: string }[]): Map<string, string> {
+  const used = new Set<string>();
+  const badges = new Map<string, string>();
+  menus.forEach((m, i) => {
+    const chars = [...m.title];
+    const kin = menus.slice(0, i).filter((o) => o.title[0] === m.title[0]);
+    const taken = new Set(kin.flatMap((o) => [...o.title]));
+    const pick =
+      [chars[0], ...chars.filter((c) => !taken.has(c)), ...chars].find((c): c is string => !!c && /\S/.test(c) && !used.has(c)) ?? String(i + 1);
+    used.add(pick);
+    badges.set(m.id, pick);
+  });
+  return badges;
+}

@@ -39,9 +39,9 @@ export const LOGIN_EXPIRED_MSG = '登录已过期，请重新登录';
 
 /** Loads user info and menus after a token is stored; refuses an account with no authority (spec §5). */
 async function loadProfile(passwordAge: number | null): Promise<StoredProfile> {
-  const user = await api.call(auth.currentUser, {}, { silent: true });
+  const user = await api.call(auth.currentUser, {}, { silent: true, sessionCheck: true });
   if (!user.authority.length) throw new Error('未设置权限，登陆失败');
-  const items = await api.call(auth.authItems, {}, { silent: true });
+  const items = await api.call(auth.authItems, {}, { silent: true, sessionCheck: true });
   const profile = { user, items, passwordAge };
   writeJson(KEYS.user, profile);
   // The city centre is kept for the map screens; a failed load is only logged (spec §8).
@@ -64,11 +64,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const flash = takeFlash();
-    if (flash) toast.error(flash);
+    if (flash) (flash.kind === 'success' ? toast.success : toast.error)(flash.msg);
     const token = readToken();
     if (!token) {
       // Checked on start (spec §9): a deadline that passed while the console was closed.
-      if (readExpiredToken() && flash !== LOGIN_EXPIRED_MSG) toast.error(LOGIN_EXPIRED_MSG);
+      if (readExpiredToken() && flash?.msg !== LOGIN_EXPIRED_MSG) toast.error(LOGIN_EXPIRED_MSG);
       end();
       return;
     }
@@ -79,8 +79,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setStatus('ready');
       })
       .catch((err: unknown) => {
-        // Route-guard failure: the message or 'Has Error', then to login (spec §8).
-        if (!(err instanceof ApiError && err.code === 401)) toast.error(err instanceof Error && err.message ? err.message : 'Has Error');
+        // Route-guard failure: the message or 'Has Error', then to login (spec §8). A stored token
+        // the server no longer knows is an expired login: said once, on the login page, no dialog.
+        if (err instanceof ApiError && err.code === 401) toast.error(LOGIN_EXPIRED_MSG);
+        else toast.error(err instanceof Error && err.message ? err.message : 'Has Error');
         end();
       });
   }, [end]);

@@ -121,8 +121,12 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     userMoved.current = false;
     setSelected('');
-    setRaw(seed?.text ?? '');
-    setEnterQueued(!!seed?.enter);
+    // Closing cleared the query; only a type-ahead seed fills it here, so keys typed into the input
+    // before this effect ran are never wiped.
+    if (seed) {
+      setRaw(seed.text);
+      setEnterQueued(seed.enter);
+    }
     // `seed` is read once per opening: it is what was typed before this opening.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);

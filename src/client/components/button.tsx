@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 
 type Variant = 'primary' | 'default' | 'danger' | 'text';
 
@@ -9,7 +9,7 @@ const VARIANT: Record<Variant, string> = {
   text: 'border-transparent bg-transparent text-[var(--theme-strong)] hover:underline px-1',
 };
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+export interface ButtonProps extends ComponentPropsWithRef<'button'> {
   variant?: Variant;
   /** Shown as a hint beside the label and in the tooltip, e.g. "Ctrl+Enter". */
   hotkey?: string;

@@ -45,8 +45,8 @@ interface DataTableProps<T, K extends string> {
   toolbar?: ReactNode;
   /** Enter (and a double click) on a row. */
   onRowActivate?(row: T): void;
-  /** Said to screen readers on each row, e.g. "按 Enter 编辑". */
-  activateHint?: string;
+  /** Said to screen readers on each row, e.g. "按 Enter 编辑"; per row when only some open. */
+  activateHint?: string | ((row: T) => string | undefined);
   emptyText?: string;
   /**
    * Rows can be selected for bulk actions (merging stations, …): Space or x toggles the current
@@ -254,7 +254,7 @@ export function DataTable<T, K extends string = string>({
         }}
         aria-rowindex={offset + i + 2}
         aria-selected={selection ? picked.has(rowKey(row)) : undefined}
-        aria-description={activateHint}
+        aria-description={typeof activateHint === 'function' ? activateHint(row) : activateHint}
         tabIndex={i === current ? 0 : -1}
         onFocus={(e) => {
           if (e.target === e.currentTarget) setCursor(i);

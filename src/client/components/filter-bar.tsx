@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { formatDateTime } from '../../shared/domain/time';
+import { formatDateTime, parseTypedDateTime } from '../../shared/domain/time';
 import { Button } from './button';
 
 export interface FilterOption {
@@ -10,12 +10,11 @@ export interface FilterOption {
 export type FilterDef<K extends string = string> =
   | { key: K; label: string; type: 'text'; placeholder?: string; maxLength?: number }
   | { key: K; label: string; type: 'select'; options: readonly FilterOption[] }
-  /** A Shanghai wall-clock time; the value kept and sent is ISO 8601 with +08:00. */
-  | { key: K; label: string; type: 'datetime' };
-
-/** `2026-11-22T08:30` typed in the console means Shanghai time, whatever the browser's zone. */
-export const localToIso = (local: string) => (local ? `${local.length === 16 ? `${local}:00` : local}+08:00` : '');
-export const isoToLocal = (iso: string) => (iso ? formatDateTime(iso, 'YYYY-MM-DDTHH:mm') : '');
+  /**
+   * A Shanghai wall-clock time, typed as `YYYY-MM-DD HH:mm` (a date alone means its start, or its
+   * end with `endOfDay`); the value kept and sent is ISO 8601 with +08:00.
+   */
+  | { key: K; label: string; type: 'datetime'; endOfDay?: boolean };
 
 const CONTROL =
   'h-8 rounded border border-gray-300 bg-white px-2 text-sm outline-none focus:border-[var(--theme)] focus-visible:ring-2 focus-visible:ring-[var(--theme)]/40';
@@ -83,16 +82,7 @@ export function FilterBar<K extends string>({ fields, values, onApply, onReset }
                 ))}
               </select>
             )}
-            {f.type === 'datetime' && (
-              <input
-                id={id}
-                type="datetime-local"
-                data-filter
-                value={isoToLocal(value)}
-                onChange={(e) => set(f.key, localToIso(e.target.value))}
-                className={`${CONTROL} w-48`}
-              />
-            )}
+            {f.type === 'datetime' && <DateTimeInput id={id} iso={value} endOfDay={f.endOfDay} onChange={(iso) => set(f.key, iso)} />}
           </div>
         );
       })}
@@ -105,5 +95,49 @@ export function FilterBar<K extends string>({ fields, values, onApply, onReset }
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * Date and time as text, not `datetime-local`: the browser would show its own locale's
+ * `mm/dd/yyyy, --:-- --`, and typing `2026-11-23 08:30` is quicker than any picker. What does not
+ * parse is marked and left out of the query.
+ */
+function DateTimeInput({ id, iso, endOfDay, onChange }: { id: string; iso: string; endOfDay?: boolean; onChange(iso: string): void }) {
+  const shown = iso ? formatDateTime(iso, 'YYYY-MM-DD HH:mm') : '';
+  const [text, setText] = useState(shown);
+  const [seen, setSeen] = useState(iso);
+  const [emitted, setEmitted] = useState(iso);
+  if (seen !== iso) {
+    setSeen(iso);
+    // A new value from outside (重置, the URL) replaces the text; one this input produced keeps it.
+    if (iso !== emitted) setText(shown);
+  }
+  const invalid = !!text.trim() && !parseTypedDateTime(text, { endOfDay });
+  return (
+    <span className="relative">
+      <input
+        id={id}
+        data-filter
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="YYYY-MM-DD HH:mm"
+        value={text}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? `${id}-error` : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          const next = e.target.value.trim() ? (parseTypedDateTime(e.target.value, { endOfDay }) ?? '') : '';
+          setEmitted(next);
+          onChange(next);
+        }}
+        className={`${CONTROL} w-40 tabular-nums ${invalid ? 'border-red-400' : ''}`}
+      />
+      {invalid && (
+        <span id={`${id}-error`} role="alert" className="absolute top-full left-0 z-10 mt-0.5 whitespace-nowrap text-xs text-red-600">
+          格式如 2026-11-23 08:30
+        </span>
+      )}
+    </span>
   );
 }

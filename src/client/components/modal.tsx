@@ -1,5 +1,5 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import type { FormEvent, ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useSessionEnded } from '../lib/session-ended';
 import { Button } from './button';
 
@@ -14,12 +14,24 @@ export interface ModalProps {
   width?: string;
   /** Only the session-ended notice itself stays open once the session is over. */
   aboveSessionEnd?: boolean;
+  /**
+   * Typed but not saved: Esc, the backdrop and × ask before throwing it away (取消 is explicit and
+   * closes at once).
+   */
+  dirty?: boolean;
 }
 
 /** Esc and the backdrop close; focus is trapped inside and returns where it was (Headless UI). */
-export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg', aboveSessionEnd = false }: ModalProps) {
+export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg', aboveSessionEnd = false, dirty = false }: ModalProps) {
   // A session the server ended closes every dialog but its own notice: nothing typed there could be saved.
   const ended = useSessionEnded();
+  const [asking, setAsking] = useState(false);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) keepRef.current?.focus();
+  }, [asking]);
+  // Esc while asking means "keep editing"; a second Esc does not throw the text away.
+  const requestClose = () => (asking ? setAsking(false) : dirty ? setAsking(true) : onClose());
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit?.();
@@ -27,17 +39,29 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   const body = (
     <>
       <div className="px-5 py-4">{children}</div>
-      {footer && <div className="flex justify-end gap-2 border-t border-gray-100 px-5 py-3">{footer}</div>}
+      {asking ? (
+        <div role="alert" className="flex flex-wrap items-center justify-end gap-2 border-t border-orange-200 bg-orange-50 px-5 py-3 text-sm text-orange-800">
+          <span className="mr-auto">有未保存的修改，关闭将丢失。</span>
+          <Button ref={keepRef} onClick={() => setAsking(false)} hotkey="Esc">
+            继续编辑
+          </Button>
+          <Button variant="danger" onClick={onClose}>
+            放弃修改
+          </Button>
+        </div>
+      ) : (
+        footer && <div className="flex justify-end gap-2 border-t border-gray-100 px-5 py-3">{footer}</div>
+      )}
     </>
   );
   return (
-    <Dialog open={open && (aboveSessionEnd || !ended)} onClose={onClose} className="relative z-50">
+    <Dialog open={open && (aboveSessionEnd || !ended)} onClose={requestClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
       <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
         <DialogPanel className={`w-full ${width} rounded bg-white shadow-xl`}>
           <div className="flex items-center justify-between border-b border-gray-100 px-5 py-3">
             <DialogTitle className="text-base font-medium text-gray-800">{title}</DialogTitle>
-            <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={onClose} className="rounded px-1 text-xl leading-none text-gray-500 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
+            <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={requestClose} className="rounded px-1 text-xl leading-none text-gray-500 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
               ×
             </button>
           </div>

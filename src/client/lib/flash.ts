@@ -1,22 +1,29 @@
 /**
  * A message that must survive the full page load that follows a logout (the inactivity notice,
- * spec §8): kept in sessionStorage for this tab only, shown once after the load.
+ * spec §8; "password changed"): kept in sessionStorage for this tab only, shown once after the load.
  */
 const KEY = 'bus-console.flash';
 
-export function setFlash(msg: string): void {
+export interface Flash {
+  msg: string;
+  kind: 'error' | 'success';
+}
+
+export function setFlash(msg: string, kind: Flash['kind'] = 'error'): void {
   try {
-    sessionStorage.setItem(KEY, msg);
+    sessionStorage.setItem(KEY, JSON.stringify({ msg, kind }));
   } catch {
     // Without sessionStorage the message is lost with the reload; the logout still happens.
   }
 }
 
-export function takeFlash(): string | null {
+export function takeFlash(): Flash | null {
   try {
-    const msg = sessionStorage.getItem(KEY);
+    const raw = sessionStorage.getItem(KEY);
     sessionStorage.removeItem(KEY);
-    return msg;
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as Partial<Flash>;
+    return typeof parsed.msg === 'string' ? { msg: parsed.msg, kind: parsed.kind === 'success' ? 'success' : 'error' } : null;
   } catch {
     return null;
   }

@@ -7,11 +7,18 @@ export interface CallInput {
   params?: Record<string, string | number>;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** The area of this one call, when a form chose it (an admin on 全部区域 adding an agreement). */
+  district?: string;
 }
 
 export interface CallOptions {
   /** No toast: the caller shows the error itself, or swallows it (the password dialog, spec §7). */
   silent?: boolean;
+  /**
+   * The start-up check of a stored token: a 401 only means "log in again", which the caller handles
+   * by showing the login page; the session-ended notice (whose button reloads) would loop on it.
+   */
+  sessionCheck?: boolean;
 }
 
 export interface HttpHooks {
@@ -56,7 +63,7 @@ export function createHttp(hooks: HttpHooks) {
     const headers: Record<string, string> = {};
     const token = hooks.getToken();
     if (token && endpoint.id !== auth.authenticate.id) headers.authorization = `Bearer ${token}`;
-    const district = hooks.getDistrict();
+    const district = input.district ?? hooks.getDistrict();
     if (district) headers[DISTRICT_HEADER] = district;
     let data: unknown;
     if (endpoint.bodyType === 'form' && input.body) {
@@ -105,7 +112,7 @@ export function createHttp(hooks: HttpHooks) {
     if (failure.kind === 'session-ended') {
       // A refused login is the login page's business, not a dialog's (spec §8).
       if (endpoint.id === auth.authenticate.id) throw new ApiError(401, (body as { msg?: string })?.msg ?? failure.msg, status);
-      hooks.onSessionEnded(failure.reason, failure.msg);
+      if (!opts.sessionCheck) hooks.onSessionEnded(failure.reason, failure.msg);
       throw new ApiError(401, failure.msg, status);
     }
     report(failure.msg);

@@ -28,6 +28,8 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
 export function useContractForm<E extends Endpoint, V extends Record<string, unknown>>(endpoint: E, opts: ContractFormOptions<E, V>) {
   const { mutate } = useSWRConfig();
   const [values, setValues] = useState<V>(opts.initial);
+  // The first values, to tell whether closing would throw typed text away.
+  const [initial] = useState<V>(opts.initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const fields = opts.errorFields ?? Object.keys(opts.initial);
@@ -60,11 +62,14 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
       return true;
     } catch (err) {
       setErrors(errorsFromFailure(err, fields));
+      // Spec §8: a refused call is also told in a toast, besides the message beside its field.
+      toast.error(err instanceof Error && err.message ? err.message : '保存失败');
       return false;
     } finally {
       setBusy(false);
     }
   };
 
-  return { values, set, setValues, errors, busy, submit };
+  const dirty = Object.keys(values).some((k) => !Object.is(values[k], initial[k]) && JSON.stringify(values[k]) !== JSON.stringify(initial[k]));
+  return { values, set, setValues, errors, busy, submit, dirty };
 }

@@ -28,6 +28,8 @@ export const staffUser = z.object({
   createdDate: timestamp,
   lastModifiedDate: timestamp,
   passwordChangedDate: timestamp,
+  /** Whether the caller may edit, disable or reset this account: the server's own rule, per row. */
+  manageable: z.boolean(),
 });
 export type StaffUser = z.infer<typeof staffUser>;
 

@@ -41,3 +41,21 @@ export function daysAndHours(seconds: number): { days: number; hours: number } {
   const total = Math.max(0, Math.floor(seconds));
   return { days: Math.floor(total / 86_400), hours: Math.floor((total % 86_400) / 3600) };
 }
+
+/**
+ * A date and time as operators type it, read as Shanghai wall-clock time: `2026-11-23 08:30`,
+ * `2026/11/23 8:30`, `20261123 0830`, `2026-11-23` (00:00, or 23:59:59 with `endOfDay`).
+ * Returns ISO 8601 with +08:00, or null when it is not a real date and time.
+ */
+export function parseTypedDateTime(text: string, opts: { endOfDay?: boolean } = {}): string | null {
+  const m = /^(\d{4})[-/.年]?(\d{1,2})[-/.月]?(\d{1,2})日?(?:[\sT]+(\d{1,2})[:：]?(\d{2})(?:[:：]?(\d{2}))?)?$/.exec(text.trim());
+  if (!m) return null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const timeGiven = m[4] !== undefined;
+  const [hour, minute, second] = timeGiven ? [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)] : opts.endOfDay ? [23, 59, 59] : [0, 0, 0];
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(year, 4)}-${p(month)}-${p(day)}T${p(hour)}:${p(minute)}:${p(second)}+08:00`;
+}

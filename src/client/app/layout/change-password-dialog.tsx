@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { auth } from '../../../shared/api';
 import { Field } from '../../components/field';
 import { Modal, ModalActions } from '../../components/modal';
-import { toast } from '../../components/toast';
 import { api } from '../../lib/api-client';
+import { setFlash } from '../../lib/flash';
 
 type Errors = Partial<Record<'oldPassword' | 'newPassword' | 'confirm', string>>;
 
@@ -40,7 +40,8 @@ export function ChangePasswordDialog({ open, onClose, onChanged }: { open: boole
     setBusy(true);
     try {
       await api.call(auth.changePassword, { body: { oldPassword: values.oldPassword, newPassword: values.newPassword } }, { silent: true });
-      toast.success('密码已修改，请使用新密码重新登录');
+      // The logout that follows reloads the page: the notice waits for the login page to show it.
+      setFlash('密码已修改，请使用新密码重新登录', 'success');
       close();
       onChanged();
     } catch (err) {
@@ -56,6 +57,7 @@ export function ChangePasswordDialog({ open, onClose, onChanged }: { open: boole
       open={open}
       title="修改密码"
       onClose={close}
+      dirty={!!(values.oldPassword || values.newPassword || values.confirm)}
       onSubmit={submit}
       footer={<ModalActions onCancel={close} busy={busy} submitLabel="确定" />}
     >

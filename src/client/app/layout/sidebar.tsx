@@ -1,10 +1,10 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { system } from '../../../shared/api';
 import { KEYS, readJson, writeJson } from '../../lib/storage';
 import { useApi } from '../../lib/use-api';
-import type { MenuEntry } from '../menus';
+import { type MenuEntry, menuBadges } from '../menus';
 import { useSettings } from '../settings';
 import { useTags } from '../tags';
 
@@ -28,6 +28,7 @@ interface SidebarProps {
 /** The menu in the fixed order with page items hidden (spec §2); fixed menu colours. */
 export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: SidebarProps) {
   const settings = useSettings();
+  const badges = useMemo(() => menuBadges(menus), [menus]);
   const tags = useTags();
   const activeMenu = menus.find((m) => m.children.some((c) => current.startsWith(c.path)))?.id;
   const [open, setOpen] = useState<Set<string>>(() => new Set(activeMenu ? [activeMenu] : []));
@@ -75,7 +76,7 @@ export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: Sideb
                     className={`flex w-full items-center justify-center py-3 hover:bg-[#263445] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${menu.id === activeMenu ? 'text-white' : ''}`}
                   >
                     <span aria-hidden="true" className="grid size-5 place-items-center rounded bg-white/10 text-[11px]">
-                      {menu.title.slice(0, 1)}
+                      {badges.get(menu.id)}
                     </span>
                   </MenuButton>
                   {/* Collapsed, a group's pages open beside it, by click or by Enter. */}
@@ -106,7 +107,7 @@ export function Sidebar({ menus, current, collapsed, mobile, onNavigate }: Sideb
                 className={`flex w-full items-center gap-2 px-5 py-3 text-left hover:bg-[#263445] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${menu.id === activeMenu ? 'text-white' : ''}`}
               >
                 <span aria-hidden="true" className="grid size-5 shrink-0 place-items-center rounded bg-white/10 text-[11px]">
-                  {menu.title.slice(0, 1)}
+                  {badges.get(menu.id)}
                 </span>
                 {!narrow && <span className="flex-1 truncate">{menu.title}</span>}
                 {!narrow && <span aria-hidden="true" className={`text-xs transition-transform ${expanded ? 'rotate-90' : ''}`}>›</span>}

@@ -25,9 +25,10 @@ const userColumns = {
   districtName: t.districts.name,
 };
 
-function toDto(row: { user: typeof t.users.$inferSelect; groupName: string | null; districtName: string | null }, now: Date): StaffUserInput {
+function toDto(row: { user: typeof t.users.$inferSelect; groupName: string | null; districtName: string | null }, now: Date, manageable: boolean): StaffUserInput {
   const u = row.user;
   return {
+    manageable,
     id: u.id,
     login: u.login,
     firstName: u.firstName,
@@ -71,7 +72,16 @@ export async function pageUsers(deps: AppDeps, a: AuthContext, q: UserPageQuery)
   const now = deps.clock.now();
   return paged(
     q,
-    async (limit, offset) => (await selectUsers(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map((r) => toDto(r, now)),
+    async (limit, offset) => {
+      const rows = await selectUsers(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset);
+      // One check per role group on the page, not per row.
+      const groupChecks = new Map<number, Promise<boolean>>();
+      const exceeds = (groupId: number) => {
+        if (!groupChecks.has(groupId)) groupChecks.set(groupId, groupExceeds(deps.db, groupId, a.user.groupId));
+        return groupChecks.get(groupId)!;
+      };
+      return Promise.all(rows.map(async (r) => toDto(r, now, await mayTouch(a, r.user, exceeds))));
+    },
     () => deps.db.select({ n: count() }).from(t.users).where(cond),
   );
 }
@@ -94,16 +104,26 @@ const outranked = () => forbidden('不能操作权限高于自己的账号');
  */
 async function assertCanTouch(db: Db, a: AuthContext, target: typeof t.users.$inferSelect) {
   assertInScope(a, target.districtId);
-  if (isSuperUser(a)) return;
-  if (target.openDistrict && !a.user.openDistrict) throw outranked();
-  if (rankOf(target.authorities) > rankOf(a.roles)) throw outranked();
-  if (target.groupId !== null && (await groupExceeds(db, target.groupId, a.user.groupId))) throw outranked();
+  if (!(await mayTouch(a, target, (groupId) => groupExceeds(db, groupId, a.user.groupId)))) throw outranked();
 }
+
+/**
+ * The same rule as a yes/no, sent with every account as `manageable` so the console offers 编辑 and
+ * 禁用 exactly where the server will accept them.
+ */
+async function mayTouch(a: AuthContext, target: typeof t.users.$inferSelect, exceeds: (groupId: number) => Promise<boolean>): Promise<boolean> {
+  if (isSuperUser(a)) return true;
+  if (target.openDistrict && !a.user.openDistrict) return false;
+  if (rankOf(target.authorities) > rankOf(a.roles)) return false;
+  return target.groupId === null || !(await exceeds(target.groupId));
+}
+
+const touchable = (db: Db, a: AuthContext, target: typeof t.users.$inferSelect) => mayTouch(a, target, (groupId) => groupExceeds(db, groupId, a.user.groupId));
 
 export async function getUser(deps: AppDeps, a: AuthContext, id: number) {
   const row = await loadUser(deps.db, id);
   assertInScope(a, row.user.districtId);
-  return toDto(row, deps.clock.now());
+  return toDto(row, deps.clock.now(), await touchable(deps.db, a, row.user));
 }
 
 /**
@@ -168,7 +188,8 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
         .returning();
       if (!row) throw failOn(LOGIN_TAKEN.field, LOGIN_TAKEN.msg);
       await audit(tx, a.actor, { type: 'USER_ADD', targetDistrictId: row.districtId, target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
-      return toDto(await loadUser(tx, row.id), now);
+      const saved = await loadUser(tx, row.id);
+      return toDto(saved, now, await touchable(tx, a, saved.user));
     }),
   );
 }
@@ -229,7 +250,8 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
       // The old district's managers learn that the account left, but not its new state.
       await audit(tx, a.actor, { type: 'USER_UPDATE', targetDistrictId: target.districtId, target: target.login, summary: `账号 ${target.login} 已调出本区域` }, now);
     }
-    return toDto(await loadUser(tx, id), now);
+    const saved = await loadUser(tx, id);
+    return toDto(saved, now, await touchable(tx, a, saved.user));
   });
 }
 

@@ -34,6 +34,7 @@ export function GroupDialog({ group, onClose, onSaved }: { group: RoleGroup; onC
       open
       title={`编辑权限 · ${group.name}`}
       onClose={onClose}
+      dirty={form.dirty}
       onSubmit={submit}
       width="max-w-2xl"
       footer={<ModalActions onCancel={onClose} busy={form.busy} disabled={!items.data} />}

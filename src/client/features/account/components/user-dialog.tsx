@@ -61,7 +61,8 @@ function plain(errors: FieldErrors, values: Values): FieldErrors {
  */
 export function UserDialog({ user, onClose, onSaved }: { user: StaffUser | null; onClose(): void; onSaved(): void }) {
   const adding = user === null;
-  const [values, setValues] = useState<Values>(() => initial(user));
+  const [first] = useState<Values>(() => initial(user));
+  const [values, setValues] = useState<Values>(first);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const me = useCurrentUser();
@@ -162,6 +163,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: StaffUser | null;
       open
       title={adding ? '新增账号' : `编辑账号 · ${user.login}`}
       onClose={onClose}
+      dirty={JSON.stringify(values) !== JSON.stringify(first)}
       onSubmit={submit}
       footer={<ModalActions onCancel={onClose} busy={busy} />}
     >

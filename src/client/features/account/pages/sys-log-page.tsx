@@ -40,7 +40,7 @@ export function SysLogPage() {
         ],
       },
       { key: 'startTime', label: '开始时间', type: 'datetime' },
-      { key: 'endTime', label: '结束时间', type: 'datetime' },
+      { key: 'endTime', label: '结束时间', type: 'datetime', endOfDay: true },
     ],
     [types.data],
   );

@@ -87,13 +87,13 @@ export function UserListPage() {
       fixed: true,
       cell: (u) => (
         <span className="flex gap-1">
-          {canEdit && (
+          {canEdit && u.manageable && (
             <Button variant="text" onClick={() => setEditing({ mode: 'edit', user: u })} aria-label={`编辑 ${u.login}`}>
               编辑
             </Button>
           )}
           {/* Nobody disables the account they are signed in with (the server refuses it too). */}
-          {canToggle && !isSelf(u) && (
+          {canToggle && u.manageable && !isSelf(u) && (
             <Button
               variant="text"
               onClick={() => setToggling(u)}
@@ -133,8 +133,8 @@ export function UserListPage() {
         result={users}
         state={table}
         filters={filters}
-        onRowActivate={canEdit ? (u) => setEditing({ mode: 'edit', user: u }) : undefined}
-        activateHint={canEdit ? '按 Enter 编辑' : undefined}
+        onRowActivate={canEdit ? (u) => u.manageable && setEditing({ mode: 'edit', user: u }) : undefined}
+        activateHint={canEdit ? (u) => (u.manageable ? '按 Enter 编辑' : undefined) : undefined}
         toolbar={
           <Allowed permission={account.userAdd.permission}>
             <Button variant="primary" className="h-8" onClick={() => setEditing({ mode: 'add' })}>

@@ -1,17 +1,26 @@
 import { type Agreement, system } from '../../../../shared/api';
 import { Field } from '../../../components/field';
-import { FormError, TextAreaField } from '../../../components/form-controls';
+import { FormError, SelectField, TextAreaField } from '../../../components/form-controls';
 import { Modal, ModalActions } from '../../../components/modal';
 import { useContractForm } from '../../../lib/use-contract-form';
 
+export interface AgreementDialogProps {
+  agreement: Agreement | null;
+  areaName: string | null;
+  /** For an account on 全部区域: the areas a new agreement may go to, chosen in the form itself. */
+  areas: readonly { id: number; name: string }[] | null;
+  onClose(): void;
+  onSaved(): void;
+}
+
 /**
  * 新增 / 编辑协议, checked with the contract's body schema. A new agreement belongs to the chosen
- * area; without one the server answers 请先选择区域再新增协议, shown at the top of the form.
+ * area; an account on 全部区域 picks it here, so the form is never a dead end behind the modal.
  */
-export function AgreementDialog({ agreement, areaName, onClose, onSaved }: { agreement: Agreement | null; areaName: string | null; onClose(): void; onSaved(): void }) {
+export function AgreementDialog({ agreement, areaName, areas, onClose, onSaved }: AgreementDialogProps) {
   const form = useContractForm(system.agreementSave, {
-    initial: { title: agreement?.title ?? '', code: agreement?.code ?? '', content: agreement?.content ?? '' },
-    toInput: (v) => ({ body: { ...(agreement ? { id: agreement.id } : {}), ...v } }),
+    initial: { title: agreement?.title ?? '', code: agreement?.code ?? '', content: agreement?.content ?? '', area: '' },
+    toInput: ({ area, ...v }) => ({ body: { ...(agreement ? { id: agreement.id } : {}), ...v }, district: area || undefined }),
     success: (saved) => (agreement ? `已保存协议「${saved.title}」` : `已新增协议「${saved.title}」`),
     onSaved,
   });
@@ -22,11 +31,23 @@ export function AgreementDialog({ agreement, areaName, onClose, onSaved }: { agr
       open
       title={agreement ? `编辑协议${areaName ? ` · ${areaName}` : ''}` : '新增协议'}
       onClose={onClose}
+      dirty={form.dirty}
       onSubmit={() => void form.submit()}
       width="max-w-2xl"
-      footer={<ModalActions onCancel={onClose} busy={form.busy} />}
+      footer={<ModalActions onCancel={onClose} busy={form.busy} disabled={!!areas && !values.area} />}
     >
       <FormError>{errors['']}</FormError>
+      {areas && (
+        <SelectField
+          label="区域"
+          required
+          placeholder="请选择区域"
+          options={areas.map((d) => ({ value: String(d.id), label: d.name }))}
+          value={values.area}
+          onChange={(e) => set('area', e.target.value)}
+          hint="当前为全部区域：新协议属于这里选择的区域"
+        />
+      )}
       <Field label="标题" required autoFocus maxLength={100} value={values.title} onChange={(e) => set('title', e.target.value)} error={errors.title} />
       <Field label="协议编码" required maxLength={40} value={values.code} onChange={(e) => set('code', e.target.value)} error={errors.code} hint="字母、数字、_ 和 -，同一区域内唯一" />
       <TextAreaField

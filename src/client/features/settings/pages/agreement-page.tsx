@@ -60,7 +60,6 @@ export function AgreementPage() {
               <Button variant="primary" className="h-8" onClick={screen.add}>
                 ＋ 新增
               </Button>
-              {noArea && <span className="text-xs text-orange-700">当前为全部区域：新增协议前请先在顶部选择区域</span>}
             </>
           )
         }
@@ -69,6 +68,7 @@ export function AgreementPage() {
         <AgreementDialog
           agreement={editing.mode === 'edit' ? editing.row : null}
           areaName={editing.mode === 'edit' ? (editing.row.districtId === null ? null : (districtName.get(editing.row.districtId) ?? null)) : null}
+          areas={editing.mode === 'add' && noArea ? (districts.data?.content ?? []) : null}
           onClose={screen.close}
           onSaved={() => {
             screen.close();
