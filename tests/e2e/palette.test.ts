@@ -231,7 +231,11 @@ describe('typed ahead: no pause after login or F5', () => {
       await palette(page).waitFor({ state: 'detached' });
       await page.keyboard.press('Control+k');
       await page.keyboard.type('huangpu');
-      expect(await palette(page).getByRole('combobox').inputValue()).toBe('huangpu');
+      const input = palette(page).getByRole('combobox');
+      expect(await input.inputValue()).toBe('huangpu');
+      // Screen readers hear the top row at once (no arrow key needed), in a list named in Chinese.
+      await expect.poll(async () => (await selectedRow(page).count()) && (await input.getAttribute('aria-activedescendant')) === (await selectedRow(page).getAttribute('id'))).toBe(true);
+      expect(await palette(page).getByRole('listbox').getAttribute('aria-label')).toBe('搜索结果');
       await page.keyboard.press('Enter');
       await page.waitForURL((u) => decodeURIComponent(u.search) === '?name=黄浦区', { timeout: 10_000 });
       expect(errors).toEqual([]);

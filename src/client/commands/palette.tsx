@@ -270,6 +270,11 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   useEffect(() => {
     const list = listRef.current;
     if (!list || !selected) return;
+    // cmdk names the active row for screen readers only after its own keyboard moves (a controlled
+    // value never updates it), so the input's aria-activedescendant is kept here.
+    const row = [...list.querySelectorAll<HTMLElement>('[cmdk-item]')].find((el) => el.getAttribute('data-value') === selected);
+    const input = list.closest('[cmdk-root]')?.querySelector('[cmdk-input]');
+    if (row?.id) input?.setAttribute('aria-activedescendant', row.id);
     if (!userMoved.current && selected === items[0]?.key) list.scrollTop = 0;
     else list.querySelector('[cmdk-item][data-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [selected, items]);
