@@ -135,3 +135,63 @@ describe('a stored token the server no longer knows', () => {
     expect(new URLSearchParams(window.location.search).get('redirect')).toBe('/user/user-list');
   });
 });
+
+describe('review follow-ups', () => {
+  it('修改密码 reopened after 放弃修改 shows its own footer, not the question', async () => {
+    await signIn(s, 'agent');
+    visit(s, '/');
+    const { user } = renderWithUser(<App />);
+    await mainMenu();
+    const openDialog = async () => {
+      await user.click(screen.getByRole('button', { name: /客服小李/ }));
+      await user.click(await screen.findByRole('menuitem', { name: '修改密码' }));
+      return screen.findByRole('dialog', { name: '修改密码' });
+    };
+    let dialog = await openDialog();
+    await user.type(within(dialog).getByLabelText(/原密码/), 'typed');
+    await user.keyboard('{Escape}');
+    await user.click(await within(dialog).findByRole('button', { name: '放弃修改' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    dialog = await openDialog();
+    expect(within(dialog).queryByText('有未保存的修改，关闭将丢失。')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: /确定/ })).toBeTruthy();
+  });
+
+  it('继续编辑 puts focus back in the field being edited', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/settings/agreements?action=add');
+    const { user } = renderWithUser(<App />);
+    const dialog = await screen.findByRole('dialog', { name: '新增协议' }, { timeout: 5_000 });
+    const title = within(dialog).getByLabelText(/标题/);
+    await user.type(title, '草稿');
+    await user.keyboard('{Escape}');
+    const keep = await within(dialog).findByRole('button', { name: /继续编辑/ });
+    await user.click(keep);
+    await waitFor(() => expect(document.activeElement).toBe(title));
+  });
+
+  it('paging keeps focus on 下一页 (only moving to another page sends it to the main region)', async () => {
+    await signIn(s, 'admin');
+    visit(s, '/user/sys-log?size=10');
+    const { user } = renderWithUser(<App />);
+    const next = await screen.findByRole('button', { name: /下一页/ }, { timeout: 5_000 });
+    await waitFor(() => expect((next as HTMLButtonElement).disabled).toBe(false));
+    next.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(new URLSearchParams(window.location.search).get('page')).toBe('1'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.activeElement).toBe(next);
+  });
+
+  it('重置 clears a date that never parsed, with its warning', async () => {
+    await signIn(s, 'admin');
+    visit(s, '/user/sys-log');
+    const { user } = renderWithUser(<App />);
+    const start = await screen.findByLabelText('开始时间', {}, { timeout: 5_000 });
+    await user.type(start, '2026-13-01');
+    expect(await screen.findByText('格式如 2026-11-23 08:30')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '重置' }));
+    await waitFor(() => expect((screen.getByLabelText('开始时间') as HTMLInputElement).value).toBe(''));
+    expect(screen.queryByText('格式如 2026-11-23 08:30')).toBeNull();
+  });
+});

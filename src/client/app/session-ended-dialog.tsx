@@ -14,7 +14,7 @@ export function SessionEndedDialog() {
     if (leaving) return;
     leaving = true;
     // Taken before anything re-routes: the login brings the user back to this exact page.
-    const here = window.location.pathname + window.location.search;
+    const here = window.location.pathname + window.location.search + window.location.hash;
     // Already on /login (the guard got there first): keep the redirect it carries.
     const carried = window.location.pathname === '/login' ? new URLSearchParams(window.location.search).get('redirect') : here;
     // Checked here too, not only at login: this dialog must not pass a hostile target along.

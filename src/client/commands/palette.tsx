@@ -14,23 +14,24 @@ const ENTER_WAIT_MS = 3000;
 
 /** The pinyin dictionary, loaded once per page after the shell; the palette ranks without it until then. */
 let romanizeLoaded: Romanize | null = null;
-function useRomanize(): Romanize | null {
-  const [romanize, setRomanize] = useState<Romanize | null>(() => romanizeLoaded);
+/** The dictionary, and whether waiting for it is over (loaded, or failed: ranking goes on without). */
+function useRomanize(): { romanize: Romanize | null; done: boolean } {
+  const [state, setState] = useState<{ romanize: Romanize | null; done: boolean }>(() => ({ romanize: romanizeLoaded, done: !!romanizeLoaded }));
   useEffect(() => {
-    if (romanize) return;
+    if (state.done) return;
     let live = true;
     import('../../shared/domain/pinyin')
       .then((m) => {
         romanizeLoaded = m.romanize;
-        if (live) setRomanize(() => m.romanize);
+        if (live) setState({ romanize: m.romanize, done: true });
       })
       // Without it the palette still finds characters, letters and digits.
-      .catch(() => undefined);
+      .catch(() => live && setState({ romanize: null, done: true }));
     return () => {
       live = false;
     };
-  }, [romanize]);
-  return romanize;
+  }, [state.done]);
+  return state;
 }
 
 /** Keys that move the selection in cmdk: only these (and the pointer) make it the user's choice. */
@@ -97,7 +98,7 @@ const recordItem = (r: EntityRecord, group: string): PaletteItem => ({
  * its own); ranking is `shared/domain/search` over an index built once per list.
  */
 export function Palette({ open, seed, onClose, login, commands, pages, sources, ctx }: PaletteProps) {
-  const romanize = useRomanize();
+  const { romanize, done: dictionarySettled } = useRomanize();
   const [raw, setRaw] = useState('');
   const [selected, setSelected] = useState('');
   const [step, setStep] = useState<Step | null>(null);
@@ -275,6 +276,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     const row = [...list.querySelectorAll<HTMLElement>('[cmdk-item]')].find((el) => el.getAttribute('data-value') === selected);
     const input = list.closest('[cmdk-root]')?.querySelector('[cmdk-input]');
     if (row?.id) input?.setAttribute('aria-activedescendant', row.id);
+    else input?.removeAttribute('aria-activedescendant');
     if (!userMoved.current && selected === items[0]?.key) list.scrollTop = 0;
     else list.querySelector('[cmdk-item][data-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [selected, items]);
@@ -283,6 +285,9 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     setRaw('');
     setStep(null);
     setRemote([]);
+    // An Enter still waiting for results belongs to this opening only.
+    setEnterQueued(false);
+    setEnterWaitOver(false);
     onClose();
     const target = returnFocus.current;
     const from = window.location.href;
@@ -333,9 +338,9 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   };
 
   // Everything the query can match has arrived: the records of this opening and the dictionary.
-  const settled = loadsPending === 0 && !!ready && ready.items === localItems && ready.romanized === !!romanize && !!romanize;
+  const settled = loadsPending === 0 && dictionarySettled && !!ready && ready.items === localItems && ready.romanized === !!romanize;
   useEffect(() => {
-    if (!enterQueued) return;
+    if (!enterQueued || !open) return;
     if (!settled && !enterWaitOver) {
       const timer = setTimeout(() => setEnterWaitOver(true), ENTER_WAIT_MS);
       return () => clearTimeout(timer);
@@ -346,10 +351,12 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     if (key) choose(key);
     // `choose` is recreated each render; the queue runs once, when the results settle.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [enterQueued, settled, enterWaitOver]);
+  }, [enterQueued, settled, enterWaitOver, open]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (MOVE_KEYS.has(e.key) || (e.ctrlKey && ['n', 'p', 'j', 'k'].includes(e.key))) userMoved.current = true;
+    // An Enter that confirms an IME composition is the input method's, never a row's.
+    if (e.nativeEvent.isComposing || e.keyCode === 229) return;
     if (e.key === 'Enter' && !step && !settled) {
       // Typed ahead of the results: the row is chosen when they are in, not from a partial list.
       e.preventDefault();

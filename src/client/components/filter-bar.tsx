@@ -33,6 +33,8 @@ interface FilterBarProps<K extends string> {
 export function FilterBar<K extends string>({ fields, values, onApply, onReset }: FilterBarProps<K>) {
   const baseId = useId();
   const [draft, setDraft] = useState(values);
+  // 重置 also clears text that never became a value (an unparsed date): its inputs start over.
+  const [resets, setResets] = useState(0);
   const applied = JSON.stringify(values);
   const [seen, setSeen] = useState(applied);
   // The URL is the truth: back/forward, 重置 or a tab's stored query replace the drafts.
@@ -82,7 +84,7 @@ export function FilterBar<K extends string>({ fields, values, onApply, onReset }
                 ))}
               </select>
             )}
-            {f.type === 'datetime' && <DateTimeInput id={id} iso={value} endOfDay={f.endOfDay} onChange={(iso) => set(f.key, iso)} />}
+            {f.type === 'datetime' && <DateTimeInput key={resets} id={id} iso={value} endOfDay={f.endOfDay} onChange={(iso) => set(f.key, iso)} />}
           </div>
         );
       })}
@@ -90,7 +92,13 @@ export function FilterBar<K extends string>({ fields, values, onApply, onReset }
         <Button type="submit" variant="primary" className="h-8" hotkey="Enter">
           查询
         </Button>
-        <Button onClick={onReset} className="h-8">
+        <Button
+          onClick={() => {
+            setResets((n) => n + 1);
+            onReset();
+          }}
+          className="h-8"
+        >
           重置
         </Button>
       </div>
@@ -104,7 +112,8 @@ export function FilterBar<K extends string>({ fields, values, onApply, onReset }
  * parse is marked and left out of the query.
  */
 function DateTimeInput({ id, iso, endOfDay, onChange }: { id: string; iso: string; endOfDay?: boolean; onChange(iso: string): void }) {
-  const shown = iso ? formatDateTime(iso, 'YYYY-MM-DD HH:mm') : '';
+  // Seconds only when they matter (an end of day is 23:59:59, not 23:59).
+  const shown = iso ? formatDateTime(iso, formatDateTime(iso, 'ss') === '00' ? 'YYYY-MM-DD HH:mm' : 'YYYY-MM-DD HH:mm:ss') : '';
   const [text, setText] = useState(shown);
   const [seen, setSeen] = useState(iso);
   const [emitted, setEmitted] = useState(iso);

@@ -27,11 +27,30 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   const ended = useSessionEnded();
   const [asking, setAsking] = useState(false);
   const keepRef = useRef<HTMLButtonElement>(null);
+  // The last field typed in: where "keep editing" puts the hands back.
+  const editingRef = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (asking) keepRef.current?.focus();
   }, [asking]);
+  // A dialog that stays mounted (修改密码) opens with its own footer again, never the question.
+  useEffect(() => {
+    if (!open) setAsking(false);
+  }, [open]);
+  const keepEditing = () => {
+    setAsking(false);
+    const field = editingRef.current;
+    setTimeout(() => field?.isConnected && field.focus(), 0);
+  };
+  const discard = () => {
+    setAsking(false);
+    onClose();
+  };
   // Esc while asking means "keep editing"; a second Esc does not throw the text away.
-  const requestClose = () => (asking ? setAsking(false) : dirty ? setAsking(true) : onClose());
+  const requestClose = () => {
+    if (asking) return keepEditing();
+    if (!dirty) return onClose();
+    setAsking(true);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit?.();
@@ -42,10 +61,10 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
       {asking ? (
         <div role="alert" className="flex flex-wrap items-center justify-end gap-2 border-t border-orange-200 bg-orange-50 px-5 py-3 text-sm text-orange-800">
           <span className="mr-auto">有未保存的修改，关闭将丢失。</span>
-          <Button ref={keepRef} onClick={() => setAsking(false)} hotkey="Esc">
+          <Button ref={keepRef} onClick={keepEditing} hotkey="Esc">
             继续编辑
           </Button>
-          <Button variant="danger" onClick={onClose}>
+          <Button variant="danger" onClick={discard}>
             放弃修改
           </Button>
         </div>
@@ -58,7 +77,12 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
     <Dialog open={open && (aboveSessionEnd || !ended)} onClose={requestClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
       <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
-        <DialogPanel className={`w-full ${width} rounded bg-white shadow-xl`}>
+        <DialogPanel
+          className={`w-full ${width} rounded bg-white shadow-xl`}
+          onFocus={(e) => {
+            if (e.target.matches('input, textarea, select')) editingRef.current = e.target;
+          }}
+        >
           <div className="flex items-center justify-between border-b border-gray-100 px-5 py-3">
             <DialogTitle className="text-base font-medium text-gray-800">{title}</DialogTitle>
             <button type="button" aria-label="关闭" title="关闭 (Esc)" onClick={requestClose} className="rounded px-1 text-xl leading-none text-gray-500 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">

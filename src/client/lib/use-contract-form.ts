@@ -5,6 +5,7 @@ import type { Endpoint } from '../../shared/api';
 import { type FieldErrors, errorsFromFailure, validate } from '../components/form-errors';
 import { toast } from '../components/toast';
 import { api } from './api-client';
+import { ApiError } from './errors';
 import type { CallInput } from './http';
 
 export interface ContractFormOptions<E extends Endpoint, V extends Record<string, unknown>> {
@@ -62,14 +63,23 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
       return true;
     } catch (err) {
       setErrors(errorsFromFailure(err, fields));
-      // Spec §8: a refused call is also told in a toast, besides the message beside its field.
-      toast.error(err instanceof Error && err.message ? err.message : '保存失败');
+      // Spec §8: a refused call is also told in a toast, besides the message beside its field; an
+      // ended session has its own notice already.
+      if (!(err instanceof ApiError && err.code === 401)) toast.error(err instanceof Error && err.message ? err.message : '保存失败');
       return false;
     } finally {
       setBusy(false);
     }
   };
 
-  const dirty = Object.keys(values).some((k) => !Object.is(values[k], initial[k]) && JSON.stringify(values[k]) !== JSON.stringify(initial[k]));
+  const dirty = Object.keys(values).some((k) => !sameValue(values[k], initial[k]));
   return { values, set, setValues, errors, busy, submit, dirty };
+}
+
+/** Form values are strings, booleans, arrays and Sets (a permission tree's picks): compared by content. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (a instanceof Set && b instanceof Set) return a.size === b.size && [...a].every((x) => b.has(x));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  return false;
 }

@@ -12,6 +12,7 @@ import { jumpCommands, pageItems } from '../commands';
 import { COMMANDS, SOURCES } from '../features';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
+import { toast } from '../../components/toast';
 import { setFlash } from '../../lib/flash';
 import { ScreenContext } from '../../lib/screen-context';
 import { MAIN_ID, focusMain, rescueLostFocus } from '../../lib/focus';
@@ -52,6 +53,7 @@ export function Layout() {
   // it is here, index.html's type-ahead keeps Ctrl+K and the keys after it; then the palette opens
   // with them, so no key is lost however fast the hands are after login or F5.
   const [PaletteView, setPaletteView] = useState<ComponentType<PaletteProps> | null>(null);
+  const paletteLoaded = useRef(false);
   const [paletteSeed, setPaletteSeed] = useState<TypeAhead | null>(null);
   const [paletteOpen, setPaletteOpen] = useState(false);
   useEffect(() => {
@@ -59,6 +61,7 @@ export function Layout() {
     loadPalette()
       .then((m) => {
         if (!live) return;
+        paletteLoaded.current = true;
         setPaletteView(() => m.Palette);
         const typed = claimTypeAhead();
         if (!typed) return;
@@ -86,11 +89,12 @@ export function Layout() {
     setMobileOpen(false);
   }, [ended]);
 
-  // After every navigation the hands start in the new page's main region, not on the link used.
+  // After moving to another page the hands start in its main region, not on the link used. Only
+  // the path counts: paging, sorting and filtering change the query and keep focus where it is.
   useEffect(() => {
     const timer = setTimeout(focusMain, 0);
     return () => clearTimeout(timer);
-  }, [location, search]);
+  }, [location]);
   useEffect(rescueLostFocus, []);
 
   const { menus, user } = session;
@@ -155,6 +159,15 @@ export function Layout() {
         if (action === 'palette') {
           setPaletteSeed(null);
           setPaletteOpen(true);
+          // A palette chunk that failed to load (a network blip) is fetched again when asked for.
+          if (!paletteLoaded.current) {
+            loadPalette()
+              .then((m) => {
+                paletteLoaded.current = true;
+                setPaletteView(() => m.Palette);
+              })
+              .catch(() => toast.error('命令面板加载失败，请检查网络后重试'));
+          }
         } else if (action === 'change-password') setPasswordOpen(true);
         else if (action === 'settings') setSettingsOpen(true);
         else if (action === 'logout') void logout();

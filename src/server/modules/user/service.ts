@@ -112,6 +112,7 @@ async function assertCanTouch(db: Db, a: AuthContext, target: typeof t.users.$in
  * 禁用 exactly where the server will accept them.
  */
 async function mayTouch(a: AuthContext, target: typeof t.users.$inferSelect, exceeds: (groupId: number) => Promise<boolean>): Promise<boolean> {
+  if (a.districtScope !== null && target.districtId !== a.districtScope) return false;
   if (isSuperUser(a)) return true;
   if (target.openDistrict && !a.user.openDistrict) return false;
   if (rankOf(target.authorities) > rankOf(a.roles)) return false;
