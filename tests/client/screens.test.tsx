@@ -27,6 +27,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListSysLog: '登录成功',
   ListAgreement: /协议|政策/,
   ListDistrict: '黄浦区',
+  ListStation: /路/,
   BaseSetting: '城市中心纬度',
   About: /面向公交运营单位工作人员的后台管理控制台/,
 };

@@ -70,6 +70,12 @@ const VALID: Record<string, () => CallOptions> = {
   'config.qrCode': () => ({}),
   'config.location': () => ({}),
   'config.saveOrUpdate': () => ({ body: { qrCode: null, lat: 31.2304, lon: 121.4737 } }),
+  'station.list': () => ({ query: { name: '路', size: 5 } }),
+  'station.save': () => ({ body: { name: `契约测试站${next()}`, lng: 121.4737, lat: 31.2304 }, district: ids.home }),
+  'station.qrByStation': () => ({ query: { stationId: 1 }, district: ids.home }),
+  'station.qrInit': () => ({ district: ids.home }),
+  'station.qrSurplus': () => ({}),
+  'stationQr.page': () => ({ query: { size: 5 } }),
   'payInfo.list': () => ({}),
 };
 
@@ -87,6 +93,10 @@ const INVALID: Record<string, () => CallOptions> = {
   'agreement.list': () => ({ query: { code: 'x'.repeat(41) } }),
   'agreement.saveOrUpdate': () => ({ body: { code: 'not a code!', title: 't', content: 'c' } }),
   'config.saveOrUpdate': () => ({ body: { qrCode: null, lat: 121.47, lon: 31.23 } }),
+  'station.list': () => ({ query: { state: '2' } }),
+  'station.save': () => ({ body: { name: '经纬度写反', lng: 31.23, lat: 121.47 } }),
+  'station.qrByStation': () => ({ query: { stationId: 'x' } }),
+  'stationQr.page': () => ({ query: { name: 'x'.repeat(41) } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -183,3 +184,26 @@ export const serverSecret = pgTable('server_secret', {
   id: smallint('id').primaryKey(),
   jwtSecret: text('jwt_secret').notNull(),
 });
+
+/**
+ * Stations of a district, shared by all its line versions (README decision 59). Coordinates are
+ * GCJ-02. `qr_code` is the short scene of the station's mini-program QR, unique once generated.
+ */
+export const stations = pgTable(
+  'stations',
+  {
+    id: serial('id').primaryKey(),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    name: text('name').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    /** 1 in service, 0 out of service. */
+    state: smallint('state').notNull().default(1),
+    qrCode: text('qr_code').unique(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('stations_district_name_idx').on(t.districtId, t.name), check('stations_state_ck', sql`${t.state} in (0, 1)`)],
+);

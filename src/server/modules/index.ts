@@ -4,10 +4,11 @@ import type { AppDeps } from '../context';
 import type { RouteContext, ServerModule } from './module';
 import { settingsServer } from './settings/routes';
 import { shellServer } from './shell/routes';
+import { stationServer } from './station/routes';
 import { userServer } from './user/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

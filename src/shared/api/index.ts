@@ -1,5 +1,6 @@
 import * as account from './account';
 import * as auth from './auth';
+import * as station from './station';
 import * as system from './system';
 
 export * from './envelope';
@@ -7,10 +8,11 @@ export * from './endpoint';
 export * from './paging';
 export * from './permissions';
 export * from './menus';
-export { account, auth, system };
+export { account, auth, station, system };
 export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, BaseSetting, District, SysLog } from './system';
+export type { Station, StationQr } from './station';
 
 // Derived from the modules' manifests: the endpoints list, button keys and operation types.
 export {

@@ -4,6 +4,7 @@ import type { ModuleManifest } from './define';
 import * as planned from './planned';
 import { settingsModule } from './settings';
 import { shellModule } from './shell';
+import { stationModule } from './station';
 import { userModule } from './user';
 import { versionModule } from './version';
 
@@ -18,7 +19,7 @@ export const MODULES = [
   planned.busUserModule,
   planned.rechargeModule,
   planned.cardVerifyModule,
-  planned.stationModule,
+  stationModule,
   planned.busModule,
   planned.customBusModule,
   planned.customSettingModule,

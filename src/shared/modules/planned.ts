@@ -58,12 +58,6 @@ export const cardVerifyModule = planned('cardVerify', '线上验卡', 'verify', 
   { key: 'card-verify-config', title: '验卡配置', component: 'CardVerifyConfig' },
 ]);
 
-export const stationModule = planned('station', '站点管理', 'station', 's', [
-  { key: 'station', title: '站点', component: 'ListStation' },
-  { key: 'gps-sort', title: 'GPS排序', component: 'GpsSort', hidden: true },
-  { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode' },
-]);
-
 export const busModule = planned(
   'bus',
   '公交线路',

@@ -1,0 +1,40 @@
+import { station } from '../../../shared/api';
+import type { EntitySource } from '../../commands/entity-source';
+import type { Command } from '../../commands/types';
+import { api } from '../../lib/api-client';
+
+export const stationCommands: Command[] = [
+  {
+    id: 'station.add',
+    title: '新增站点',
+    group: '站点管理',
+    keywords: ['站点', 'station'],
+    permission: station.stationSave.permission,
+    run: (ctx) => ctx.navigate('/station/station?action=add'),
+  },
+];
+
+const stationRecord = (s: { id: number; name: string; districtName: string | null; state: number }) => ({
+  key: `station:${s.id}`,
+  title: s.name,
+  subtitle: [s.districtName, s.state ? null : '停用'].filter(Boolean).join(' · '),
+  path: `/station/station?name=${encodeURIComponent(s.name)}`,
+});
+
+export const stationSources: EntitySource[] = [
+  {
+    id: 'stations',
+    group: '站点',
+    permission: station.stationList.permission,
+    prefix: '#',
+    // A district has a few hundred stops: loaded once per opening and ranked with pinyin (rmgc → 人民广场).
+    async load() {
+      const page = await api.call(station.stationList, { query: { page: 0, size: 1000 } }, { silent: true });
+      return page.content.map(stationRecord);
+    },
+    async query(q) {
+      const page = await api.call(station.stationList, { query: { name: q, size: 8 } }, { silent: true });
+      return page.content.map(stationRecord);
+    },
+  },
+];

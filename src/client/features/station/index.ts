@@ -1,0 +1,12 @@
+import { lazy } from 'react';
+import { defineFeature } from '../../lib/feature';
+import { stationCommands, stationSources } from './commands';
+
+/** 站点管理 (module `station`): stations and, to come, their QR codes and GPS ordering. */
+export const stationFeature = defineFeature({
+  screens: {
+    ListStation: lazy(() => import('./pages/station-page').then((m) => ({ default: m.StationPage }))),
+  },
+  commands: stationCommands,
+  sources: stationSources,
+});

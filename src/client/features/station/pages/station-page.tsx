@@ -1,0 +1,103 @@
+import { useMemo } from 'react';
+import { type Station, station } from '../../../../shared/api';
+import { STATION_STATES } from '../../../../shared/api/station';
+import { formatDateTime } from '../../../../shared/domain/time';
+import { Button } from '../../../components/button';
+import { type Column, DataTable } from '../../../components/data-table';
+import type { FilterDef } from '../../../components/filter-bar';
+import { ScreenSection } from '../../../components/screen-section';
+import { useListScreen } from '../../../components/use-list-screen';
+import { readDistrict } from '../../../lib/session-store';
+import { useCurrentUser, useStations } from '../api';
+import { StationDialog } from '../components/station-dialog';
+
+const FILTER_KEYS = ['name', 'state', 'hasQr'] as const;
+type FilterKey = (typeof FILTER_KEYS)[number];
+
+/** 站点 (ListStation): the chosen area's stations, shared by all its line versions. */
+export function StationPage() {
+  const screen = useListScreen<FilterKey, Station>({
+    filters: FILTER_KEYS,
+    schema: station.stationList.query,
+    edit: { permission: station.stationSave.permission, rowName: (s) => s.name },
+  });
+  const { table, editing } = screen;
+  const stations = useStations(table.query);
+  const me = useCurrentUser();
+  const noArea = !!me.data?.openDistrict && !readDistrict();
+  const filters = useMemo<FilterDef<FilterKey>[]>(
+    () => [
+      { key: 'name', label: '站点名称', type: 'text', placeholder: '如 人民广场', maxLength: 40 },
+      {
+        key: 'state',
+        label: '状态',
+        type: 'select',
+        options: [
+          { value: '', label: '全部' },
+          { value: '1', label: '启用' },
+          { value: '0', label: '停用' },
+        ],
+      },
+      {
+        key: 'hasQr',
+        label: '二维码',
+        type: 'select',
+        options: [
+          { value: '', label: '全部' },
+          { value: 'true', label: '已生成' },
+          { value: 'false', label: '未生成' },
+        ],
+      },
+    ],
+    [],
+  );
+  const columns: Column<Station>[] = [
+    { id: 'name', header: '站点名称', sort: 'name', fixed: true, cell: (s) => <span className="font-medium text-gray-800">{s.name}</span> },
+    { id: 'district', header: '区域', cell: (s) => s.districtName ?? '—' },
+    { id: 'lng', header: '经度', align: 'right', cell: (s) => s.lng.toFixed(6), className: 'tabular-nums' },
+    { id: 'lat', header: '纬度', align: 'right', cell: (s) => s.lat.toFixed(6), className: 'tabular-nums' },
+    {
+      id: 'state',
+      header: '状态',
+      cell: (s) => <span className={`rounded px-1.5 py-0.5 text-xs ${s.state ? 'bg-green-50 text-green-700' : 'bg-gray-100 text-gray-600'}`}>{STATION_STATES[s.state]}</span>,
+    },
+    { id: 'qr', header: '二维码', cell: (s) => (s.qrCode ? <code className="text-xs">{s.qrCode}</code> : <span className="text-gray-500">未生成</span>) },
+    { id: 'updatedDate', header: '更新时间', sort: 'updatedDate', cell: (s) => formatDateTime(s.updatedDate), className: 'tabular-nums' },
+    ...(screen.actionsColumn ? [screen.actionsColumn] : []),
+  ];
+  return (
+    <ScreenSection title="站点">
+      <DataTable
+        id="station.list"
+        label="站点列表"
+        columns={columns}
+        rowKey={(s) => s.id}
+        result={stations}
+        state={table}
+        filters={filters}
+        {...screen.rowActivation}
+        emptyText={table.filters.name ? '暂无数据：没有名称包含该文字的站点' : '暂无数据'}
+        toolbar={
+          screen.canAdd && (
+            <>
+              <Button variant="primary" className="h-8" onClick={screen.add} disabled={noArea} title={noArea ? '请先在顶部选择区域' : undefined}>
+                ＋ 新增
+              </Button>
+              {noArea && <span className="text-xs text-gray-600">新增站点前请先在顶部选择区域</span>}
+            </>
+          )
+        }
+      />
+      {editing && (
+        <StationDialog
+          row={editing.mode === 'edit' ? editing.row : null}
+          onClose={screen.close}
+          onSaved={() => {
+            screen.close();
+            void stations.mutate();
+          }}
+        />
+      )}
+    </ScreenSection>
+  );
+}

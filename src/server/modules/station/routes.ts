@@ -1,0 +1,20 @@
+import { station } from '../../../shared/api';
+import * as t from '../../db/schema';
+import type { ServerModule } from '../module';
+import { stationDemoSeed } from './seed';
+import * as service from './service';
+
+/** 站点管理: stations and their mini-program QR codes. */
+export const stationServer: ServerModule = {
+  id: 'station',
+  seed: { base: [], demo: stationDemoSeed },
+  tables: [t.stations],
+  routes(b, deps) {
+    b.bind(station.stationList, ({ auth, query }) => service.listStations(deps, auth, query));
+    b.bind(station.stationSave, ({ auth, body }) => service.saveStation(deps, auth, body));
+    b.bind(station.stationQrByStation, ({ auth, query }) => service.qrByStation(deps, auth, query.stationId));
+    b.bind(station.stationQrInit, ({ auth }) => service.qrInit(deps, auth));
+    b.bind(station.stationQrSurplus, ({ auth }) => service.qrSurplus(deps, auth));
+    b.bind(station.stationQrPage, ({ auth, query }) => service.qrPage(deps, auth, query));
+  },
+};

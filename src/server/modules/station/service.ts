@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { station } from '../../../shared/api';
+import { STATION_QR_PAGE } from '../../../shared/api/station';
+import type { AppDeps, AuthContext } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { fail, notFound } from '../../lib/errors';
+import { orderBy, paged } from '../../lib/paging';
+import { assertInScope, inScope } from '../../lib/scope';
+import { contains, iso } from '../../lib/sql';
+
+type ListQuery = z.output<typeof station.stationList.query>;
+type SaveBody = z.output<typeof station.stationSave.body>;
+type QrPageQuery = z.output<typeof station.stationQrPage.query>;
+
+const columns = { station: t.stations, districtName: t.districts.name };
+
+const dto = (r: { station: typeof t.stations.$inferSelect; districtName: string | null }) => ({
+  id: r.station.id,
+  districtId: r.station.districtId,
+  districtName: r.districtName,
+  name: r.station.name,
+  lng: r.station.lng,
+  lat: r.station.lat,
+  state: r.station.state === 0 ? (0 as const) : (1 as const),
+  qrCode: r.station.qrCode,
+  updatedDate: iso(r.station.updatedAt),
+});
+
+const selectStations = (db: Db) => db.select(columns).from(t.stations).leftJoin(t.districts, eq(t.districts.id, t.stations.districtId));
+
+const SORT = { name: t.stations.name, updatedDate: t.stations.updatedAt } as const;
+
+export async function listStations(deps: AppDeps, a: AuthContext, q: ListQuery) {
+  const where: (SQL | undefined)[] = [inScope(a, t.stations.districtId)];
+  if (q.name) where.push(contains(t.stations.name, q.name));
+  if (q.state !== undefined) where.push(eq(t.stations.state, q.state));
+  if (q.hasQr !== undefined) where.push(q.hasQr ? isNotNull(t.stations.qrCode) : isNull(t.stations.qrCode));
+  const cond = and(...where);
+  const order = orderBy(q.sort, SORT, { column: t.stations.id, dir: 'asc' }, t.stations.id);
+  return paged(
+    q,
+    async (limit, offset) => (await selectStations(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(dto),
+    () => deps.db.select({ n: count() }).from(t.stations).where(cond),
+  );
+}
+
+async function loadStation(db: Db, id: number) {
+  const [row] = await selectStations(db).where(eq(t.stations.id, id));
+  if (!row) throw notFound('站点不存在');
+  return row;
+}
+
+export async function saveStation(deps: AppDeps, a: AuthContext, body: SaveBody) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const values = { name: body.name, lng: body.lng, lat: body.lat, state: body.state, updatedAt: now };
+    if (body.id) {
+      const [before] = await tx.select().from(t.stations).where(eq(t.stations.id, body.id)).for('update');
+      if (!before) throw notFound('站点不存在');
+      assertInScope(a, before.districtId);
+      await tx.update(t.stations).set(values).where(eq(t.stations.id, body.id));
+      const after = await loadStation(tx, body.id);
+      await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: before.districtId, target: `station/${before.id}`, summary: `修改站点「${after.station.name}」`, before: dto({ station: before, districtName: after.districtName }), after: dto(after) }, now);
+      return dto(after);
+    }
+    // A station belongs to one district: an account on 全部区域 chooses it first (the area header).
+    if (a.districtScope === null) throw fail('请先选择区域再新增站点');
+    const [created] = await tx.insert(t.stations).values({ ...values, districtId: a.districtScope, createdAt: now }).returning({ id: t.stations.id });
+    const after = await loadStation(tx, created!.id);
+    await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: a.districtScope, target: `station/${created!.id}`, summary: `新增站点「${after.station.name}」`, after: dto(after) }, now);
+    return dto(after);
+  });
+}
+
+/** Lower-case letters and digits without look-alikes (0/o, 1/l/i): read aloud or typed from a print. */
+const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** `s` and 9 random characters: 31⁹ ≈ 2.6·10¹³ codes, far inside a mini-program scene's 32. */
+export function newQrCode(): string {
+  const bytes = randomBytes(9);
+  return `s${[...bytes].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
+}
+
+const qrDto = (s: { id: number; name: string; qrCode: string }) => ({
+  stationId: s.id,
+  stationName: s.name,
+  qrCode: s.qrCode,
+  content: `${STATION_QR_PAGE}?scene=${s.qrCode}`,
+});
+
+/**
+ * Gives each listed station without a code one, in bulk (500 per statement). A collision between
+ * random codes (odds ~10⁻¹³ per pair) fails the unique index and so the whole transaction, which
+ * `withCodeRetry` runs again with fresh codes: no savepoint per row.
+ */
+async function assignCodes(db: Db, ids: readonly number[], now: Date): Promise<number> {
+  let done = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const values = sql.join(chunk.map((id) => sql`(${id}::int, ${newQrCode()})`), sql`, `);
+    const res = await db.execute(
+      sql`update stations set qr_code = v.code, updated_at = ${now} from (values ${values}) as v(id, code) where stations.id = v.id and stations.qr_code is null`,
+    );
+    done += Number((res as { rowCount?: number; affectedRows?: number }).rowCount ?? (res as { affectedRows?: number }).affectedRows ?? 0);
+  }
+  return done;
+}
+
+async function withCodeRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt < 2 && (err as { code?: string }).code === '23505') continue;
+      throw err;
+    }
+  }
+}
+
+export async function qrByStation(deps: AppDeps, a: AuthContext, stationId: number) {
+  const now = deps.clock.now();
+  return withCodeRetry(() => deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(t.stations).where(eq(t.stations.id, stationId)).for('update');
+    if (!row) throw notFound('站点不存在');
+    assertInScope(a, row.districtId);
+    if (row.qrCode) return qrDto({ id: row.id, name: row.name, qrCode: row.qrCode });
+    // Asked for a station that has none yet: it gets one now, like 生成二维码 for one station.
+    await assignCodes(tx, [row.id], now);
+    const [fresh] = await tx.select().from(t.stations).where(eq(t.stations.id, stationId));
+    await audit(tx, a.actor, { type: 'STATION_QR_INIT', targetDistrictId: row.districtId, target: `station/${row.id}`, summary: `生成站点二维码「${row.name}」`, after: { count: 1 } }, now);
+    return qrDto({ id: row.id, name: row.name, qrCode: fresh!.qrCode! });
+  }));
+}
+
+export async function qrInit(deps: AppDeps, a: AuthContext) {
+  const now = deps.clock.now();
+  return withCodeRetry(() => deps.db.transaction(async (tx) => {
+    const missing = await tx
+      .select({ id: t.stations.id })
+      .from(t.stations)
+      .where(and(inScope(a, t.stations.districtId), isNull(t.stations.qrCode)))
+      .orderBy(t.stations.id)
+      .for('update');
+    const generated = await assignCodes(tx, missing.map((m) => m.id), now);
+    if (generated) {
+      await audit(tx, a.actor, { type: 'STATION_QR_INIT', targetDistrictId: a.districtScope, target: null, summary: `生成站点二维码 ${generated} 个`, after: { count: generated } }, now);
+    }
+    return { generated };
+  }));
+}
+
+export async function qrSurplus(deps: AppDeps, a: AuthContext) {
+  const [row] = await deps.db
+    .select({ total: count(), withCode: count(t.stations.qrCode) })
+    .from(t.stations)
+    .where(inScope(a, t.stations.districtId));
+  const total = row?.total ?? 0;
+  return { surplus: total - (row?.withCode ?? 0), total };
+}
+
+export async function qrPage(deps: AppDeps, a: AuthContext, q: QrPageQuery) {
+  const cond = and(inScope(a, t.stations.districtId), isNotNull(t.stations.qrCode), q.name ? contains(t.stations.name, q.name) : undefined);
+  const order = orderBy(q.sort, { name: t.stations.name }, { column: t.stations.id, dir: 'asc' }, t.stations.id);
+  return paged(
+    q,
+    async (limit, offset) =>
+      (await deps.db.select({ id: t.stations.id, name: t.stations.name, qrCode: t.stations.qrCode }).from(t.stations).where(cond).orderBy(...order).limit(limit).offset(offset)).map((r) =>
+        qrDto({ id: r.id, name: r.name, qrCode: r.qrCode ?? '' }),
+      ),
+    () => deps.db.select({ n: count() }).from(t.stations).where(cond),
+  );
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { BUSLINE, endpoint } from './endpoint';
+import { id, optionalText, requiredText, timestamp } from './fields';
+import { pageOf, pageQuery } from './paging';
+import { SESSION, grant } from './permissions';
+
+/**
+ * Stations (spec §7, prefix /busline/api/busStation): shared by every line version of their
+ * district. Coordinates are GCJ-02, as Chinese maps draw them.
+ */
+
+/** The mini-program page a station's QR opens, with the station's code as its scene. */
+export const STATION_QR_PAGE = 'pages/station/index';
+
+/** 1 in service, 0 out of service (a station out of service blocks submitting a version that uses it). */
+export const STATION_STATES = { 1: '启用', 0: '停用' } as const;
+
+/** Whole-China bounds for GCJ-02 coordinates: anything else is a typo or swapped lng/lat. */
+const lng = z.number({ error: '经度应为数字' }).min(73, { error: '经度应在 73–136 之间' }).max(136, { error: '经度应在 73–136 之间' });
+const lat = z.number({ error: '纬度应为数字' }).min(3, { error: '纬度应在 3–54 之间' }).max(54, { error: '纬度应在 3–54 之间' });
+
+export const stationRow = z.object({
+  id: z.number().int(),
+  districtId: z.number().int(),
+  districtName: z.string().nullable(),
+  name: z.string(),
+  lng: z.number(),
+  lat: z.number(),
+  state: z.union([z.literal(0), z.literal(1)]),
+  /** The short code of the station's mini-program QR (scene ≤ 32 characters); null until generated. */
+  qrCode: z.string().nullable(),
+  updatedDate: timestamp,
+});
+export type Station = z.infer<typeof stationRow>;
+
+/** Planners edit the network: district managers and the super user (README decision 59). */
+const NETWORK_EDITORS = grant({ roles: ['ROLE_ADMIN'] });
+
+export const stationList = endpoint({
+  id: 'station.list',
+  title: '站点列表',
+  method: 'GET',
+  path: `${BUSLINE}/busStation/list`,
+  query: pageQuery(['name', 'updatedDate'] as const).extend({
+    name: optionalText('站点名称', 40).optional(),
+    state: z.enum(['0', '1'], { error: '状态应为 0 或 1' }).transform(Number).optional(),
+    /** Only stations with (true) or without (false) a QR code. */
+    hasQr: z.enum(['true', 'false'], { error: '二维码筛选应为 true 或 false' }).transform((v) => v === 'true').optional(),
+  }),
+  response: pageOf(stationRow),
+  permission: SESSION,
+});
+
+export const stationSave = endpoint({
+  id: 'station.save',
+  title: '保存站点',
+  method: 'POST',
+  path: `${BUSLINE}/busStation/save`,
+  body: z.object({
+    id: id('站点ID').optional(),
+    name: requiredText('站点名称', 40),
+    lng,
+    lat,
+    state: z.union([z.literal(0), z.literal(1)], { error: '状态应为 0 或 1' }).default(1),
+  }),
+  response: stationRow,
+  permission: NETWORK_EDITORS,
+});
+
+export const stationQr = z.object({
+  stationId: z.number().int(),
+  stationName: z.string(),
+  qrCode: z.string(),
+  /** What the QR encodes: the mini-program page with the code as its scene. */
+  content: z.string(),
+});
+export type StationQr = z.infer<typeof stationQr>;
+
+export const stationQrByStation = endpoint({
+  id: 'station.qrByStation',
+  title: '站点二维码',
+  method: 'POST',
+  path: `${BUSLINE}/busStation/getStationQrCodeByStationId`,
+  query: z.object({ stationId: id('站点ID') }),
+  response: stationQr,
+  // It writes (a station without a code gets one), so it is an editor's; anyone reads codes by page.
+  permission: NETWORK_EDITORS,
+});
+
+export const stationQrInit = endpoint({
+  id: 'station.qrInit',
+  title: '生成缺少的站点二维码',
+  method: 'POST',
+  path: `${BUSLINE}/busStation/initStationQrCode`,
+  response: z.object({ generated: z.number().int() }),
+  permission: NETWORK_EDITORS,
+});
+
+export const stationQrSurplus = endpoint({
+  id: 'station.qrSurplus',
+  title: '未生成二维码的站点数',
+  method: 'GET',
+  path: `${BUSLINE}/busStation/getStationQrCodeSurplus`,
+  response: z.object({ surplus: z.number().int(), total: z.number().int() }),
+  permission: SESSION,
+});
+
+export const stationQrPage = endpoint({
+  id: 'stationQr.page',
+  title: '站点二维码列表',
+  method: 'GET',
+  path: `${BUSLINE}/stationQrCode/page`,
+  query: pageQuery(['name'] as const).extend({ name: optionalText('站点名称', 40).optional() }),
+  response: pageOf(stationQr),
+  permission: SESSION,
+});

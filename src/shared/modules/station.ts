@@ -1,0 +1,24 @@
+import * as station from '../api/station';
+import { defineModule } from './define';
+
+/** 站点管理: stations of a district, shared by its line versions, and their mini-program QR codes. */
+export const stationModule = defineModule({
+  id: 'station',
+  menu: {
+    id: 'station',
+    title: '站点管理',
+    icon: 'station',
+    jumpKey: 's',
+    pages: [
+      { key: 'station', title: '站点', component: 'ListStation' },
+      { key: 'gps-sort', title: 'GPS排序', component: 'GpsSort', hidden: true, planned: true },
+      { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode', planned: true },
+    ],
+  },
+  endpoints: [station.stationList, station.stationSave, station.stationQrByStation, station.stationQrInit, station.stationQrSurplus, station.stationQrPage],
+  buttons: {},
+  operations: {
+    STATION_SAVE: '保存站点',
+    STATION_QR_INIT: '生成站点二维码',
+  },
+});

@@ -1,0 +1,126 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Page, station } from '../../src/shared/api';
+import { STATION_QR_PAGE, type Station, type StationQr } from '../../src/shared/api/station';
+import * as t from '../../src/server/db/schema';
+import { type TestServer, startTestServer } from '../support/test-server';
+
+/** 站点管理 against the real server: scope, refusals, audit, QR codes. */
+let s: TestServer;
+let admin: string;
+let manager: string;
+let viewer: string;
+let xuhui: number;
+let huangpu: number;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.login('admin');
+  manager = await s.login('manager');
+  viewer = await s.login('viewer');
+  const districts = await s.database.db.select().from(t.districts);
+  xuhui = districts.find((d) => d.name === '徐汇区')!.id;
+  huangpu = districts.find((d) => d.name === '黄浦区')!.id;
+});
+afterAll(() => s.close());
+
+const list = (token: string, query: Record<string, string | number> = {}, district?: number) =>
+  s.call<Page<Station>>(station.stationList, { token, query: { size: 1000, ...query }, district });
+const auditRows = (type: string) => s.database.db.select().from(t.sysLog).where(eq(t.sysLog.operationType, type));
+
+describe('the seeded network', () => {
+  it('has stops on both sides of the street, shared names, coordinates near their district, a few near-duplicates', async () => {
+    const all = (await list(admin)).body.data.content;
+    expect(all.length).toBeGreaterThan(40);
+    const byName = new Map<string, Station[]>();
+    for (const st of all) byName.set(st.name, [...(byName.get(st.name) ?? []), st]);
+    expect([...byName.values()].filter((pair) => pair.length === 2).length).toBeGreaterThan(10);
+    expect(all.some((st) => st.name.endsWith('站') && byName.has(st.name.slice(0, -1)))).toBe(true);
+    for (const st of all) {
+      expect(st.lng).toBeGreaterThan(120.8);
+      expect(st.lng).toBeLessThan(122.1);
+      expect(st.lat).toBeGreaterThan(30.6);
+      expect(st.lat).toBeLessThan(31.9);
+    }
+  });
+
+  it('a district manager lists only the stations of the district', async () => {
+    const mine = (await list(manager)).body.data.content;
+    expect(mine.length).toBeGreaterThan(0);
+    expect(new Set(mine.map((st) => st.districtId))).toEqual(new Set([xuhui]));
+  });
+});
+
+describe('saving a station', () => {
+  it('the manager adds one in the district; the audit row says so in the same breath', async () => {
+    const before = (await auditRows('STATION_SAVE')).length;
+    const res = await s.call<Station>(station.stationSave, { token: manager, body: { name: '漕溪北路新站', lng: 121.4365, lat: 31.1885 } });
+    expect(res.body.code).toBe(1);
+    expect(res.body.data).toMatchObject({ name: '漕溪北路新站', districtId: xuhui, state: 1, qrCode: null });
+    const rows = await auditRows('STATION_SAVE');
+    expect(rows.length).toBe(before + 1);
+    expect(rows.at(-1)).toMatchObject({ operatorLogin: 'manager', targetDistrictId: xuhui, target: `station/${res.body.data.id}` });
+  });
+
+  it('on 全部区域 the admin is asked to choose an area first, and nothing is stored', async () => {
+    const res = await s.call(station.stationSave, { token: admin, body: { name: '无区域站', lng: 121.47, lat: 31.23 } });
+    expect(res.body.code).toBe(0);
+    expect(res.body.msg).toBe('请先选择区域再新增站点');
+    expect(await s.database.db.select().from(t.stations).where(eq(t.stations.name, '无区域站'))).toEqual([]);
+  });
+
+  it('refuses swapped or missing coordinates, a long name, a viewer and another district, changing nothing', async () => {
+    const [other] = await s.database.db.select().from(t.stations).where(eq(t.stations.districtId, huangpu)).limit(1);
+    const cases: Array<[string, string, Parameters<typeof s.call>[1], number, RegExp]> = [
+      ['lng/lat swapped', manager, { body: { name: '反了', lng: 31.18, lat: 121.43 } }, 400, /经度应在 73–136 之间/],
+      ['no latitude', manager, { body: { name: '缺纬度', lng: 121.43 } }, 400, /纬度/],
+      ['name too long', manager, { body: { name: '站'.repeat(41), lng: 121.43, lat: 31.18 } }, 400, /站点名称/],
+      ['a viewer', viewer, { body: { name: '观察员新站', lng: 121.43, lat: 31.18 } }, 403, /./],
+      ['another district', manager, { body: { id: other!.id, name: '越区修改', lng: other!.lng, lat: other!.lat } }, 403, /./],
+    ];
+    for (const [what, token, input, status, msg] of cases) {
+      const res = await s.call(station.stationSave, { ...input, token });
+      expect(res.status, what).toBe(status);
+      expect(res.body.msg, what).toMatch(msg);
+    }
+    const [still] = await s.database.db.select().from(t.stations).where(eq(t.stations.id, other!.id));
+    expect(still?.name).toBe(other!.name);
+    expect(await s.database.db.select().from(t.stations).where(eq(t.stations.name, '反了'))).toEqual([]);
+  });
+});
+
+describe('QR codes', () => {
+  it('init gives every station of the area without one a short unique code; surplus counts down to 0', async () => {
+    const surplus = await s.call<{ surplus: number; total: number }>(station.stationQrSurplus, { token: manager });
+    expect(surplus.body.data.surplus).toBeGreaterThan(0);
+    // Two at once: together they generate exactly the missing ones (the second finds none left).
+    const [a, b] = await Promise.all([
+      s.call<{ generated: number }>(station.stationQrInit, { token: manager }),
+      s.call<{ generated: number }>(station.stationQrInit, { token: manager }),
+    ]);
+    expect(a.body.data.generated + b.body.data.generated).toBe(surplus.body.data.surplus);
+    const after = await s.call<{ surplus: number; total: number }>(station.stationQrSurplus, { token: manager });
+    expect(after.body.data).toEqual({ surplus: 0, total: surplus.body.data.total });
+    const codes = (await list(manager)).body.data.content.map((st) => st.qrCode);
+    for (const c of codes) expect(c).toMatch(/^s[a-hj-km-np-z2-9]{9}$/);
+    expect(new Set(codes).size).toBe(codes.length);
+    // Other districts were not touched by the manager's init.
+    const otherMissing = await s.database.db.select().from(t.stations).where(and(eq(t.stations.districtId, huangpu), isNull(t.stations.qrCode)));
+    expect(otherMissing.length).toBeGreaterThan(0);
+  });
+
+  it('asking for one station without a code makes it one; the page lists what the QR encodes', async () => {
+    const [bare] = await s.database.db.select().from(t.stations).where(and(eq(t.stations.districtId, huangpu), isNull(t.stations.qrCode))).limit(1);
+    const res = await s.call<StationQr>(station.stationQrByStation, { token: admin, query: { stationId: bare!.id } });
+    expect(res.body.data.qrCode).toMatch(/^s.{9}$/);
+    expect(res.body.data.content).toBe(`${STATION_QR_PAGE}?scene=${res.body.data.qrCode}`);
+    expect(`scene=${res.body.data.qrCode}`.length).toBeLessThanOrEqual(32 + 'scene='.length);
+    const again = await s.call<StationQr>(station.stationQrByStation, { token: admin, query: { stationId: bare!.id } });
+    expect(again.body.data.qrCode).toBe(res.body.data.qrCode);
+    const page = await s.call<Page<StationQr>>(station.stationQrPage, { token: viewer, query: { size: 1000 } });
+    expect(page.body.data.content.every((q) => q.content.endsWith(q.qrCode))).toBe(true);
+    // The manager cannot generate for another district's station.
+    const [foreign] = await s.database.db.select().from(t.stations).where(and(eq(t.stations.districtId, huangpu), isNull(t.stations.qrCode))).limit(1);
+    expect((await s.call(station.stationQrByStation, { token: manager, query: { stationId: foreign!.id } })).status).toBe(403);
+  });
+});
