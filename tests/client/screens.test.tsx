@@ -28,6 +28,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListAgreement: /协议|政策/,
   ListDistrict: '黄浦区',
   ListStation: /路/,
+  ListStationQrCode: /pages\/station\/index\?scene=/,
   BaseSetting: '城市中心纬度',
   About: /面向公交运营单位工作人员的后台管理控制台/,
 };

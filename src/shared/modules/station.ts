@@ -12,7 +12,7 @@ export const stationModule = defineModule({
     pages: [
       { key: 'station', title: '站点', component: 'ListStation' },
       { key: 'gps-sort', title: 'GPS排序', component: 'GpsSort', hidden: true, planned: true },
-      { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode', planned: true },
+      { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode' },
     ],
   },
   endpoints: [station.stationList, station.stationSave, station.stationQrByStation, station.stationQrInit, station.stationQrSurplus, station.stationQrPage],

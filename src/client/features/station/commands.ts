@@ -12,7 +12,15 @@ export const stationCommands: Command[] = [
     permission: station.stationSave.permission,
     run: (ctx) => ctx.navigate('/station/station?action=add'),
   },
-];
+  {
+    id: 'station.qr-generate',
+    title: '生成缺少的站点二维码',
+    group: '站点管理',
+    keywords: ['二维码', 'qr'],
+    permission: station.stationQrInit.permission,
+    run: (ctx) => ctx.navigate('/station/station-qr-code?action=generate'),
+  },
+]; 
 
 const stationRecord = (s: { id: number; name: string; districtName: string | null; state: number }) => ({
   key: `station:${s.id}`,

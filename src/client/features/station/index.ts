@@ -6,6 +6,7 @@ import { stationCommands, stationSources } from './commands';
 export const stationFeature = defineFeature({
   screens: {
     ListStation: lazy(() => import('./pages/station-page').then((m) => ({ default: m.StationPage }))),
+    ListStationQrCode: lazy(() => import('./pages/station-qr-page').then((m) => ({ default: m.StationQrPage }))),
   },
   commands: stationCommands,
   sources: stationSources,
