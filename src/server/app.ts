@@ -12,7 +12,7 @@ import { AppError } from './lib/errors';
 import { passwordWork } from './lib/password';
 import type { Db } from './db/connection';
 import { serverSecret } from './db/schema';
-import { bindModules } from './modules';
+import { SERVER_MODULES, bindModules } from './modules';
 import { registerLoginLimits } from './modules/shell/login-limits';
 import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
@@ -22,6 +22,8 @@ import { registerEnvelope, registerNotFound } from './plugins/envelope';
 import { registerSecurityHeaders } from './plugins/security-headers';
 
 export interface BuildOptions {
+  /** Timed jobs of the modules (default on); tests that drive a job by hand may turn them off. */
+  jobs?: boolean;
   db: Db;
   config: Config;
   clock?: Clock;
@@ -96,5 +98,33 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     });
   }
   registerNotFound(app, { indexHtml });
+  if (opts.jobs !== false) startJobs(app, deps);
   return app;
+}
+
+/**
+ * The modules' timed jobs, from the moment the server listens until it closes. A failed run is
+ * logged and tried again next time; runs of one job never overlap within an instance.
+ */
+function startJobs(app: FastifyInstance, deps: AppDeps) {
+  const timers: NodeJS.Timeout[] = [];
+  app.addHook('onReady', async () => {
+    for (const job of SERVER_MODULES.flatMap((m) => m.jobs ?? [])) {
+      let running = false;
+      const tick = () => {
+        if (running) return;
+        running = true;
+        job
+          .run(deps)
+          .catch((err: unknown) => app.log.error({ err, job: job.name }, 'job failed'))
+          .finally(() => (running = false));
+      };
+      const timer = setInterval(tick, job.everyMs);
+      timer.unref();
+      timers.push(timer);
+    }
+  });
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+  });
 }

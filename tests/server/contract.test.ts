@@ -14,7 +14,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -31,6 +31,15 @@ beforeAll(async () => {
   const districts = await db.select({ id: t.districts.id }).from(t.districts).orderBy(asc(t.districts.sort));
   if (!group || !districts[0] || !districts[1]) throw new Error('seed incomplete');
   ids.viewerGroup = group.id;
+  // Versions in the states the version calls start from (the add below opens one in `home`).
+  const version = async (status: number) => {
+    const now = new Date();
+    const [v] = await db.insert(t.lineVersions).values({ districtId: districts[1]!.id, name: `契约版本${status}`, status, createdAt: now, updatedAt: now }).returning({ id: t.lineVersions.id });
+    return v!.id;
+  };
+  ids.pendingVersion = await version(1);
+  ids.passedVersion = await version(2);
+  ids.openVersion = await version(0);
   ids.home = districts[0].id;
   ids.second = districts[1].id;
 });
@@ -76,6 +85,11 @@ const VALID: Record<string, () => CallOptions> = {
   'station.qrInit': () => ({ district: ids.home }),
   'station.qrSurplus': () => ({}),
   'stationQr.page': () => ({ query: { size: 5 } }),
+  'version.page': () => ({ query: { page: 0, size: 10, status: '0' } }),
+  'version.add': () => ({ body: { name: `契约测试版本${next()}` }, district: ids.home }),
+  'version.updateStatus': () => ({ body: { id: ids.pendingVersion, status: 5 } }),
+  'version.setOnlineTime': () => ({ body: { id: ids.passedVersion, onlineAt: '2099-01-01T08:00:00+08:00' } }),
+  'version.delete': () => ({ body: { id: ids.openVersion } }),
   'payInfo.list': () => ({}),
 };
 
@@ -97,6 +111,11 @@ const INVALID: Record<string, () => CallOptions> = {
   'station.save': () => ({ body: { name: '经纬度写反', lng: 31.23, lat: 121.47 } }),
   'station.qrByStation': () => ({ query: { stationId: 'x' } }),
   'stationQr.page': () => ({ query: { name: 'x'.repeat(41) } }),
+  'version.page': () => ({ query: { status: '9' } }),
+  'version.add': () => ({ body: { name: '' } }),
+  'version.updateStatus': () => ({ body: { id: 1, status: 7 } }),
+  'version.setOnlineTime': () => ({ body: { id: 1, onlineAt: '明天早上' } }),
+  'version.delete': () => ({ body: { id: 'x' } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

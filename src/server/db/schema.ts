@@ -207,3 +207,122 @@ export const stations = pgTable(
   },
   (t) => [index('stations_district_name_idx').on(t.districtId, t.name), check('stations_state_ck', sql`${t.state} in (0, 1)`)],
 );
+
+/**
+ * Line-network versions of a district (spec §3): 0 open, 1 pending review, 2 review passed (pending
+ * online), 3 online, 4 offline, 5 voided. At most one open and at most one online per district,
+ * held by partial unique indexes; the go-live job swaps online ↔ offline in one transaction.
+ */
+export const lineVersions = pgTable(
+  'line_versions',
+  {
+    id: serial('id').primaryKey(),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    name: text('name').notNull(),
+    status: smallint('status').notNull().default(0),
+    /** When a passed version goes online (set on status 2; the job takes it then). */
+    onlineAt: ts('online_at'),
+    wentOnlineAt: ts('went_online_at'),
+    remark: text('remark'),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('line_versions_one_open_uq').on(t.districtId).where(sql`${t.status} = 0`),
+    uniqueIndex('line_versions_one_online_uq').on(t.districtId).where(sql`${t.status} = 3`),
+    index('line_versions_due_idx').on(t.onlineAt).where(sql`${t.status} = 2`),
+    check('line_versions_status_ck', sql`${t.status} between 0 and 5`),
+  ],
+);
+
+/** A line of one version: code (49), name (49路), direction (-1 both, 0 up only, 1 down only), loop. */
+export const busLines = pgTable(
+  'bus_lines',
+  {
+    id: serial('id').primaryKey(),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => lineVersions.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    direction: smallint('direction').notNull().default(-1),
+    isLoop: boolean('is_loop').notNull().default(false),
+    /** 1 running, 0 disabled (busLine/disable). */
+    state: smallint('state').notNull().default(1),
+    firstBus: text('first_bus'),
+    lastBus: text('last_bus'),
+    /** Fare in fen. */
+    fare: integer('fare').notNull().default(200),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('bus_lines_version_code_uq').on(t.versionId, t.code), check('bus_lines_direction_ck', sql`${t.direction} in (-1, 0, 1)`)],
+);
+
+/** The ordered stops of a line per direction (0 up, 1 down); a loop repeats its first stop last. */
+export const lineStations = pgTable(
+  'line_stations',
+  {
+    id: serial('id').primaryKey(),
+    lineId: integer('line_id')
+      .notNull()
+      .references(() => busLines.id, { onDelete: 'cascade' }),
+    direction: smallint('direction').notNull(),
+    seq: integer('seq').notNull(),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => stations.id),
+  },
+  (t) => [
+    uniqueIndex('line_stations_line_dir_seq_uq').on(t.lineId, t.direction, t.seq),
+    index('line_stations_station_idx').on(t.stationId),
+    check('line_stations_direction_ck', sql`${t.direction} in (0, 1)`),
+  ],
+);
+
+/** A line's path per direction: GCJ-02 points [[lng, lat], …]. */
+export const lineRoutes = pgTable(
+  'line_routes',
+  {
+    id: serial('id').primaryKey(),
+    lineId: integer('line_id')
+      .notNull()
+      .references(() => busLines.id, { onDelete: 'cascade' }),
+    direction: smallint('direction').notNull(),
+    points: jsonb('points').$type<[number, number][]>().notNull(),
+  },
+  (t) => [uniqueIndex('line_routes_line_dir_uq').on(t.lineId, t.direction)],
+);
+
+/** Sub-lines (line details): a short working or express service of a line, with its own stops. */
+export const lineDetails = pgTable('line_details', {
+  id: serial('id').primaryKey(),
+  lineId: integer('line_id')
+    .notNull()
+    .references(() => busLines.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  direction: smallint('direction').notNull().default(0),
+  /** setAllBusLineStationOn: whether every stop of the line is served (1) or only the listed ones (0). */
+  allStationsOn: boolean('all_stations_on').notNull().default(false),
+  state: smallint('state').notNull().default(1),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+export const lineDetailStations = pgTable(
+  'line_detail_stations',
+  {
+    id: serial('id').primaryKey(),
+    detailId: integer('detail_id')
+      .notNull()
+      .references(() => lineDetails.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => stations.id),
+  },
+  (t) => [uniqueIndex('line_detail_stations_seq_uq').on(t.detailId, t.seq), index('line_detail_stations_station_idx').on(t.stationId)],
+);

@@ -6,9 +6,10 @@ import { settingsServer } from './settings/routes';
 import { shellServer } from './shell/routes';
 import { stationServer } from './station/routes';
 import { userServer } from './user/routes';
+import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

@@ -22,4 +22,15 @@ export interface ServerModule {
   tables: readonly PgTable[];
   /** Seed steps of the module: `base` at every start, `demo` into an empty demo database. */
   seed?: { base?: readonly SeedGenerator[]; demo?: readonly SeedGenerator[] };
+  /**
+   * Work on a timer (taking versions online): every instance runs it; the job itself makes sure each
+   * piece of work is done once (row locks with SKIP LOCKED), so instances never need to agree.
+   */
+  jobs?: readonly ModuleJob[];
+}
+
+export interface ModuleJob {
+  name: string;
+  everyMs: number;
+  run(deps: AppDeps): Promise<unknown>;
 }

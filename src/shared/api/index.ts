@@ -1,5 +1,6 @@
 import * as account from './account';
 import * as auth from './auth';
+import * as lineVersion from './line-version';
 import * as station from './station';
 import * as system from './system';
 
@@ -8,7 +9,7 @@ export * from './endpoint';
 export * from './paging';
 export * from './permissions';
 export * from './menus';
-export { account, auth, station, system };
+export { account, auth, lineVersion, station, system };
 export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, BaseSetting, District, SysLog } from './system';

@@ -1,6 +1,7 @@
+import * as lineVersion from '../api/line-version';
 import { defineModule } from './define';
 
-/** 版本管理: line-network versions (to come), help and about. */
+/** 版本管理: line-network versions (the version screen to come), help and about. */
 export const versionModule = defineModule({
   id: 'version',
   menu: {
@@ -14,12 +15,17 @@ export const versionModule = defineModule({
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
-  endpoints: [],
+  endpoints: [lineVersion.versionPage, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete],
   buttons: {
     BUS_LINE_VERSION_ADD: '新增版本',
     BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',
     BUS_LINE_VERSION_UPDATE_DEL: '删除版本',
     BUS_LINE_VERSION_UPDATE_STATUS: '修改版本状态',
   },
-  operations: {},
+  operations: {
+    VERSION_ADD: '新增版本',
+    VERSION_STATUS: '修改版本状态',
+    VERSION_ONLINE_TIME: '设置上线时间',
+    VERSION_ONLINE: '版本上线',
+  },
 });

@@ -7,7 +7,7 @@ import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
-import { fail, notFound } from '../../lib/errors';
+import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { orderBy, paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
@@ -115,7 +115,7 @@ async function withCodeRetry<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (err) {
-      if (attempt < 2 && (err as { code?: string }).code === '23505') continue;
+      if (attempt < 2 && isUniqueViolation(err)) continue;
       throw err;
     }
   }

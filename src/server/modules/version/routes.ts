@@ -1,0 +1,18 @@
+import { lineVersion } from '../../../shared/api';
+import * as t from '../../db/schema';
+import type { ServerModule } from '../module';
+import * as service from './service';
+
+/** 版本管理: line-network versions and the job that takes passed versions online on time. */
+export const versionServer: ServerModule = {
+  id: 'version',
+  tables: [t.lineVersions, t.busLines, t.lineStations, t.lineRoutes, t.lineDetails, t.lineDetailStations],
+  routes(b, deps) {
+    b.bind(lineVersion.versionPage, ({ auth, query }) => service.pageVersions(deps, auth, query));
+    b.bind(lineVersion.versionAdd, ({ auth, body }) => service.addVersion(deps, auth, body));
+    b.bind(lineVersion.versionUpdateStatus, ({ auth, body }) => service.updateStatus(deps, auth, body));
+    b.bind(lineVersion.versionSetOnlineTime, ({ auth, body }) => service.setOnlineTime(deps, auth, body));
+    b.bind(lineVersion.versionDelete, ({ auth, body }) => service.deleteVersion(deps, auth, body.id));
+  },
+  jobs: [{ name: 'version-go-live', everyMs: 30_000, run: (deps) => service.takeDueVersionsOnline(deps) }],
+};

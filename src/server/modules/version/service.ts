@@ -1,0 +1,182 @@
+import { and, count, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { lineVersion } from '../../../shared/api';
+import { VERSION_STATUS, VERSION_TRANSITIONS, type VersionStatus } from '../../../shared/api/line-version';
+import type { AppDeps, AuthContext } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { type Actor, audit } from '../../lib/audit';
+import { fail, isUniqueViolation, notFound } from '../../lib/errors';
+import { orderBy, paged } from '../../lib/paging';
+import { assertInScope, inScope } from '../../lib/scope';
+import { iso } from '../../lib/sql';
+import { validateVersion } from './validate';
+
+type PageQuery = z.output<typeof lineVersion.versionPage.query>;
+type AddBody = z.output<typeof lineVersion.versionAdd.body>;
+type StatusBody = z.output<typeof lineVersion.versionUpdateStatus.body>;
+type OnlineBody = z.output<typeof lineVersion.versionSetOnlineTime.body>;
+
+const lineCount = sql<number>`(select count(*)::int from ${t.busLines} where ${t.busLines.versionId} = ${t.lineVersions.id})`;
+const columns = { v: t.lineVersions, districtName: t.districts.name, lineCount };
+
+const dto = (r: { v: typeof t.lineVersions.$inferSelect; districtName: string | null; lineCount: number }) => ({
+  id: r.v.id,
+  districtId: r.v.districtId,
+  districtName: r.districtName,
+  name: r.v.name,
+  status: r.v.status as VersionStatus,
+  onlineAt: r.v.onlineAt ? iso(r.v.onlineAt) : null,
+  wentOnlineAt: r.v.wentOnlineAt ? iso(r.v.wentOnlineAt) : null,
+  remark: r.v.remark,
+  lineCount: Number(r.lineCount),
+  createdDate: iso(r.v.createdAt),
+  updatedDate: iso(r.v.updatedAt),
+});
+
+const select = (db: Db) => db.select(columns).from(t.lineVersions).leftJoin(t.districts, eq(t.districts.id, t.lineVersions.districtId));
+
+async function load(db: Db, id: number) {
+  const [row] = await select(db).where(eq(t.lineVersions.id, id));
+  if (!row) throw notFound('版本不存在');
+  return dto(row);
+}
+
+export async function pageVersions(deps: AppDeps, a: AuthContext, q: PageQuery) {
+  const where: (SQL | undefined)[] = [inScope(a, t.lineVersions.districtId)];
+  if (q.status !== undefined) where.push(eq(t.lineVersions.status, q.status));
+  const cond = and(...where);
+  const order = orderBy(q.sort, { createdDate: t.lineVersions.createdAt, status: t.lineVersions.status }, { column: t.lineVersions.createdAt, dir: 'desc' }, t.lineVersions.id);
+  return paged(
+    q,
+    async (limit, offset) => (await select(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(dto),
+    () => deps.db.select({ n: count() }).from(t.lineVersions).where(cond),
+  );
+}
+
+/** A new version starts as a copy of the district's online network (lines, stops, paths, sub-lines). */
+export async function copyNetwork(db: Db, fromVersionId: number, toVersionId: number, now: Date): Promise<number> {
+  const lines = await db.select().from(t.busLines).where(eq(t.busLines.versionId, fromVersionId));
+  const lineMap = new Map<number, number>();
+  for (const { id, versionId: _v, ...rest } of lines) {
+    const [n] = await db.insert(t.busLines).values({ ...rest, versionId: toVersionId, createdAt: now, updatedAt: now }).returning({ id: t.busLines.id });
+    lineMap.set(id, n!.id);
+  }
+  if (!lineMap.size) return 0;
+  const pairs = sql.join([...lineMap].map(([o, n]) => sql`(${o}::int, ${n}::int)`), sql`, `);
+  await db.execute(sql`insert into line_stations (line_id, direction, seq, station_id) select m.n, s.direction, s.seq, s.station_id from line_stations s join (values ${pairs}) as m(o, n) on s.line_id = m.o`);
+  await db.execute(sql`insert into line_routes (line_id, direction, points) select m.n, r.direction, r.points from line_routes r join (values ${pairs}) as m(o, n) on r.line_id = m.o`);
+  const details = await db.select().from(t.lineDetails).where(inArray(t.lineDetails.lineId, [...lineMap.keys()]));
+  for (const { id, lineId, ...rest } of details) {
+    const [n] = await db.insert(t.lineDetails).values({ ...rest, lineId: lineMap.get(lineId)!, createdAt: now, updatedAt: now }).returning({ id: t.lineDetails.id });
+    await db.execute(sql`insert into line_detail_stations (detail_id, seq, station_id) select ${n!.id}, seq, station_id from line_detail_stations where detail_id = ${id}`);
+  }
+  return lineMap.size;
+}
+
+export async function addVersion(deps: AppDeps, a: AuthContext, body: AddBody) {
+  const now = deps.clock.now();
+  if (a.districtScope === null) throw fail('请先选择区域再新增版本');
+  const district = a.districtScope;
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(t.lineVersions)
+        .values({ districtId: district, name: body.name, remark: body.remark ?? null, status: 0, createdBy: a.actor.id, createdAt: now, updatedAt: now })
+        .returning({ id: t.lineVersions.id });
+      const [online] = await tx.select({ id: t.lineVersions.id }).from(t.lineVersions).where(and(eq(t.lineVersions.districtId, district), eq(t.lineVersions.status, 3)));
+      const copied = online ? await copyNetwork(tx, online.id, created!.id, now) : 0;
+      const after = await load(tx, created!.id);
+      await audit(tx, a.actor, { type: 'VERSION_ADD', targetDistrictId: district, target: `version/${after.id}`, summary: `新增版本「${after.name}」，复制线路 ${copied} 条`, after }, now);
+      return after;
+    });
+  } catch (err) {
+    // The partial unique index, not only this code, keeps one open version per district.
+    if (isUniqueViolation(err)) throw fail('该区域已有开放编辑的版本，请先提交或作废它');
+    throw err;
+  }
+}
+
+async function lockVersion(db: Db, a: AuthContext, id: number) {
+  const [v] = await db.select().from(t.lineVersions).where(eq(t.lineVersions.id, id)).for('update');
+  if (!v) throw notFound('版本不存在');
+  assertInScope(a, v.districtId);
+  return v;
+}
+
+const label = (s: number) => VERSION_STATUS[s as VersionStatus] ?? String(s);
+
+export async function updateStatus(deps: AppDeps, a: AuthContext, body: StatusBody) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const v = await lockVersion(tx, a, body.id);
+    const from = v.status as VersionStatus;
+    if (!VERSION_TRANSITIONS[from].includes(body.status)) throw fail(`版本「${v.name}」不能从「${label(from)}」改为「${label(body.status)}」`);
+    if (body.status === 1) {
+      const problems = await validateVersion(tx, v.id);
+      if (problems.length) throw fail(`版本「${v.name}」有 ${problems.length} 个问题，不能提交审核：${problems[0]!.msg}${problems.length > 1 ? ' 等' : ''}`, { problems });
+    }
+    const before = await load(tx, v.id);
+    await tx
+      .update(t.lineVersions)
+      .set({ status: body.status, remark: body.remark ?? v.remark, updatedAt: now, ...(body.status === 0 || body.status === 5 ? { onlineAt: null } : {}) })
+      .where(eq(t.lineVersions.id, v.id));
+    const after = await load(tx, v.id);
+    await audit(tx, a.actor, { type: 'VERSION_STATUS', targetDistrictId: v.districtId, target: `version/${v.id}`, summary: `版本「${v.name}」${label(from)} → ${label(body.status)}${body.remark ? `：${body.remark}` : ''}`, before, after }, now);
+    return after;
+  });
+}
+
+export async function setOnlineTime(deps: AppDeps, a: AuthContext, body: OnlineBody) {
+  const now = deps.clock.now();
+  const at = new Date(body.onlineAt);
+  if (at.getTime() <= now.getTime()) throw fail('上线时间必须晚于当前时间');
+  return deps.db.transaction(async (tx) => {
+    const v = await lockVersion(tx, a, body.id);
+    if (v.status !== 2) throw fail(`只有审核通过的版本可以设置上线时间（「${v.name}」为${label(v.status)}）`);
+    const before = await load(tx, v.id);
+    await tx.update(t.lineVersions).set({ onlineAt: at, updatedAt: now }).where(eq(t.lineVersions.id, v.id));
+    const after = await load(tx, v.id);
+    await audit(tx, a.actor, { type: 'VERSION_ONLINE_TIME', targetDistrictId: v.districtId, target: `version/${v.id}`, summary: `版本「${v.name}」将于 ${body.onlineAt} 上线`, before, after }, now);
+    return after;
+  });
+}
+
+/** 删除版本 voids it (status 5): a version's history stays readable; only 0, 1 and 2 can be voided. */
+export const deleteVersion = (deps: AppDeps, a: AuthContext, id: number) => updateStatus(deps, a, { id, status: 5, remark: '删除' });
+
+const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
+
+/**
+ * The go-live job: each passed version whose time has come goes online, the district's old online
+ * version offline, in one transaction. `for update skip locked` hands each due version to exactly one
+ * server instance; the status check under the lock makes a second run a no-op.
+ */
+export async function takeDueVersionsOnline(deps: AppDeps): Promise<number[]> {
+  const done: number[] = [];
+  for (;;) {
+    const now = deps.clock.now();
+    const id = await deps.db.transaction(async (tx) => {
+      const [due] = await tx
+        .select()
+        .from(t.lineVersions)
+        .where(and(eq(t.lineVersions.status, 2), lte(t.lineVersions.onlineAt, now)))
+        .orderBy(t.lineVersions.onlineAt, t.lineVersions.id)
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (!due) return null;
+      const old = await tx
+        .update(t.lineVersions)
+        .set({ status: 4, updatedAt: now })
+        .where(and(eq(t.lineVersions.districtId, due.districtId), eq(t.lineVersions.status, 3)))
+        .returning({ id: t.lineVersions.id, name: t.lineVersions.name });
+      await tx.update(t.lineVersions).set({ status: 3, wentOnlineAt: now, updatedAt: now }).where(eq(t.lineVersions.id, due.id));
+      await audit(tx, SYSTEM_ACTOR, { type: 'VERSION_ONLINE', targetDistrictId: due.districtId, target: `version/${due.id}`, summary: `版本「${due.name}」已上线${old[0] ? `，「${old[0].name}」下线` : ''}`, after: { online: due.id, offline: old[0]?.id ?? null } }, now);
+      return due.id;
+    });
+    if (id === null) return done;
+    done.push(id);
+  }
+}
+
+

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { BUSLINE, endpoint } from './endpoint';
+import { id, isoDateTime, optionalText, requiredText, timestamp } from './fields';
+import { pageOf, pageQuery } from './paging';
+import { SESSION, grant } from './permissions';
+
+/**
+ * Line-network versions (spec §3, §7): the version list of spec §7 plus the calls the spec implies
+ * (add, status, online time, delete), named in the same style under /bus/line/version/.
+ */
+
+/** Both label maps of spec §3 agree on these codes; 1 and 2 read as the review steps. */
+export const VERSION_STATUS = { 0: '开放编辑', 1: '待审核', 2: '审核通过（待上线）', 3: '已上线', 4: '已下线', 5: '已作废' } as const;
+export type VersionStatus = keyof typeof VERSION_STATUS;
+
+/**
+ * What a person may do with the status (the job alone takes 2 → 3 and the old 3 → 4):
+ * submit 0 → 1, pass 1 → 2, return 1 → 0, void 0/1/2 → 5.
+ */
+export const VERSION_TRANSITIONS: Readonly<Record<VersionStatus, readonly VersionStatus[]>> = { 0: [1, 5], 1: [2, 0, 5], 2: [5], 3: [], 4: [], 5: [] };
+
+const status = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)], { error: '版本状态应为 0–5' });
+
+export const lineVersion = z.object({
+  id: z.number().int(),
+  districtId: z.number().int(),
+  districtName: z.string().nullable(),
+  name: z.string(),
+  status,
+  onlineAt: timestamp.nullable(),
+  wentOnlineAt: timestamp.nullable(),
+  remark: z.string().nullable(),
+  lineCount: z.number().int(),
+  createdDate: timestamp,
+  updatedDate: timestamp,
+});
+export type LineVersion = z.infer<typeof lineVersion>;
+
+const V = `${BUSLINE}/bus/line/version`;
+
+export const versionPage = endpoint({
+  id: 'version.page',
+  title: '线网版本列表',
+  method: 'GET',
+  path: `${V}/query/version/page`,
+  query: pageQuery(['createdDate', 'status'] as const).extend({
+    status: z.enum(['0', '1', '2', '3', '4', '5'], { error: '版本状态应为 0–5' }).transform(Number).optional(),
+  }),
+  response: pageOf(lineVersion),
+  permission: SESSION,
+});
+
+export const versionAdd = endpoint({
+  id: 'version.add',
+  title: '新增版本',
+  method: 'POST',
+  path: `${V}/add`,
+  body: z.object({ name: requiredText('版本名称', 40), remark: optionalText('备注', 200).optional() }),
+  response: lineVersion,
+  permission: grant({ buttons: ['BUS_LINE_VERSION_ADD'] }),
+});
+
+/** A blocking problem found when submitting: what, and on which line and direction. */
+export const versionProblem = z.object({ lineId: z.number().int().nullable(), lineName: z.string().nullable(), direction: z.number().int().nullable(), msg: z.string() });
+export type VersionProblem = z.infer<typeof versionProblem>;
+
+export const versionUpdateStatus = endpoint({
+  id: 'version.updateStatus',
+  title: '修改版本状态',
+  method: 'POST',
+  path: `${V}/update/status`,
+  body: z.object({ id: id('版本ID'), status, remark: optionalText('说明', 200).optional() }),
+  response: lineVersion,
+  permission: grant({ buttons: ['BUS_LINE_VERSION_UPDATE_STATUS'] }),
+});
+
+export const versionSetOnlineTime = endpoint({
+  id: 'version.setOnlineTime',
+  title: '设置上线时间',
+  method: 'POST',
+  path: `${V}/set/online/time`,
+  body: z.object({ id: id('版本ID'), onlineAt: isoDateTime('上线时间') }),
+  response: lineVersion,
+  permission: grant({ buttons: ['BUS_LINE_VERSION_SET_ONLINE_TIME'] }),
+});
+
+export const versionDelete = endpoint({
+  id: 'version.delete',
+  title: '删除版本',
+  method: 'POST',
+  path: `${V}/update/del`,
+  body: z.object({ id: id('版本ID') }),
+  response: lineVersion,
+  permission: grant({ buttons: ['BUS_LINE_VERSION_UPDATE_DEL'] }),
+});

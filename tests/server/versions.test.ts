@@ -1,0 +1,157 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { lineVersion } from '../../src/shared/api';
+import { type LineVersion, VERSION_TRANSITIONS, type VersionProblem, type VersionStatus } from '../../src/shared/api/line-version';
+import * as t from '../../src/server/db/schema';
+import type { AppDeps } from '../../src/server/context';
+import { takeDueVersionsOnline } from '../../src/server/modules/version/service';
+import { type TestServer, startTestServer } from '../support/test-server';
+
+/** Line-network versions: transitions, submit checks, copying, the go-live job and the constraints. */
+let s: TestServer;
+let manager: string;
+let viewer: string;
+let xuhui: number;
+let stops: { id: number; lng: number; lat: number }[];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  manager = await s.login('manager');
+  viewer = await s.login('viewer');
+  const [d] = await s.database.db.select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+  xuhui = d!.id;
+  stops = await s.database.db.select({ id: t.stations.id, lng: t.stations.lng, lat: t.stations.lat }).from(t.stations).where(and(eq(t.stations.districtId, xuhui), eq(t.stations.state, 1))).limit(4);
+});
+afterAll(() => s.close());
+
+const db = () => s.database.db;
+/** What the job reads: the same database (a pool on PostgreSQL, so racing runs use separate connections) and clock. */
+const jobDeps = () => ({ db: s.database.db, clock: s.clock }) as unknown as AppDeps;
+
+async function clearVersions() {
+  await db().delete(t.lineVersions).where(eq(t.lineVersions.districtId, xuhui));
+}
+
+/** A version with one line serving both directions with two stops each (valid unless told). */
+async function versionWith(status: number, opts: { upStops?: number[]; path?: [number, number][] } = {}) {
+  const now = s.clock.now();
+  const [v] = await db().insert(t.lineVersions).values({ districtId: xuhui, name: `版本${status}-${Math.random().toString(36).slice(2, 6)}`, status, createdAt: now, updatedAt: now }).returning();
+  const [line] = await db().insert(t.busLines).values({ versionId: v!.id, code: '49', name: '49路', direction: -1, createdAt: now, updatedAt: now }).returning();
+  const up = opts.upStops ?? [stops[0]!.id, stops[1]!.id];
+  const down = [stops[1]!.id, stops[0]!.id];
+  await db().insert(t.lineStations).values([
+    ...up.map((stationId, seq) => ({ lineId: line!.id, direction: 0, seq, stationId })),
+    ...down.map((stationId, seq) => ({ lineId: line!.id, direction: 1, seq, stationId })),
+  ]);
+  if (opts.path) await db().insert(t.lineRoutes).values({ lineId: line!.id, direction: 0, points: opts.path });
+  return v!;
+}
+
+const setStatus = (token: string, id: number, status: number) => s.call<LineVersion>(lineVersion.versionUpdateStatus, { token, body: { id, status } });
+
+describe('status transitions, every pair', () => {
+  beforeEach(clearVersions);
+  const pairs = ([0, 1, 2, 3, 4, 5] as const).flatMap((from) => ([0, 1, 2, 3, 4, 5] as const).filter((to) => to !== from).map((to) => [from, to] as const));
+
+  it.each(pairs)('%i → %i', async (from, to) => {
+    const v = await versionWith(from);
+    const allowed = VERSION_TRANSITIONS[from as VersionStatus].includes(to);
+    const res = await setStatus(manager, v.id, to);
+    const [stored] = await db().select().from(t.lineVersions).where(eq(t.lineVersions.id, v.id));
+    if (allowed) {
+      expect(res.body.code, res.body.msg).toBe(1);
+      expect(stored?.status).toBe(to);
+    } else {
+      expect(res.body.code).toBe(0);
+      expect(res.body.msg).toMatch(/不能从「.+」改为「.+」/);
+      expect(stored?.status).toBe(from);
+    }
+    // A viewer is refused whatever the pair, and nothing moves.
+    expect((await setStatus(viewer, v.id, to)).status).toBe(403);
+  });
+});
+
+describe('submitting checks the network', () => {
+  beforeEach(clearVersions);
+
+  const cases: Array<[string, { upStops?: number[]; path?: [number, number][] }, RegExp]> = [
+    ['a direction with one stop', { upStops: [0] }, /49路上行：站点少于2个（现有 1 个）/],
+    ['the same stop twice in a row', { upStops: [0, 0, 1] }, /第 2 站「.+」与上一站相同/],
+    ['a stop far from the drawn path', { path: [[121.2, 31.0], [121.21, 31.0]] }, /离线路轨迹 \d+ 米，超过 300 米/],
+  ];
+  it.each(cases)('%s blocks it, and every problem is listed', async (_what, opts, msg) => {
+    const o = { ...opts, upStops: opts.upStops?.map((i) => stops[i]!.id) };
+    const v = await versionWith(0, o);
+    const res = await s.call<null>(lineVersion.versionUpdateStatus, { token: manager, body: { id: v.id, status: 1 } });
+    expect(res.body.code).toBe(0);
+    const problems = (res.body.data as unknown as { problems: VersionProblem[] }).problems;
+    expect(problems.some((p) => msg.test(p.msg))).toBe(true);
+    const [stored] = await db().select().from(t.lineVersions).where(eq(t.lineVersions.id, v.id));
+    expect(stored?.status).toBe(0);
+  });
+
+  it('a stop taken out of service blocks it', async () => {
+    const v = await versionWith(0);
+    await db().update(t.stations).set({ state: 0 }).where(eq(t.stations.id, stops[0]!.id));
+    try {
+      const res = await setStatus(manager, v.id, 1);
+      expect(res.body.msg).toMatch(/已停用/);
+    } finally {
+      await db().update(t.stations).set({ state: 1 }).where(eq(t.stations.id, stops[0]!.id));
+    }
+  });
+});
+
+describe('adding, scheduling and going online', () => {
+  beforeEach(clearVersions);
+
+  it('a new version copies the online network; a second open one is refused by the database itself', async () => {
+    const online = await versionWith(3);
+    const res = await s.call<LineVersion>(lineVersion.versionAdd, { token: manager, body: { name: '2027 春季线网' } });
+    expect(res.body.code, res.body.msg).toBe(1);
+    expect(res.body.data).toMatchObject({ status: 0, districtId: xuhui, lineCount: 1 });
+    const copied = await db().select().from(t.busLines).where(eq(t.busLines.versionId, res.body.data.id));
+    const stopsCopied = await db().select().from(t.lineStations).where(eq(t.lineStations.lineId, copied[0]!.id));
+    expect(stopsCopied).toHaveLength(4);
+    expect(online.id).not.toBe(res.body.data.id);
+
+    const again = await s.call(lineVersion.versionAdd, { token: manager, body: { name: '再来一个' } });
+    expect(again.body.msg).toBe('该区域已有开放编辑的版本，请先提交或作废它');
+    await expect(db().execute(sql`insert into line_versions (district_id, name, status, created_at, updated_at) values (${xuhui}, 'x', 0, now(), now())`)).rejects.toThrow();
+    await expect(db().execute(sql`insert into line_versions (district_id, name, status, created_at, updated_at) values (${xuhui}, 'y', 3, now(), now())`)).rejects.toThrow();
+  });
+
+  it('an online time must be in the future and on a passed version', async () => {
+    const open = await versionWith(0);
+    const passed = await versionWith(2);
+    const soon = new Date(s.clock.now().getTime() + 3_600_000).toISOString();
+    const past = new Date(s.clock.now().getTime() - 60_000).toISOString();
+    expect((await s.call(lineVersion.versionSetOnlineTime, { token: manager, body: { id: passed.id, onlineAt: past } })).body.msg).toBe('上线时间必须晚于当前时间');
+    expect((await s.call(lineVersion.versionSetOnlineTime, { token: manager, body: { id: open.id, onlineAt: soon } })).body.msg).toMatch(/只有审核通过的版本/);
+    const ok = await s.call<LineVersion>(lineVersion.versionSetOnlineTime, { token: manager, body: { id: passed.id, onlineAt: soon } });
+    expect(ok.body.data.onlineAt).not.toBeNull();
+  });
+
+  it('the job takes a due version online and the old one offline exactly once, however many runners race', async () => {
+    const old = await versionWith(3);
+    const next = await versionWith(2);
+    await db().update(t.lineVersions).set({ onlineAt: new Date(s.clock.now().getTime() + 60_000) }).where(eq(t.lineVersions.id, next.id));
+    // Not due yet: nothing happens.
+    expect(await takeDueVersionsOnline(jobDeps())).toEqual([]);
+    s.clock.advance(61_000);
+    const runs = await Promise.all(Array.from({ length: 6 }, () => takeDueVersionsOnline(jobDeps())));
+    expect(runs.flat()).toEqual([next.id]);
+    const rows = await db().select().from(t.lineVersions).where(eq(t.lineVersions.districtId, xuhui));
+    expect(rows.find((r) => r.id === next.id)?.status).toBe(3);
+    expect(rows.find((r) => r.id === old.id)?.status).toBe(4);
+    const logged = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'VERSION_ONLINE'), eq(t.sysLog.target, `version/${next.id}`)));
+    expect(logged).toHaveLength(1);
+  });
+
+  it('删除 voids an open version, and refuses an online one', async () => {
+    const open = await versionWith(0);
+    expect((await s.call<LineVersion>(lineVersion.versionDelete, { token: manager, body: { id: open.id } })).body.data.status).toBe(5);
+    const online = await versionWith(3);
+    expect((await s.call(lineVersion.versionDelete, { token: manager, body: { id: online.id } })).body.code).toBe(0);
+  });
+});
