@@ -14,7 +14,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -40,6 +40,9 @@ beforeAll(async () => {
   ids.pendingVersion = await version(1);
   ids.passedVersion = await version(2);
   ids.openVersion = await version(0);
+  const pair = await db.select({ id: t.stations.id }).from(t.stations).where(eq(t.stations.districtId, districts[0].id)).orderBy(asc(t.stations.id)).limit(2);
+  ids.keepStation = pair[0]!.id;
+  ids.mergeStation = pair[1]!.id;
   ids.home = districts[0].id;
   ids.second = districts[1].id;
 });
@@ -85,6 +88,8 @@ const VALID: Record<string, () => CallOptions> = {
   'station.qrInit': () => ({ district: ids.home }),
   'station.qrSurplus': () => ({}),
   'stationQr.page': () => ({ query: { size: 5 } }),
+  'station.mergePreview': () => ({ query: { stationId: ids.keepStation, mergeStationId: ids.mergeStation } }),
+  'station.merge': () => ({ query: { stationId: ids.keepStation, mergeStationId: ids.mergeStation } }),
   'version.page': () => ({ query: { page: 0, size: 10, status: '0' } }),
   'version.add': () => ({ body: { name: `契约测试版本${next()}` }, district: ids.home }),
   'version.updateStatus': () => ({ body: { id: ids.pendingVersion, status: 5 } }),
@@ -111,6 +116,8 @@ const INVALID: Record<string, () => CallOptions> = {
   'station.save': () => ({ body: { name: '经纬度写反', lng: 31.23, lat: 121.47 } }),
   'station.qrByStation': () => ({ query: { stationId: 'x' } }),
   'stationQr.page': () => ({ query: { name: 'x'.repeat(41) } }),
+  'station.mergePreview': () => ({ query: { stationId: 3, mergeStationId: 3 } }),
+  'station.merge': () => ({ query: { stationId: 'x', mergeStationId: 3 } }),
   'version.page': () => ({ query: { status: '9' } }),
   'version.add': () => ({ body: { name: '' } }),
   'version.updateStatus': () => ({ body: { id: 1, status: 7 } }),

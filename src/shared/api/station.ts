@@ -114,3 +114,38 @@ export const stationQrPage = endpoint({
   response: pageOf(stationQr),
   permission: SESSION,
 });
+
+/** Which station stays (`stationId`) and which is merged into it and removed (`mergeStationId`). */
+const mergeQuery = z
+  .object({ stationId: id('保留的站点'), mergeStationId: id('被合并的站点') })
+  .refine((q) => q.stationId !== q.mergeStationId, { error: '不能把站点合并到它自己', path: ['mergeStationId'] });
+
+/** A line (of an editable version) whose stops change with a merge. */
+export const mergeAffected = z.object({ versionId: z.number().int(), versionName: z.string(), lineId: z.number().int(), lineName: z.string(), direction: z.number().int(), stops: z.number().int() });
+
+export const stationMergePreview = endpoint({
+  id: 'station.mergePreview',
+  title: '合并站点预览',
+  method: 'GET',
+  path: `${BUSLINE}/busStation/mergePreview`,
+  query: mergeQuery,
+  response: z.object({
+    keep: stationRow,
+    merge: stationRow,
+    affected: z.array(mergeAffected),
+    /** Versions no longer editable (submitted, passed, online, offline) that use the merged station: they block the merge. */
+    blockedBy: z.array(z.object({ versionId: z.number().int(), versionName: z.string(), status: z.number().int() })),
+  }),
+  permission: SESSION,
+});
+
+export const stationMerge = endpoint({
+  id: 'station.merge',
+  title: '合并站点',
+  method: 'POST',
+  path: `${BUSLINE}/busStation/merge`,
+  query: mergeQuery,
+  response: z.object({ keep: stationRow, repointed: z.number().int(), lines: z.number().int() }),
+  permission: NETWORK_EDITORS,
+  timeoutMs: 30_000,
+});

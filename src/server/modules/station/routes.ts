@@ -2,13 +2,14 @@ import { station } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import { stationDemoSeed } from './seed';
+import { mergePreview, mergeStations } from './merge';
 import * as service from './service';
 
 /** 站点管理: stations and their mini-program QR codes. */
 export const stationServer: ServerModule = {
   id: 'station',
   seed: { base: [], demo: stationDemoSeed },
-  tables: [t.stations],
+  tables: [t.stations, t.lineStations, t.lineDetailStations],
   routes(b, deps) {
     b.bind(station.stationList, ({ auth, query }) => service.listStations(deps, auth, query));
     b.bind(station.stationSave, ({ auth, body }) => service.saveStation(deps, auth, body));
@@ -16,5 +17,7 @@ export const stationServer: ServerModule = {
     b.bind(station.stationQrInit, ({ auth }) => service.qrInit(deps, auth));
     b.bind(station.stationQrSurplus, ({ auth }) => service.qrSurplus(deps, auth));
     b.bind(station.stationQrPage, ({ auth, query }) => service.qrPage(deps, auth, query));
+    b.bind(station.stationMergePreview, ({ auth, query }) => mergePreview(deps, auth, query));
+    b.bind(station.stationMerge, ({ auth, query }) => mergeStations(deps, auth, query));
   },
 };

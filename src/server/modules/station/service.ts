@@ -54,6 +54,9 @@ async function loadStation(db: Db, id: number) {
   return row;
 }
 
+/** One station as the contract shows it. */
+export const stationById = async (db: Db, id: number) => dto(await loadStation(db, id));
+
 export async function saveStation(deps: AppDeps, a: AuthContext, body: SaveBody) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
