@@ -301,8 +301,12 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     recordRecent(login, { key: item.key, title: item.title, group: item.group });
     setRecentsVersion((v) => v + 1);
     close();
-    if (item.command) item.command.run(ctx, values);
-    else item.run?.(ctx);
+    // In the next task, not inside the Enter's keydown: a dialog the command opens would otherwise
+    // take focus before that same Enter's activation, which then presses the dialog's first button.
+    setTimeout(() => {
+      if (item.command) item.command.run(ctx, values);
+      else item.run?.(ctx);
+    }, 0);
   };
 
   const startArgs = async (command: Command, index: number, values: Record<string, string>) => {

@@ -3,6 +3,12 @@ import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 
+/** The area's stations as palette choices, searchable by pinyin and initials. */
+const stationOptions = async () => {
+  const page = await api.call(station.stationList, { query: { page: 0, size: 1000 } }, { silent: true });
+  return page.content.map((s) => ({ value: String(s.id), label: s.name, keywords: [`${s.lng.toFixed(4)},${s.lat.toFixed(4)}`, s.districtName ?? ''] }));
+};
+
 export const stationCommands: Command[] = [
   {
     id: 'station.add',
@@ -11,6 +17,18 @@ export const stationCommands: Command[] = [
     keywords: ['站点', 'station'],
     permission: station.stationSave.permission,
     run: (ctx) => ctx.navigate('/station/station?action=add'),
+  },
+  {
+    id: 'station.merge',
+    title: '合并站点',
+    group: '站点管理',
+    keywords: ['重复', '合并', 'merge'],
+    permission: station.stationMerge.permission,
+    args: [
+      { name: 'keep', label: '保留的站点', kind: 'choice', options: stationOptions },
+      { name: 'merge', label: '被合并并删除的站点', kind: 'choice', options: stationOptions },
+    ],
+    run: (ctx, a) => ctx.navigate(`/station/station?action=merge&keep=${a.keep}&merge=${a.merge}`),
   },
   {
     id: 'station.qr-generate',

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { type Station, station } from '../../../../shared/api';
 import { STATION_STATES } from '../../../../shared/api/station';
 import { formatDateTime } from '../../../../shared/domain/time';
@@ -9,7 +9,10 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useListScreen } from '../../../components/use-list-screen';
 import { readDistrict } from '../../../lib/session-store';
 import { useCurrentUser, useStations } from '../api';
+import { MergeDialog } from '../components/merge-dialog';
 import { StationDialog } from '../components/station-dialog';
+import { useAllowed } from '../../../lib/permission';
+import { useScreenAction } from '../../../lib/screen-action';
 
 const FILTER_KEYS = ['name', 'state', 'hasQr'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -25,6 +28,18 @@ export function StationPage() {
   const stations = useStations(table.query);
   const me = useCurrentUser();
   const noArea = !!me.data?.openDistrict && !readDistrict();
+  const canMerge = useAllowed(station.stationMerge.permission);
+  const [merging, setMerging] = useState<readonly [number, number] | null>(null);
+  // The palette's 合并站点 lands here with both stations chosen.
+  useScreenAction(
+    'merge',
+    (args) => {
+      const keep = Number(args.get('keep'));
+      const merge = Number(args.get('merge'));
+      if (canMerge && keep > 0 && merge > 0 && keep !== merge) setMerging([keep, merge]);
+    },
+    ['keep', 'merge'],
+  );
   const filters = useMemo<FilterDef<FilterKey>[]>(
     () => [
       { key: 'name', label: '站点名称', type: 'text', placeholder: '如 人民广场', maxLength: 40 },
@@ -76,6 +91,25 @@ export function StationPage() {
         state={table}
         filters={filters}
         {...screen.rowActivation}
+        selection={
+          canMerge
+            ? {
+                actions: (selected, clear) => (
+                  <Button
+                    className="h-8"
+                    disabled={selected.length !== 2}
+                    title={selected.length !== 2 ? '选择两个站点（空格或 x）' : undefined}
+                    onClick={() => {
+                      setMerging([selected[0]!.id, selected[1]!.id]);
+                      clear();
+                    }}
+                  >
+                    合并所选（{selected.length}/2）
+                  </Button>
+                ),
+              }
+            : undefined
+        }
         emptyText={table.filters.name ? '暂无数据：没有名称包含该文字的站点' : '暂无数据'}
         toolbar={
           screen.canAdd && (
@@ -88,6 +122,16 @@ export function StationPage() {
           )
         }
       />
+      {merging && (
+        <MergeDialog
+          pair={merging}
+          onClose={() => setMerging(null)}
+          onMerged={() => {
+            setMerging(null);
+            void stations.mutate();
+          }}
+        />
+      )}
       {editing && (
         <StationDialog
           row={editing.mode === 'edit' ? editing.row : null}

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { type Station, station } from '../../../../shared/api';
+import { Button } from '../../../components/button';
+import { Modal } from '../../../components/modal';
+import { toast } from '../../../components/toast';
+import { api } from '../../../lib/api-client';
+import { useApi } from '../../../lib/use-api';
+
+const DIRECTION: Record<number, string> = { 0: '上行', 1: '下行' };
+const km = (a: Station, b: Station) => {
+  const k = Math.cos((a.lat * Math.PI) / 180) * 111_320;
+  return Math.hypot((a.lng - b.lng) * k, (a.lat - b.lat) * 111_320);
+};
+
+/**
+ * 合并站点: which of the two stays (the radio pair, ←/→), what changes (the open versions' lines that
+ * stop at the other one), and what blocks it; Enter confirms. The merged station is removed.
+ */
+export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [number, number]; onClose(): void; onMerged(): void }) {
+  const [keepFirst, setKeepFirst] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [keepId, mergeId] = keepFirst ? pair : ([pair[1], pair[0]] as const);
+  const preview = useApi(station.stationMergePreview, { query: { stationId: keepId, mergeStationId: mergeId } });
+  const p = preview.data;
+  const blocked = !!p?.blockedBy.length;
+
+  const submit = async () => {
+    if (busy || !p || blocked) return;
+    setBusy(true);
+    try {
+      const res = await api.call(station.stationMerge, { query: { stationId: keepId, mergeStationId: mergeId } });
+      toast.success(`已将「${p.merge.name}」合并到「${p.keep.name}」，改动 ${res.lines} 条线路`);
+      onMerged();
+    } catch {
+      // The client has shown the refusal.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const option = (first: boolean, s: Station | undefined) => (
+    <label className={`flex cursor-pointer items-start gap-2 rounded border p-2 ${keepFirst === first ? 'border-[var(--theme)] bg-[var(--theme)]/10' : 'border-gray-200'}`}>
+      <input type="radio" name="keep" checked={keepFirst === first} onChange={() => setKeepFirst(first)} className="mt-1" />
+      <span className="text-sm">
+        <span className="font-medium text-gray-800">{s?.name ?? '…'}</span>
+        <span className="block text-xs text-gray-600">{s ? `${s.lng.toFixed(6)}, ${s.lat.toFixed(6)} · ${s.qrCode ? `二维码 ${s.qrCode}` : '无二维码'}` : ''}</span>
+      </span>
+    </label>
+  );
+
+  return (
+    <Modal
+      open
+      title="合并站点"
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      footer={
+        <>
+          <Button onClick={onClose} hotkey="Esc">
+            取消
+          </Button>
+          {/* Focus starts here so Enter confirms; Shift+Tab reaches the choice of which stop stays. */}
+          <Button type="submit" variant="danger" autoFocus disabled={busy || blocked} hotkey="Enter">
+            {busy ? '合并中…' : '确认合并'}
+          </Button>
+        </>
+      }
+    >
+      <fieldset className="mb-3">
+        <legend className="mb-2 text-sm text-gray-700">保留哪一个（另一个并入后删除）</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {option(true, keepFirst ? p?.keep : p?.merge)}
+          {option(false, keepFirst ? p?.merge : p?.keep)}
+        </div>
+        {p && <p className="mt-1 text-xs text-gray-600">两站相距约 {Math.round(km(p.keep, p.merge))} 米</p>}
+      </fieldset>
+      {preview.error && <p role="alert" className="text-sm text-red-600">{preview.error.message}</p>}
+      {p && blocked && (
+        <p role="alert" className="mb-2 rounded bg-red-50 p-2 text-sm text-red-700">
+          「{p.merge.name}」被不可编辑的版本使用，不能合并：{p.blockedBy.map((v) => v.versionName).join('、')}
+        </p>
+      )}
+      {p && !blocked && (
+        <div className="text-sm">
+          <p className="mb-1 text-gray-700">{p.affected.length ? `将改动开放版本中 ${new Set(p.affected.map((r) => r.lineId)).size} 条线路：` : '没有线路经过被合并的站点，只删除该站点。'}</p>
+          <ul className="max-h-48 list-disc overflow-y-auto pl-5 text-gray-700">
+            {p.affected.map((r) => (
+              <li key={`${r.lineId}-${r.direction}`}>
+                {r.versionName} · {r.lineName} {DIRECTION[r.direction] ?? ''}（{r.stops} 个站点）
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Modal>
+  );
+}
