@@ -49,6 +49,23 @@ async function versionWith(status: number, opts: { upStops?: number[]; path?: [n
 
 const setStatus = (token: string, id: number, status: number) => s.call<LineVersion>(lineVersion.versionUpdateStatus, { token, body: { id, status } });
 
+describe('the seeded network', () => {
+  it('each district has one online and one open version, lines on both directions, and the open one could be submitted as is', async () => {
+    const all = await db().select().from(t.lineVersions);
+    const districts = new Set(all.map((v) => v.districtId));
+    for (const d of districts) {
+      expect(all.filter((v) => v.districtId === d && v.status === 3), `district ${d}`).toHaveLength(1);
+      expect(all.filter((v) => v.districtId === d && v.status === 0), `district ${d}`).toHaveLength(1);
+    }
+    expect(new Set(all.map((v) => v.status))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+    const open = all.find((v) => v.districtId === xuhui && v.status === 0)!;
+    const lines = await db().select().from(t.busLines).where(eq(t.busLines.versionId, open.id));
+    expect(lines.length).toBeGreaterThan(0);
+    const { validateVersion } = await import('../../src/server/modules/version/validate');
+    expect(await validateVersion(db(), open.id)).toEqual([]);
+  });
+});
+
 describe('status transitions, every pair', () => {
   beforeEach(clearVersions);
   const pairs = ([0, 1, 2, 3, 4, 5] as const).flatMap((from) => ([0, 1, 2, 3, 4, 5] as const).filter((to) => to !== from).map((to) => [from, to] as const));

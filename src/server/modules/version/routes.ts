@@ -1,11 +1,13 @@
 import { lineVersion } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
+import { versionDemoSeed } from './seed';
 import * as service from './service';
 
 /** 版本管理: line-network versions and the job that takes passed versions online on time. */
 export const versionServer: ServerModule = {
   id: 'version',
+  seed: { demo: versionDemoSeed },
   tables: [t.lineVersions, t.busLines, t.lineStations, t.lineRoutes, t.lineDetails, t.lineDetailStations],
   routes(b, deps) {
     b.bind(lineVersion.versionPage, ({ auth, query }) => service.pageVersions(deps, auth, query));

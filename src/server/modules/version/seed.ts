@@ -1,0 +1,66 @@
+import { asc, eq } from 'drizzle-orm';
+import * as t from '../../db/schema';
+import type { SeedGenerator } from '../../db/seed/context';
+import { copyNetwork } from './service';
+
+/**
+ * Demo: every district has an online network whose lines follow its roads (up along one side of the
+ * street, down along the other, in reverse) and an open copy to edit; a few districts also hold a
+ * version in each other status, so every step of the version screen has something to show.
+ */
+export const versionDemoSeed: SeedGenerator[] = [
+  {
+    name: 'line-versions',
+    async run({ db, now, rng }) {
+      const districts = await db.select().from(t.districts).orderBy(asc(t.districts.id));
+      let lineNo = 1;
+      for (const [i, d] of districts.entries()) {
+        const stops = await db.select().from(t.stations).where(eq(t.stations.districtId, d.id)).orderBy(asc(t.stations.id));
+        const at = (days: number) => new Date(now.getTime() + days * 86_400_000);
+        const [online] = await db
+          .insert(t.lineVersions)
+          .values({ districtId: d.id, name: '2026 秋季线网', status: 3, wentOnlineAt: at(-60), onlineAt: at(-60), createdAt: at(-75), updatedAt: at(-60) })
+          .returning();
+        // Stops were seeded road by road, each place twice (both sides), near-duplicates in between.
+        const roads: (typeof stops)[] = [];
+        for (const s of stops) {
+          const road = roads.at(-1);
+          const sameRoad = road && road[0] && s.name.slice(0, 3) === road[0].name.slice(0, 3);
+          if (sameRoad) road.push(s);
+          else roads.push([s]);
+        }
+        for (const road of roads) {
+          const pairs = road.filter((s) => !s.name.endsWith('站'));
+          // Out-of-service stops stay off the lines (a version using one could not be submitted).
+          const inService = (list: typeof pairs) => list.filter((s) => s.state === 1);
+          const up = inService(pairs.filter((_, k) => k % 2 === 0));
+          const down = inService(pairs.filter((_, k) => k % 2 === 1)).reverse();
+          if (up.length < 2 || down.length < 2) continue;
+          const code = String(lineNo++);
+          const [line] = await db
+            .insert(t.busLines)
+            .values({ versionId: online!.id, code, name: `${code}路`, direction: -1, firstBus: '05:30', lastBus: rng.next() < 0.3 ? '23:00' : '21:30', fare: rng.pick([200, 200, 200, 300]), createdAt: at(-75), updatedAt: at(-75) })
+            .returning();
+          await db.insert(t.lineStations).values([
+            ...up.map((s, seq) => ({ lineId: line!.id, direction: 0, seq, stationId: s.id })),
+            ...down.map((s, seq) => ({ lineId: line!.id, direction: 1, seq, stationId: s.id })),
+          ]);
+          await db.insert(t.lineRoutes).values([
+            { lineId: line!.id, direction: 0, points: up.map((s) => [s.lng, s.lat] as [number, number]) },
+            { lineId: line!.id, direction: 1, points: down.map((s) => [s.lng, s.lat] as [number, number]) },
+          ]);
+        }
+        const [open] = await db.insert(t.lineVersions).values({ districtId: d.id, name: '2027 春季线网（编辑中）', status: 0, createdAt: at(-3), updatedAt: at(-3) }).returning();
+        await copyNetwork(db, online!.id, open!.id, at(-3));
+        // The first districts also show the other steps of a version's life.
+        if (i < 3) {
+          await db.insert(t.lineVersions).values([
+            { districtId: d.id, name: '2026 夏季线网', status: 4, wentOnlineAt: at(-150), onlineAt: at(-150), createdAt: at(-160), updatedAt: at(-60) },
+            { districtId: d.id, name: '2026 试运行调整', status: 5, remark: '方案撤回', createdAt: at(-40), updatedAt: at(-30) },
+            { districtId: d.id, name: '2026 冬季加班线', status: i === 0 ? 1 : 2, onlineAt: i === 0 ? null : at(14), createdAt: at(-10), updatedAt: at(-2) },
+          ]);
+        }
+      }
+    },
+  },
+];
