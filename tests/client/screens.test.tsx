@@ -31,6 +31,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListStationQrCode: /pages\/station\/index\?scene=/,
   BaseSetting: '城市中心纬度',
   About: /面向公交运营单位工作人员的后台管理控制台/,
+  ListVersion: '2026 秋季线网',
 };
 
 describe('every built screen', () => {

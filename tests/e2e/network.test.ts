@@ -69,3 +69,28 @@ describe('合并站点 from the palette', () => {
     }
   });
 });
+
+describe('设置上线时间 from the palette', () => {
+  it_('Ctrl+K 设置版本上线时间, the passed version, a date and time, Enter: the version is scheduled', async () => {
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      await loginThroughPage(page, 'manager');
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('>设置版本上线时间');
+      await expect.poll(() => selectedText(page), { timeout: 8_000 }).toContain('设置版本上线时间');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('dongji');
+      await expect.poll(() => selectedText(page), { timeout: 8_000 }).toBe('2026 冬季加班线');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('2030-01-01 05:00');
+      await page.keyboard.press('Enter');
+      await page.getByText('版本「2026 冬季加班线」将于 2030-01-01 05:00 上线').waitFor({ timeout: 10_000 });
+      await page.waitForURL((u) => u.pathname === '/version/version', { timeout: 10_000 });
+      await page.getByText('计划 2030-01-01 05:00').waitFor({ timeout: 10_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

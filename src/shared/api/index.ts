@@ -14,6 +14,7 @@ export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, BaseSetting, District, SysLog } from './system';
 export type { Station, StationQr } from './station';
+export type { LineVersion } from './line-version';
 
 // Derived from the modules' manifests: the endpoints list, button keys and operation types.
 export {

@@ -1,11 +1,13 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../lib/feature';
+import { versionCommands } from './commands';
 
-/** 版本管理 (module `version`): for now the about page. */
+/** 版本管理 (module `version`): the line-network versions and the about page. */
 export const versionFeature = defineFeature({
   screens: {
     About: lazy(() => import('./pages/about-page').then((m) => ({ default: m.AboutPage }))),
+    ListVersion: lazy(() => import('./pages/version-page').then((m) => ({ default: m.VersionPage }))),
   },
-  commands: [],
+  commands: versionCommands,
   sources: [],
 });
