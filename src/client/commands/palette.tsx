@@ -99,6 +99,9 @@ const recordItem = (r: EntityRecord, group: string): PaletteItem => ({
  */
 export function Palette({ open, seed, onClose, login, commands, pages, sources, ctx }: PaletteProps) {
   const { romanize, done: dictionarySettled } = useRomanize();
+  // Read by timers that outlive a render: is the palette open right now?
+  const openRef = useRef(open);
+  openRef.current = open;
   const [raw, setRaw] = useState('');
   const [selected, setSelected] = useState('');
   const [step, setStep] = useState<Step | null>(null);
@@ -292,8 +295,10 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     const target = returnFocus.current;
     const from = window.location.href;
     // A row that navigated leaves focus to the new page (its main region); otherwise it goes back.
+    // Not if the palette is open again by then: Chromium may run a fast Ctrl+K and the keys after it
+    // before this timer, and taking focus back out of the new opening would swallow them.
     setTimeout(() => {
-      if (target?.isConnected && window.location.href === from) target.focus();
+      if (!openRef.current && target?.isConnected && window.location.href === from) target.focus();
     }, 0);
   };
 
