@@ -2,6 +2,10 @@ import { type Client, type Measurement, expectOk, measure } from './lib';
 
 export const CURRENT_USER = '/busline/api/user/query/msg';
 export const USER_PAGE = '/busline/api/user/query/page?page=0&size=20';
+/** The whole city's stations, a page of 20, and a name search, as the 站点 screen asks. */
+export const STATION_PAGE = '/busline/api/busStation/list?page=0&size=20';
+export const STATION_SEARCH = `/busline/api/busStation/list?page=0&size=20&name=${encodeURIComponent('路')}`;
+export const VERSION_PAGE = '/busline/api/bus/line/version/query/version/page?page=0&size=10&status=0';
 
 export interface ReadOptions {
   total: number;

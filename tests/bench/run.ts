@@ -10,7 +10,7 @@ import { type Measurement, createClient, percentile } from './lib';
 import { benchFlood, floodTable } from './flood.bench';
 import { benchLogin, login } from './login.bench';
 import { benchTiming, timingTable } from './timing.bench';
-import { CURRENT_USER, USER_PAGE, benchRead, checkUserPage } from './read.bench';
+import { CURRENT_USER, STATION_PAGE, STATION_SEARCH, USER_PAGE, VERSION_PAGE, benchRead, checkUserPage } from './read.bench';
 import { startBenchServer } from './server';
 
 const READS = { total: 2000, concurrency: 8, warmup: 200 };
@@ -35,12 +35,23 @@ async function main() {
     const me = await benchRead(client, adminToken, 'current user', CURRENT_USER, READS);
     process.stderr.write(`bench: ${USER_PAGE} x${READS.total}...\n`);
     const page = await benchRead(client, adminToken, 'user page', USER_PAGE, READS);
+    const network = [];
+    for (const [name, path] of [
+      ['station page', STATION_PAGE],
+      ['station search', STATION_SEARCH],
+      ['open version', VERSION_PAGE],
+    ] as const) {
+      process.stderr.write(`bench: ${path} x${READS.total}...\n`);
+      network.push({ path, m: await benchRead(client, adminToken, name, path, READS) });
+    }
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
 
-    // The flood runs its own servers in child processes; this one idles meanwhile.
-    const flood = await benchFlood((msg) => process.stderr.write(`${msg}\n`));
-    const timing = await benchTiming((msg) => process.stderr.write(`${msg}\n`));
+    // The flood runs its own servers in child processes; this one idles meanwhile. BENCH_READS_ONLY=1
+    // stops after the table of reads (a quick run while working on a screen's queries).
+    const readsOnly = process.env.BENCH_READS_ONLY === '1';
+    const flood = readsOnly ? null : await benchFlood((msg) => process.stderr.write(`${msg}\n`));
+    const timing = readsOnly ? null : await benchTiming((msg) => process.stderr.write(`${msg}\n`));
 
     const cpus = os.cpus();
     const lines = [
@@ -52,14 +63,19 @@ async function main() {
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
       row('`GET /busline/api/user/query/msg`', me),
       row('`GET /busline/api/user/query/page?page=0&size=20`', page),
+      ...network.map((n) => row(`\`GET ${decodeURIComponent(n.path)}\``, n.m)),
       row('`POST /busline/api/authenticate` (scrypt)', logins),
       '',
-      'Other calls (`GET /busline/api/user/query/msg`, 2 at a time) while 64 clients flood the login with wrong passwords; the server in its own process, NODE_ENV=production:',
-      '',
-      ...floodTable(flood),
-      '',
-      ...timingTable(timing),
-      '',
+      ...(flood && timing
+        ? [
+            'Other calls (`GET /busline/api/user/query/msg`, 2 at a time) while 64 clients flood the login with wrong passwords; the server in its own process, NODE_ENV=production:',
+            '',
+            ...floodTable(flood),
+            '',
+            ...timingTable(timing),
+            '',
+          ]
+        : []),
     ];
     console.log(lines.join('\n'));
   } finally {
