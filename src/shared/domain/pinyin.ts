@@ -1,14 +1,12 @@
 import { pinyin } from 'pinyin-pro';
-import type { Romanize } from './search';
+import { HAN, type Romanize, norm } from './search';
 
 /**
  * The pinyin dictionary behind the palette's search (349 kB raw): its own module so the console
  * loads it after the shell, never in the way of the first keystroke.
  */
 
-const HAN = /[\u3400-\u9fff]/;
 const MAX_VARIANTS = 4;
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, '');
 
 /** Every reading of one character, once: a few hundred distinct characters make up 50k titles. */
 const readingsCache = new Map<string, string[]>();

@@ -41,11 +41,12 @@ export interface SearchIndex {
 /** Pinyin spellings and initials of a Chinese text (both readings of polyphones). */
 export type Romanize = (text: string) => { full: string[]; initials: string[] };
 
-const HAN = /[\u3400-\u9fff]/;
+/** A Chinese character: the texts pinyin is worked out for. */
+export const HAN = /[\u3400-\u9fff]/;
 const FORM = '\u0001';
 const INIT = '\u0002';
 
-const norm = (s: string) => s.toLowerCase().replace(/[\s\u0001\u0002]+/g, '');
+export const norm = (s: string) => s.toLowerCase().replace(/[\s\u0001\u0002]+/g, '');
 
 type Forms = { full: string[]; initials: string[] };
 

@@ -54,25 +54,35 @@ export function Layout() {
   // with them, so no key is lost however fast the hands are after login or F5.
   const [PaletteView, setPaletteView] = useState<ComponentType<PaletteProps> | null>(null);
   const paletteLoaded = useRef(false);
+  /** Loads the palette chunk and shows it; false when the network failed. */
+  const fetchPalette = useCallback(
+    () =>
+      loadPalette().then(
+        (m) => {
+          paletteLoaded.current = true;
+          setPaletteView(() => m.Palette);
+          return true;
+        },
+        () => false,
+      ),
+    [],
+  );
   const [paletteSeed, setPaletteSeed] = useState<TypeAhead | null>(null);
   const [paletteOpen, setPaletteOpen] = useState(false);
   useEffect(() => {
     let live = true;
-    loadPalette()
-      .then((m) => {
-        if (!live) return;
-        paletteLoaded.current = true;
-        setPaletteView(() => m.Palette);
-        const typed = claimTypeAhead();
-        if (!typed) return;
-        setPaletteSeed(typed);
-        setPaletteOpen(true);
-      })
-      .catch(() => claimTypeAhead());
+    void fetchPalette().then((loaded) => {
+      if (!live) return;
+      // Without a palette the buffered keys have nowhere to go: the type-ahead is let go either way.
+      const typed = claimTypeAhead();
+      if (!loaded || !typed) return;
+      setPaletteSeed(typed);
+      setPaletteOpen(true);
+    });
     return () => {
       live = false;
     };
-  }, []);
+  }, [fetchPalette]);
   const [cheatOpen, setCheatOpen] = useState(false);
   const grants = useContext(GrantsContext);
   const tags = useTags();
@@ -160,14 +170,7 @@ export function Layout() {
           setPaletteSeed(null);
           setPaletteOpen(true);
           // A palette chunk that failed to load (a network blip) is fetched again when asked for.
-          if (!paletteLoaded.current) {
-            loadPalette()
-              .then((m) => {
-                paletteLoaded.current = true;
-                setPaletteView(() => m.Palette);
-              })
-              .catch(() => toast.error('命令面板加载失败，请检查网络后重试'));
-          }
+          if (!paletteLoaded.current) void fetchPalette().then((loaded) => loaded || toast.error('命令面板加载失败，请检查网络后重试'));
         } else if (action === 'change-password') setPasswordOpen(true);
         else if (action === 'settings') setSettingsOpen(true);
         else if (action === 'logout') void logout();
@@ -176,7 +179,7 @@ export function Layout() {
         else if (action === 'toggle-tags') toggleTags();
       },
     }),
-    [navigate, logout, toggleTags, changeDistrict, toggleSidebar],
+    [navigate, logout, toggleTags, changeDistrict, toggleSidebar, fetchPalette],
   );
   const commands = useMemo(
     () => allowedCommands(COMMANDS, grants).filter((c) => c.id !== 'shell.switch-district' || !!user?.openDistrict),

@@ -6,4 +6,4 @@ export const useDistrictPage = (query: CallInput['query']) => useApi(system.dist
 /** The area list as the area selector reads it (spec §7: page 0, size 1000): one cache entry for both. */
 export const useAllDistricts = () => useApi(system.districtPage, { query: { page: 0, size: 1000 } });
 export const useAgreements = (code: string) => useApi(system.agreementList, { query: code ? { code } : {} });
-export { useCurrentUser } from '../../lib/current-user';
+export { useCurrentUser, useNoAreaChosen } from '../../lib/current-user';

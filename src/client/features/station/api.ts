@@ -4,4 +4,4 @@ import { useApi } from '../../lib/use-api';
 
 export const useStations = (query: CallInput['query']) => useApi(station.stationList, { query });
 export const useQrSurplus = () => useApi(station.stationQrSurplus, {});
-export { useCurrentUser } from '../../lib/current-user';
+export { useNoAreaChosen } from '../../lib/current-user';

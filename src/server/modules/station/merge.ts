@@ -82,18 +82,19 @@ export async function mergeStations(deps: AppDeps, a: AuthContext, q: MergeQuery
       : [];
     step('repoint');
     if (lineIds.length) {
+      const lineList = sql`(${sql.join(lineIds.map((id) => sql`${id}`), sql`, `)})`;
       // A then A: the repeat goes, and each direction is numbered 0… again in its order.
       await tx.execute(sql`
         delete from line_stations s using line_stations p
         where s.line_id = p.line_id and s.direction = p.direction and s.station_id = p.station_id
           and p.seq = (select max(seq) from line_stations q where q.line_id = s.line_id and q.direction = s.direction and q.seq < s.seq)
-          and s.line_id in ${sql`(${sql.join(lineIds.map((id) => sql`${id}`), sql`, `)})`}`);
+          and s.line_id in ${lineList}`);
       await tx.execute(sql`
         update line_stations s set seq = r.n - 1 + 1000000 from (
           select id, row_number() over (partition by line_id, direction order by seq) as n from line_stations
-          where line_id in ${sql`(${sql.join(lineIds.map((id) => sql`${id}`), sql`, `)})`}
+          where line_id in ${lineList}
         ) r where s.id = r.id`);
-      await tx.execute(sql`update line_stations set seq = seq - 1000000 where seq >= 1000000 and line_id in ${sql`(${sql.join(lineIds.map((id) => sql`${id}`), sql`, `)})`}`);
+      await tx.execute(sql`update line_stations set seq = seq - 1000000 where seq >= 1000000 and line_id in ${lineList}`);
     }
     step('collapse');
     await tx.execute(sql`

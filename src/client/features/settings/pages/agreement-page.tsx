@@ -5,8 +5,7 @@ import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { useListScreen } from '../../../components/use-list-screen';
-import { readDistrict } from '../../../lib/session-store';
-import { useAgreements, useAllDistricts, useCurrentUser } from '../api';
+import { useAgreements, useAllDistricts, useNoAreaChosen } from '../api';
 import { AgreementDialog } from '../components/agreement-dialog';
 import { ScreenSection } from '../../../components/screen-section';
 
@@ -23,9 +22,7 @@ export function AgreementPage() {
   const { table, editing } = screen;
   const agreements = useAgreements(table.filters.code.trim());
   const districts = useAllDistricts();
-  const me = useCurrentUser();
-  // The layout remounts the screen when the area changes, so reading it once per render is current.
-  const noArea = !!me.data?.openDistrict && !readDistrict();
+  const noArea = useNoAreaChosen();
 
   const districtName = useMemo(() => new Map((districts.data?.content ?? []).map((d) => [d.id, d.name])), [districts.data]);
   const filters = useMemo<FilterDef<(typeof FILTER_KEYS)[number]>[]>(

@@ -7,8 +7,7 @@ import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useListScreen } from '../../../components/use-list-screen';
-import { readDistrict } from '../../../lib/session-store';
-import { useCurrentUser, useStations } from '../api';
+import { useNoAreaChosen, useStations } from '../api';
 import { MergeDialog } from '../components/merge-dialog';
 import { StationDialog } from '../components/station-dialog';
 import { useAllowed } from '../../../lib/permission';
@@ -26,8 +25,7 @@ export function StationPage() {
   });
   const { table, editing } = screen;
   const stations = useStations(table.query);
-  const me = useCurrentUser();
-  const noArea = !!me.data?.openDistrict && !readDistrict();
+  const noArea = useNoAreaChosen();
   const canMerge = useAllowed(station.stationMerge.permission);
   const [merging, setMerging] = useState<readonly [number, number] | null>(null);
   // The palette's 合并站点 lands here with both stations chosen.
