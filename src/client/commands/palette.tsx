@@ -118,6 +118,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   // Enter pressed while records or the dictionary were still on their way: run when they arrive.
   const [enterQueued, setEnterQueued] = useState(false);
   const [enterWaitOver, setEnterWaitOver] = useState(false);
+  const typedAfterEnter = useRef('');
   const [loadsPending, setLoadsPending] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -291,6 +292,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     // An Enter still waiting for results belongs to this opening only.
     setEnterQueued(false);
     setEnterWaitOver(false);
+    typedAfterEnter.current = '';
     onClose();
     const target = returnFocus.current;
     const from = window.location.href;
@@ -357,7 +359,12 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     setEnterQueued(false);
     setEnterWaitOver(false);
     const key = userMoved.current ? selected : items[0]?.key;
+    const after = typedAfterEnter.current;
+    typedAfterEnter.current = '';
+    const asksNext = !!items.find((i) => i.key === key)?.command?.args?.length;
     if (key) choose(key);
+    // A command that asks for an argument now has the keys typed meanwhile as its input.
+    if (after && asksNext) setRaw(after);
     // `choose` is recreated each render; the queue runs once, when the results settle.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enterQueued, settled, enterWaitOver, open]);
@@ -414,6 +421,13 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
           autoFocus
           value={raw}
           onValueChange={(v) => {
+            // Typed after an Enter that waits for results: the Enter chooses from the query as it was,
+            // and these keys belong to what comes next (a command's first argument).
+            if (enterQueued) {
+              if (v.startsWith(raw)) typedAfterEnter.current += v.slice(raw.length);
+              else typedAfterEnter.current = typedAfterEnter.current.slice(0, -1);
+              return;
+            }
             setRaw(v);
             userMoved.current = false;
             if (step?.error) setStep({ ...step, error: null });
