@@ -14,7 +14,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -47,7 +47,39 @@ beforeAll(async () => {
   ids.mergeStation = pair[1]!.id;
   ids.home = districts[0].id;
   ids.second = districts[1].id;
+  await lineNetwork(districts[2]!.id);
 });
+
+/** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
+async function lineNetwork(district: number) {
+  const db = s.database.db;
+  const now = new Date();
+  ids.third = district;
+  const [v] = await db.insert(t.lineVersions).values({ districtId: district, name: '契约线网', status: 0, createdAt: now, updatedAt: now }).returning({ id: t.lineVersions.id });
+  const stops = (await db.select({ id: t.stations.id }).from(t.stations).where(eq(t.stations.districtId, district)).orderBy(asc(t.stations.id)).limit(4)).map((r) => r.id);
+  const line = async (code: string) => {
+    const [l] = await db.insert(t.busLines).values({ versionId: v!.id, code, name: `${code}路`, createdAt: now, updatedAt: now }).returning({ id: t.busLines.id });
+    await db.insert(t.lineStations).values(stops.flatMap((stationId, seq) => [{ lineId: l!.id, direction: 0, seq, stationId }, { lineId: l!.id, direction: 1, seq, stationId: stops[stops.length - 1 - seq]! }]));
+    return l!.id;
+  };
+  ids.line = await line('1');
+  ids.deleteLine = await line('2');
+  const [down] = await db.select({ id: t.lineStations.id }).from(t.lineStations).where(and(eq(t.lineStations.lineId, ids.line), eq(t.lineStations.direction, 1))).limit(1);
+  ids.downStop = down!.id;
+  const [route] = await db.insert(t.lineRoutes).values({ lineId: ids.line, direction: 1, points: [[121.4, 31.2], [121.41, 31.21]] }).returning({ id: t.lineRoutes.id });
+  ids.route = route!.id;
+  const subLine = async (name: string) => {
+    const [d] = await db.insert(t.lineDetails).values({ lineId: ids.line, name, direction: 1, createdAt: now, updatedAt: now }).returning({ id: t.lineDetails.id });
+    // The second and third stops of the down direction, in its order (the down stop the calls delete is its first).
+    await db.insert(t.lineDetailStations).values([stops[2]!, stops[1]!].map((stationId, seq) => ({ detailId: d!.id, seq, stationId })));
+    return d!.id;
+  };
+  ids.subLine = await subLine('区间');
+  ids.deleteSubLine = await subLine('待删');
+  const stopsOwner = await subLine('删站');
+  const [row] = await db.select({ id: t.lineDetailStations.id }).from(t.lineDetailStations).where(eq(t.lineDetailStations.detailId, stopsOwner)).limit(1);
+  ids.subLineStop = row!.id;
+}
 afterAll(() => s.close());
 
 const shapeKeys = (schema: z.ZodType): string[] => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
@@ -98,6 +130,28 @@ const VALID: Record<string, () => CallOptions> = {
   'version.setOnlineTime': () => ({ body: { id: ids.passedVersion, onlineAt: '2099-01-01T08:00:00+08:00' } }),
   'version.delete': () => ({ body: { id: ids.openVersion } }),
   'payInfo.list': () => ({}),
+  'station.listExcludeLine': () => ({ query: { lineId: ids.line, direction: 0 } }),
+  'station.listIncludeLine': () => ({ query: { lineId: ids.line } }),
+  'stationQr.export': () => ({}),
+  'busLine.list': () => ({ query: { size: 5 }, district: ids.third }),
+  'busLine.save': () => ({ body: { code: `C${next()}`.slice(0, 16), name: '契约线路' }, district: ids.third }),
+  'busLine.disable': () => ({ body: { id: ids.line } }),
+  'busLine.info': () => ({ query: { id: ids.line } }),
+  'busLine.delete': () => ({ body: { id: ids.deleteLine } }),
+  'busLineRoute.list': () => ({ query: { lineId: ids.line } }),
+  'busLineRoute.save': () => ({ body: { lineId: ids.line, direction: 0, points: [[121.4, 31.2], [121.41, 31.21]] } }),
+  'busLineRoute.deleteBatch': () => ({ body: { ids: [ids.route] } }),
+  'busLineStation.info': () => ({ query: { lineId: ids.line, direction: '0' } }),
+  'busLineStation.save': () => ({ body: { lineId: ids.line, direction: 0, stationIds: [] } }),
+  'busLineStation.delete': () => ({ body: { id: ids.downStop } }),
+  'busLineDetail.list': () => ({ query: { lineId: ids.line } }),
+  'busLineDetail.save': () => ({ body: { lineId: ids.line, name: '契约子线路', direction: 1 } }),
+  'busLineDetail.info': () => ({ query: { id: ids.subLine } }),
+  'busLineDetail.delete': () => ({ body: { id: ids.deleteSubLine } }),
+  'busLineDetail.setAllOn': () => ({ body: { id: ids.subLine } }),
+  'busLineDetailStation.save': () => ({ body: { detailId: ids.subLine, stationIds: [] } }),
+  'busLineDetailStation.info': () => ({ query: { detailId: ids.subLine } }),
+  'busLineDetailStation.delete': () => ({ body: { id: ids.subLineStop } }),
 };
 
 /** Input each endpoint with parameters must refuse; every entry breaks exactly one schema. */
@@ -125,6 +179,28 @@ const INVALID: Record<string, () => CallOptions> = {
   'version.updateStatus': () => ({ body: { id: 1, status: 7 } }),
   'version.setOnlineTime': () => ({ body: { id: 1, onlineAt: '明天早上' } }),
   'version.delete': () => ({ body: { id: 'x' } }),
+  'station.listExcludeLine': () => ({ query: { lineId: 1, direction: '-1' } }),
+  'station.listIncludeLine': () => ({ query: {} }),
+  'stationQr.export': () => ({ query: { name: 'x'.repeat(41) } }),
+  'busLine.list': () => ({ query: { state: '3' } }),
+  'busLine.save': () => ({ body: { code: '1', name: '1路', direction: 5 } }),
+  'busLine.disable': () => ({ body: { id: 1, state: 2 } }),
+  'busLine.info': () => ({ query: {} }),
+  'busLine.delete': () => ({ body: { id: 0 } }),
+  'busLineRoute.list': () => ({ query: { lineId: 'x' } }),
+  'busLineRoute.save': () => ({ body: { lineId: 1, direction: 0, points: [[121.4, 31.2]] } }),
+  'busLineRoute.deleteBatch': () => ({ body: { ids: [] } }),
+  'busLineStation.info': () => ({ query: { lineId: 1, direction: '2' } }),
+  'busLineStation.save': () => ({ body: { lineId: 1, direction: 0, stationIds: 'all' } }),
+  'busLineStation.delete': () => ({ body: {} }),
+  'busLineDetail.list': () => ({ query: { name: 'x'.repeat(41) } }),
+  'busLineDetail.save': () => ({ body: { lineId: 1, name: '' } }),
+  'busLineDetail.info': () => ({ query: { id: '1.5' } }),
+  'busLineDetail.delete': () => ({ body: { id: null } }),
+  'busLineDetail.setAllOn': () => ({ body: {} }),
+  'busLineDetailStation.save': () => ({ body: { detailId: 1, stationIds: [0] } }),
+  'busLineDetailStation.info': () => ({ query: { detailId: '-1' } }),
+  'busLineDetailStation.delete': () => ({ body: { id: 'x' } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */
@@ -328,8 +404,10 @@ describe('the super user (admin) with minimal valid input', () => {
   const onOwnSession = endpoints.filter((e) => e.permission.kind === 'self');
   const rest = endpoints.filter((e) => e.permission.kind !== 'self');
 
-  const expectContractAnswer = (e: Endpoint, res: { status: number; body: unknown }) => {
+  const expectContractAnswer = (e: Endpoint, res: { status: number; body: unknown; file?: Buffer }) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // A file endpoint answers bytes, not the envelope (its own tests read the file back).
+    if (e.file) return expect(res.file?.length).toBeGreaterThan(0);
     expect(res.body).toMatchObject({ code: 1, msg: Msg.ok });
     const parsed = envelopeOf(e.response).safeParse(res.body);
     expect(parsed.success, parsed.error?.message).toBe(true);

@@ -3,7 +3,7 @@ import type { Db } from '../../src/server/db/connection';
 import * as t from '../../src/server/db/schema';
 
 /**
- * What the server stores of accounts, groups and agreements: compared before and after refused
+ * What the server stores of accounts, groups, agreements and the line network: compared before and after refused
  * writes to prove a refusal changed nothing (counts alone would miss an edit in place).
  */
 export async function businessRows(db: Db) {
@@ -18,5 +18,10 @@ export async function businessRows(db: Db) {
       .select({ id: t.agreements.id, districtId: t.agreements.districtId, code: t.agreements.code, title: t.agreements.title, content: t.agreements.content })
       .from(t.agreements)
       .orderBy(asc(t.agreements.id)),
+    lines: await db.select().from(t.busLines).orderBy(asc(t.busLines.id)),
+    stops: await db.select().from(t.lineStations).orderBy(asc(t.lineStations.id)),
+    routes: await db.select().from(t.lineRoutes).orderBy(asc(t.lineRoutes.id)),
+    subLines: await db.select().from(t.lineDetails).orderBy(asc(t.lineDetails.id)),
+    subLineStops: await db.select().from(t.lineDetailStations).orderBy(asc(t.lineDetailStations.id)),
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type Endpoint, auth, buildPath } from '../../src/shared/api';
+import { type Endpoint, Msg, SUCCESS, auth, buildPath } from '../../src/shared/api';
 import { buildApp } from '../../src/server/app';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db/connection';
@@ -13,6 +13,8 @@ export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
   body: { code: number; msg: string; data: T };
+  /** The bytes of a file endpoint's answer (its body then reads as a success envelope without data). */
+  file?: Buffer;
 }
 
 export interface CallOptions {
@@ -81,6 +83,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Par
       }
     }
     const res = await fetch(`${address}${buildPath(endpoint.path, opts.params)}?${qs}`, { method: endpoint.method, headers, body });
+    if (endpoint.file && res.ok && !res.headers.get('content-type')?.includes('json')) {
+      return { status: res.status, headers: res.headers, body: { code: SUCCESS, msg: Msg.ok, data: null as never }, file: Buffer.from(await res.arrayBuffer()) };
+    }
     const text = await res.text();
     let parsed: ApiResponse['body'];
     try {

@@ -1,5 +1,6 @@
 import * as account from './account';
 import * as auth from './auth';
+import * as busLine from './bus-line';
 import * as lineVersion from './line-version';
 import * as station from './station';
 import * as system from './system';
@@ -9,12 +10,13 @@ export * from './endpoint';
 export * from './paging';
 export * from './permissions';
 export * from './menus';
-export { account, auth, lineVersion, station, system };
+export { account, auth, busLine, lineVersion, station, system };
 export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, BaseSetting, District, SysLog } from './system';
 export type { Station, StationQr } from './station';
 export type { LineVersion } from './line-version';
+export type { BusLine, BusLineInfo, LineRoute, LineStop, SubLine, SubLineInfo } from './bus-line';
 
 // Derived from the modules' manifests: the endpoints list, button keys and operation types.
 export {

@@ -3,6 +3,7 @@ import { BUSLINE, endpoint } from './endpoint';
 import { id, optionalText, requiredText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grant } from './permissions';
+import { travelQuery } from './bus-line';
 
 /**
  * Stations (spec §7, prefix /busline/api/busStation): shared by every line version of their
@@ -148,4 +149,39 @@ export const stationMerge = endpoint({
   response: z.object({ keep: stationRow, repointed: z.number().int(), lines: z.number().int() }),
   permission: NETWORK_EDITORS,
   timeoutMs: 30_000,
+});
+
+/** The stations a planner can still add to one direction of a line: the line's district, not yet on it. */
+export const stationListExcludeLine = endpoint({
+  id: 'station.listExcludeLine',
+  title: '可加入线路的站点',
+  method: 'GET',
+  path: `${BUSLINE}/busStation/listWithExcludeLineStation`,
+  query: z.object({ lineId: id('线路ID'), direction: travelQuery, name: optionalText('站点名称', 40).optional() }),
+  response: z.array(stationRow),
+  permission: SESSION,
+});
+
+/** The stations on a line (both directions, or one), in line order, each with where it stands. */
+export const stationListIncludeLine = endpoint({
+  id: 'station.listIncludeLine',
+  title: '线路上的站点',
+  method: 'GET',
+  path: `${BUSLINE}/busStation/listWithInCludeLineStation`,
+  query: z.object({ lineId: id('线路ID'), direction: travelQuery.optional() }),
+  response: z.array(stationRow.extend({ direction: z.number().int(), seq: z.number().int() })),
+  permission: SESSION,
+});
+
+/** The QR codes as a spreadsheet (streamed xlsx): station, code and what the QR encodes. */
+export const stationQrExport = endpoint({
+  id: 'stationQr.export',
+  title: '导出站点二维码',
+  method: 'GET',
+  path: `${BUSLINE}/stationQrCode/export/excel`,
+  query: z.object({ name: optionalText('站点名称', 40).optional() }),
+  response: z.instanceof(Blob),
+  permission: SESSION,
+  file: true,
+  timeoutMs: 60_000,
 });

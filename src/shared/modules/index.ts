@@ -1,6 +1,7 @@
 import type { Endpoint } from '../api/endpoint';
 import type { MenuId } from '../api/menus';
 import type { ModuleManifest } from './define';
+import { busModule } from './bus';
 import * as planned from './planned';
 import { settingsModule } from './settings';
 import { shellModule } from './shell';
@@ -20,7 +21,7 @@ export const MODULES = [
   planned.rechargeModule,
   planned.cardVerifyModule,
   stationModule,
-  planned.busModule,
+  busModule,
   planned.customBusModule,
   planned.customSettingModule,
   planned.packagePayModule,

@@ -58,23 +58,6 @@ export const cardVerifyModule = planned('cardVerify', '线上验卡', 'verify', 
   { key: 'card-verify-config', title: '验卡配置', component: 'CardVerifyConfig' },
 ]);
 
-export const busModule = planned(
-  'bus',
-  '公交线路',
-  'bus',
-  'b',
-  [
-    { key: 'list', title: '线路列表', component: 'ListBusLine' },
-    { key: 'bus-line', title: '线路详情', component: 'BusLine', hidden: true },
-    { key: 'add-bus-line', title: '新增线路', component: 'AddBusLine', hidden: true },
-    { key: 'line-path', title: '线路轨迹', component: 'LinePath', hidden: true },
-    { key: 'sub-list', title: '子线路列表', component: 'ListSubLine' },
-    { key: 'add-sub-line', title: '新增子线路', component: 'AddSubLine', hidden: true },
-    { key: 'sub-line-station', title: '子线路站点', component: 'SubLineStation', hidden: true },
-  ],
-  { BUS_LINE_DEL: '删除线路', BUS_LINE_DETAIL_DEL: '删除线路详情' },
-);
-
 export const customBusModule = planned('customBus', '定制公交', 'custom-bus', 'c', [
   { key: 'custom-station', title: '定制站点', component: 'ListCustomStation' },
   { key: 'custom-line-path', title: '定制线路轨迹', component: 'CustomLinePath', hidden: true },

@@ -15,11 +15,12 @@ export const stationModule = defineModule({
       { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode' },
     ],
   },
-  endpoints: [station.stationList, station.stationSave, station.stationQrByStation, station.stationQrInit, station.stationQrSurplus, station.stationQrPage, station.stationMergePreview, station.stationMerge],
+  endpoints: [station.stationList, station.stationSave, station.stationQrByStation, station.stationQrInit, station.stationQrSurplus, station.stationQrPage, station.stationMergePreview, station.stationMerge, station.stationListExcludeLine, station.stationListIncludeLine, station.stationQrExport],
   buttons: {},
   operations: {
     STATION_SAVE: '保存站点',
     STATION_QR_INIT: '生成站点二维码',
     STATION_MERGE: '合并站点',
+    STATION_QR_EXPORT: '导出站点二维码',
   },
 });

@@ -3,6 +3,7 @@ import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import { stationDemoSeed } from './seed';
 import { mergePreview, mergeStations } from './merge';
+import { stationsNotOnLine, stationsOnLine } from './line-stations';
 import * as service from './service';
 
 /** 站点管理: stations and their mini-program QR codes. */
@@ -19,5 +20,8 @@ export const stationServer: ServerModule = {
     b.bind(station.stationQrPage, ({ auth, query }) => service.qrPage(deps, auth, query));
     b.bind(station.stationMergePreview, ({ auth, query }) => mergePreview(deps, auth, query));
     b.bind(station.stationMerge, ({ auth, query }) => mergeStations(deps, auth, query));
+    b.bind(station.stationListExcludeLine, ({ auth, query }) => stationsNotOnLine(deps, auth, query));
+    b.bind(station.stationListIncludeLine, ({ auth, query }) => stationsOnLine(deps, auth, query));
+    b.bind(station.stationQrExport, ({ auth, query, reply }) => service.qrExport(deps, auth, query, reply));
   },
 };

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import dayjs from 'dayjs';
+import type { FastifyReply } from 'fastify';
 import { and, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { station } from '../../../shared/api';
@@ -11,14 +13,15 @@ import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { orderBy, paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
+import { attachmentHeader, xlsxStream } from '../../lib/xlsx';
 
 type ListQuery = z.output<typeof station.stationList.query>;
 type SaveBody = z.output<typeof station.stationSave.body>;
 type QrPageQuery = z.output<typeof station.stationQrPage.query>;
 
-const columns = { station: t.stations, districtName: t.districts.name };
+export const stationColumns = { station: t.stations, districtName: t.districts.name };
 
-const dto = (r: { station: typeof t.stations.$inferSelect; districtName: string | null }) => ({
+export const stationDto = (r: { station: typeof t.stations.$inferSelect; districtName: string | null }) => ({
   id: r.station.id,
   districtId: r.station.districtId,
   districtName: r.districtName,
@@ -30,7 +33,7 @@ const dto = (r: { station: typeof t.stations.$inferSelect; districtName: string 
   updatedDate: iso(r.station.updatedAt),
 });
 
-const selectStations = (db: Db) => db.select(columns).from(t.stations).leftJoin(t.districts, eq(t.districts.id, t.stations.districtId));
+export const selectStations = (db: Db) => db.select(stationColumns).from(t.stations).leftJoin(t.districts, eq(t.districts.id, t.stations.districtId));
 
 const SORT = { name: t.stations.name, updatedDate: t.stations.updatedAt } as const;
 
@@ -43,7 +46,7 @@ export async function listStations(deps: AppDeps, a: AuthContext, q: ListQuery) 
   const order = orderBy(q.sort, SORT, { column: t.stations.id, dir: 'asc' }, t.stations.id);
   return paged(
     q,
-    async (limit, offset) => (await selectStations(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(dto),
+    async (limit, offset) => (await selectStations(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(stationDto),
     () => deps.db.select({ n: count() }).from(t.stations).where(cond),
   );
 }
@@ -55,7 +58,7 @@ async function loadStation(db: Db, id: number) {
 }
 
 /** One station as the contract shows it. */
-export const stationById = async (db: Db, id: number) => dto(await loadStation(db, id));
+export const stationById = async (db: Db, id: number) => stationDto(await loadStation(db, id));
 
 export async function saveStation(deps: AppDeps, a: AuthContext, body: SaveBody) {
   const now = deps.clock.now();
@@ -67,15 +70,15 @@ export async function saveStation(deps: AppDeps, a: AuthContext, body: SaveBody)
       assertInScope(a, before.districtId);
       await tx.update(t.stations).set(values).where(eq(t.stations.id, body.id));
       const after = await loadStation(tx, body.id);
-      await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: before.districtId, target: `station/${before.id}`, summary: `修改站点「${after.station.name}」`, before: dto({ station: before, districtName: after.districtName }), after: dto(after) }, now);
-      return dto(after);
+      await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: before.districtId, target: `station/${before.id}`, summary: `修改站点「${after.station.name}」`, before: stationDto({ station: before, districtName: after.districtName }), after: stationDto(after) }, now);
+      return stationDto(after);
     }
     // A station belongs to one district: an account on 全部区域 chooses it first (the area header).
     if (a.districtScope === null) throw fail('请先选择区域再新增站点');
     const [created] = await tx.insert(t.stations).values({ ...values, districtId: a.districtScope, createdAt: now }).returning({ id: t.stations.id });
     const after = await loadStation(tx, created!.id);
-    await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: a.districtScope, target: `station/${created!.id}`, summary: `新增站点「${after.station.name}」`, after: dto(after) }, now);
-    return dto(after);
+    await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: a.districtScope, target: `station/${created!.id}`, summary: `新增站点「${after.station.name}」`, after: stationDto(after) }, now);
+    return stationDto(after);
   });
 }
 
@@ -175,5 +178,35 @@ export async function qrPage(deps: AppDeps, a: AuthContext, q: QrPageQuery) {
         qrDto({ id: r.id, name: r.name, qrCode: r.qrCode ?? '' }),
       ),
     () => deps.db.select({ n: count() }).from(t.stations).where(cond),
+  );
+}
+
+/** Stations with a code, read 1,000 at a time by id: the export never holds the whole list. */
+async function* qrRows(deps: AppDeps, a: AuthContext, name: string | undefined) {
+  for (let after = 0; ; ) {
+    const rows = await deps.db
+      .select({ id: t.stations.id, name: t.stations.name, qrCode: t.stations.qrCode, districtName: t.districts.name, lng: t.stations.lng, lat: t.stations.lat })
+      .from(t.stations)
+      .leftJoin(t.districts, eq(t.districts.id, t.stations.districtId))
+      .where(and(inScope(a, t.stations.districtId), isNotNull(t.stations.qrCode), name ? contains(t.stations.name, name) : undefined, sql`${t.stations.id} > ${after}`))
+      .orderBy(t.stations.id)
+      .limit(1_000);
+    for (const r of rows) yield [r.id, r.name, r.districtName, r.qrCode, `${STATION_QR_PAGE}?scene=${r.qrCode}`, r.lng, r.lat];
+    if (rows.length < 1_000) return;
+    after = rows.at(-1)!.id;
+  }
+}
+
+export async function qrExport(deps: AppDeps, a: AuthContext, q: { name?: string | undefined }, reply: FastifyReply) {
+  const now = deps.clock.now();
+  await audit(deps.db, a.actor, { type: 'STATION_QR_EXPORT', targetDistrictId: a.districtScope, target: null, summary: `导出站点二维码${q.name ? `（站点名称含「${q.name}」）` : ''}` }, now);
+  const file = `站点二维码-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`;
+  reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').header('content-disposition', attachmentHeader(file)).header('cache-control', 'no-store');
+  return reply.send(
+    xlsxStream({
+      sheet: '站点二维码',
+      columns: [{ title: '站点ID', width: 10 }, { title: '站点名称', width: 28 }, { title: '区域', width: 12 }, { title: '二维码', width: 14 }, { title: '二维码内容', width: 40 }, { title: '经度', width: 12 }, { title: '纬度', width: 12 }],
+      rows: qrRows(deps, a, q.name),
+    }),
   );
 }

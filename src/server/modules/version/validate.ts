@@ -48,6 +48,7 @@ export async function validateVersion(db: Db, versionId: number): Promise<Versio
       const say = (msg: string) => problems.push({ lineId: line.id, lineName: line.name, direction, msg: `${where}：${msg}` });
       const seq = stops.filter((s) => s.lineId === line.id && s.direction === direction);
       if (seq.length < 2) say(`站点少于2个（现有 ${seq.length} 个）`);
+      else if (line.isLoop && seq[0]!.stationId !== seq.at(-1)!.stationId) say(`环线的末站应回到首站「${seq[0]!.name}」`);
       seq.forEach((s, i) => {
         if (i > 0 && seq[i - 1]!.stationId === s.stationId) say(`第 ${i + 1} 站「${s.name}」与上一站相同`);
         if (s.state !== 1) say(`站点「${s.name}」已停用`);
