@@ -20,6 +20,11 @@ export interface Config {
   /** Demo seed value: the same value gives the same city. */
   seed: number;
   /**
+   * Map tiles under the network maps: an https XYZ template with {z}, {x} and {y} of a GCJ-02 tile
+   * service the operator licenses; null draws the maps over a plain background (no internet needed).
+   */
+  mapTileUrl: string | null;
+  /**
    * Behind a reverse proxy: whom to believe about the client's address in X-Forwarded-For. false:
    * nobody; a number: that many proxy hops; a string: the proxies' addresses or CIDRs; true: every
    * hop (only when the proxy overwrites the header, since a client can write its own entries).
@@ -84,6 +89,15 @@ function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
   throw new Error(`TRUST_PROXY must be false, true, a hop count or the proxies' addresses, got "${raw}"`);
 }
 
+/** An https XYZ template, or nothing: the CSP lets the console load images from https only. */
+function tileUrlOf(value: string | undefined): string | null {
+  if (!value) return null;
+  if (!/^https:\/\/[^\s]+$/.test(value) || !['{z}', '{x}', '{y}'].every((p) => value.includes(p))) {
+    throw new Error('MAP_TILE_URL must be an https URL template with {z}, {x} and {y}, e.g. https://tiles.example.com/{z}/{x}/{y}.png');
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   const trustProxy = trustProxyOf(env.TRUST_PROXY);
@@ -103,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: num('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 256 * 1024),
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     seed: num('SEED', env.SEED, 20261122),
+    mapTileUrl: tileUrlOf(env.MAP_TILE_URL),
     trustProxy,
     shutdownGraceMs: num('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 1_000),
     connections: {

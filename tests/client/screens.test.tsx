@@ -32,6 +32,14 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   BaseSetting: '城市中心纬度',
   About: /面向公交运营单位工作人员的后台管理控制台/,
   ListVersion: '2026 秋季线网',
+  ListBusLine: /\d+路/,
+  // Opened without ?id= the detail screens say what is missing (tests/client/bus-lines.test.tsx opens real ones).
+  BusLine: '没有指定线路。',
+  AddBusLine: '线路编号',
+  LinePath: /线路不存在/,
+  ListSubLine: /路(区间|大站快车)/,
+  AddSubLine: '所属线路',
+  SubLineStation: /子线路不存在/,
 };
 
 describe('every built screen', () => {

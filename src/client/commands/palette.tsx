@@ -1,6 +1,7 @@
 import { Command as Cmdk } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type Romanize, type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '../../shared/domain/search';
+import { type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '../../shared/domain/search';
+import { useRomanize } from '../lib/use-romanize';
 import type { EntityRecord, EntitySource } from './entity-source';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import { type Sniffed, sniff } from './sniff';
@@ -11,28 +12,6 @@ const ROWS = 50;
 const DEBOUNCE_MS = 150;
 /** An Enter typed before the records and the dictionary arrived waits for them this long at most. */
 const ENTER_WAIT_MS = 3000;
-
-/** The pinyin dictionary, loaded once per page after the shell; the palette ranks without it until then. */
-let romanizeLoaded: Romanize | null = null;
-/** The dictionary, and whether waiting for it is over (loaded, or failed: ranking goes on without). */
-function useRomanize(): { romanize: Romanize | null; done: boolean } {
-  const [state, setState] = useState<{ romanize: Romanize | null; done: boolean }>(() => ({ romanize: romanizeLoaded, done: !!romanizeLoaded }));
-  useEffect(() => {
-    if (state.done) return;
-    let live = true;
-    import('../../shared/domain/pinyin')
-      .then((m) => {
-        romanizeLoaded = m.romanize;
-        if (live) setState({ romanize: m.romanize, done: true });
-      })
-      // Without it the palette still finds characters, letters and digits.
-      .catch(() => live && setState({ romanize: null, done: true }));
-    return () => {
-      live = false;
-    };
-  }, [state.done]);
-  return state;
-}
 
 /** Keys that move the selection in cmdk: only these (and the pointer) make it the user's choice. */
 const MOVE_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End']);

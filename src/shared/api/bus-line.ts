@@ -24,6 +24,8 @@ export const LINE_STATES = { 1: '运营', 0: '停运' } as const;
 /** Longest line a planner can enter; real lines stop well before. */
 export const MAX_LINE_STOPS = 120;
 export const MAX_PATH_POINTS = 5_000;
+/** How far a stop may be from its direction's path before submitting is blocked. */
+export const MAX_STOP_OFFSET_M = 300;
 
 const NETWORK_EDITORS = grant({ roles: ['ROLE_ADMIN'] });
 

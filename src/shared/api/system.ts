@@ -115,7 +115,8 @@ export const qrCode = endpoint({
   permission: SESSION,
 });
 
-export const location = z.object({ lat: z.number(), lon: z.number() });
+/** The city centre, and the map tiles the operator configured (MAP_TILE_URL), null for none. */
+export const location = z.object({ lat: z.number(), lon: z.number(), tileUrl: z.string().nullable() });
 
 /**
  * The sidebar's QR image: an http(s) address or an inline PNG/JPEG/GIF/WebP image (data URL),

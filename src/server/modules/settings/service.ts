@@ -94,7 +94,7 @@ export async function qrCode(deps: AppDeps): Promise<string | null> {
 export async function cityLocation(deps: AppDeps) {
   const v = (await configValue(deps, 'cityCenter')) as { lat?: unknown; lon?: unknown } | null;
   if (!v || typeof v.lat !== 'number' || typeof v.lon !== 'number') throw fail('未配置城市中心坐标');
-  return { lat: v.lat, lon: v.lon };
+  return { lat: v.lat, lon: v.lon, tileUrl: deps.config.mapTileUrl };
 }
 
 type BaseSettingBody = z.output<typeof system.configSave.body>;

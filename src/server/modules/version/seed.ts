@@ -49,6 +49,13 @@ export const versionDemoSeed: SeedGenerator[] = [
             { lineId: line!.id, direction: 0, points: up.map((s) => [s.lng, s.lat] as [number, number]) },
             { lineId: line!.id, direction: 1, points: down.map((s) => [s.lng, s.lat] as [number, number]) },
           ]);
+          // Some lines run a short working (区间) or an express (大站快车) on the up direction.
+          const kind = Number(code) % 3 === 0 ? '区间' : Number(code) % 5 === 0 ? '大站快车' : null;
+          if (kind && up.length >= 4) {
+            const served = kind === '区间' ? up.slice(1, -1) : up.filter((_, k) => k % 2 === 0 || k === up.length - 1);
+            const [detail] = await db.insert(t.lineDetails).values({ lineId: line!.id, name: `${code}路${kind}`, direction: 0, createdAt: at(-75), updatedAt: at(-75) }).returning();
+            await db.insert(t.lineDetailStations).values(served.map((s, seq) => ({ detailId: detail!.id, seq, stationId: s.id })));
+          }
         }
         const [open] = await db.insert(t.lineVersions).values({ districtId: d.id, name: '2027 春季线网（编辑中）', status: 0, createdAt: at(-3), updatedAt: at(-3) }).returning();
         await copyNetwork(db, online!.id, open!.id, at(-3));

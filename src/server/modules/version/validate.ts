@@ -1,29 +1,11 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { MAX_STOP_OFFSET_M } from '../../../shared/api/bus-line';
 import type { VersionProblem } from '../../../shared/api/line-version';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
+import { distanceToPath } from '../../../shared/domain/geo';
 
-/** How far a stop may be from its direction's path before submitting is blocked. */
-export const MAX_STOP_OFFSET_M = 300;
 const DIRECTION_LABEL: Record<number, string> = { 0: '上行', 1: '下行' };
-
-type Pt = readonly [number, number];
-
-/** Metres from p to the polyline, on a local flat projection (fine at city scale). */
-export function distanceToPath(p: Pt, path: readonly Pt[]): number {
-  const k = Math.cos((p[1] * Math.PI) / 180) * 111_320;
-  const xy = (q: Pt) => [(q[0] - p[0]) * k, (q[1] - p[1]) * 111_320] as const;
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < path.length; i++) {
-    const a = xy(path[i]!);
-    const b = xy(path[Math.min(i + 1, path.length - 1)]!);
-    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
-    const len2 = dx * dx + dy * dy;
-    const u = len2 ? Math.max(0, Math.min(1, -(a[0] * dx + a[1] * dy) / len2)) : 0;
-    best = Math.min(best, Math.hypot(a[0] + u * dx, a[1] + u * dy));
-  }
-  return best;
-}
 
 /**
  * The blocking problems of a version (submitting needs none): every running line serves each of its

@@ -1,0 +1,231 @@
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import { useEffect, useRef } from 'react';
+
+/**
+ * The network drawn as vector layers over coordinates (GCJ-02, as Chinese map tiles are): works
+ * with no internet; tiles appear under it only when the operator configured MAP_TILE_URL. Loaded
+ * lazily (`lazy-map.tsx`), so Leaflet reaches only the screens that draw a map.
+ */
+
+export type LngLat = [number, number];
+
+export interface MapPoint {
+  id: number;
+  name: string;
+  lng: number;
+  lat: number;
+  /** Out of service or not part of what is edited: drawn grey. */
+  muted?: boolean;
+}
+
+export interface MapPath {
+  key: string;
+  points: readonly LngLat[];
+  colour: string;
+  dashed?: boolean;
+}
+
+export interface PathEditing {
+  points: readonly LngLat[];
+  onChange(points: LngLat[]): void;
+  selected: number;
+  onSelect(index: number): void;
+}
+
+export interface NetworkMapProps {
+  label: string;
+  points: readonly MapPoint[];
+  paths?: readonly MapPath[];
+  selectedId?: number | null;
+  onSelect?(id: number): void;
+  /** Stations can be dragged (or moved with Shift+arrows) to new coordinates. */
+  onMovePoint?(id: number, lng: number, lat: number): void;
+  editPath?: PathEditing;
+  centre?: { lat: number; lon: number } | null;
+  tileUrl?: string | null;
+  className?: string;
+}
+
+const THEME = '#126dc2';
+/** One Shift+arrow step: about 10 m at city latitudes. */
+const STEP_DEG = 0.0001;
+
+/** The keys of the map, shown under it: every pointer action has one. */
+export const MAP_KEYS = [
+  ['方向键', '平移'],
+  ['+ / -', '缩放'],
+  ['[ / ]', '上一个 / 下一个站点'],
+  ['Shift+方向键', '移动所选站点或轨迹点'],
+  ['A', '在地图中心添加轨迹点'],
+  [', / .', '上一个 / 下一个轨迹点'],
+  ['Delete', '删除所选轨迹点'],
+] as const;
+
+export function NetworkMap(props: NetworkMapProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const map = useRef<L.Map | null>(null);
+  const layers = useRef<L.LayerGroup | null>(null);
+  const fitted = useRef(false);
+  // Handlers read the latest props; the map is built once.
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    const el = host.current!;
+    const m = L.map(el, { zoomControl: true, attributionControl: !!props.tileUrl, keyboard: true, preferCanvas: false });
+    const c = props.centre ?? { lat: 31.2304, lon: 121.4737 };
+    m.setView([c.lat, c.lon], 13);
+    if (props.tileUrl) L.tileLayer(props.tileUrl, { maxZoom: 19 }).addTo(m);
+    layers.current = L.layerGroup().addTo(m);
+    map.current = m;
+    m.on('click', (e: L.LeafletMouseEvent) => {
+      const edit = latest.current.editPath;
+      if (edit) insertVertex(edit, [round(e.latlng.lng), round(e.latlng.lat)]);
+    });
+    // Capture runs before Leaflet's own key handler on the same element, so Shift+arrows move a point instead of panning.
+    el.addEventListener('keydown', (e) => onKey(e, m), true);
+    return () => {
+      m.remove();
+      map.current = null;
+    };
+    // Built once; tiles and centre are fixed for a page's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  function onKey(e: KeyboardEvent, m: L.Map) {
+    const p = latest.current;
+    const ids = p.points.map((x) => x.id);
+    const at = p.selectedId == null ? -1 : ids.indexOf(p.selectedId);
+    const edit = p.editPath;
+    const arrows: Record<string, LngLat> = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    const dir = arrows[e.key];
+    if (e.key === ']' || e.key === '[') {
+      const next = ids[(at + (e.key === ']' ? 1 : -1) + ids.length) % ids.length];
+      if (next !== undefined) {
+        p.onSelect?.(next);
+        const pt = p.points.find((x) => x.id === next);
+        if (pt) m.panTo([pt.lat, pt.lng]);
+      }
+    } else if (dir && e.shiftKey && edit && edit.selected >= 0) {
+      const q = edit.points[edit.selected];
+      if (q) edit.onChange(edit.points.map((x, i) => (i === edit.selected ? [round(q[0] + dir[0] * STEP_DEG), round(q[1] + dir[1] * STEP_DEG)] : x)) as LngLat[]);
+    } else if (dir && e.shiftKey && p.onMovePoint && at >= 0) {
+      const pt = p.points[at]!;
+      p.onMovePoint(pt.id, round(pt.lng + dir[0] * STEP_DEG), round(pt.lat + dir[1] * STEP_DEG));
+    } else if ((e.key === 'a' || e.key === 'A') && edit) {
+      const c = m.getCenter();
+      insertVertex(edit, [round(c.lng), round(c.lat)]);
+    } else if ((e.key === ',' || e.key === '.') && edit && edit.points.length) {
+      const i = Math.max(0, Math.min(edit.points.length - 1, edit.selected + (e.key === '.' ? 1 : -1)));
+      edit.onSelect(i);
+      const q = edit.points[i]!;
+      m.panTo([q[1], q[0]]);
+    } else if ((e.key === 'Delete' || e.key === 'Backspace') && edit && edit.selected >= 0) {
+      edit.onChange(edit.points.filter((_, i) => i !== edit.selected) as LngLat[]);
+      edit.onSelect(Math.min(edit.selected, edit.points.length - 2));
+    } else return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+
+  // Redraw on every change: a line has tens of stops and one path, far below what needs diffing.
+  useEffect(() => {
+    const m = map.current;
+    const g = layers.current;
+    if (!m || !g) return;
+    g.clearLayers();
+    for (const path of props.paths ?? []) {
+      if (path.points.length >= 2) L.polyline(path.points.map(([lng, lat]) => [lat, lng] as L.LatLngTuple), { color: path.colour, weight: 4, opacity: 0.75, dashArray: path.dashed ? '6 6' : undefined, interactive: false }).addTo(g);
+    }
+    const edit = props.editPath;
+    if (edit) {
+      const line = L.polyline(edit.points.map(([lng, lat]) => [lat, lng] as L.LatLngTuple), { color: THEME, weight: 4, interactive: false }).addTo(g);
+      void line;
+      edit.points.forEach(([lng, lat], i) => {
+        const v = L.circleMarker([lat, lng], { radius: i === edit.selected ? 7 : 5, color: '#fff', weight: 2, fillColor: i === edit.selected ? '#d4380d' : THEME, fillOpacity: 1, bubblingMouseEvents: false }).addTo(g);
+        v.bindTooltip(`轨迹点 ${i + 1}`, { direction: 'top' });
+        v.on('mousedown', () => {
+          edit.onSelect(i);
+          dragVertex(m, (ll) => {
+            const cur = latest.current.editPath;
+            if (cur) cur.onChange(cur.points.map((x, k) => (k === i ? ll : x)) as LngLat[]);
+          });
+        });
+      });
+    }
+    for (const pt of props.points) {
+      const selected = pt.id === props.selectedId;
+      const marker = L.circleMarker([pt.lat, pt.lng], {
+        radius: selected ? 8 : 5,
+        color: selected ? '#fff' : pt.muted ? '#9ca3af' : '#1f2937',
+        weight: selected ? 3 : 1.5,
+        fillColor: selected ? '#d4380d' : pt.muted ? '#e5e7eb' : '#ffffff',
+        fillOpacity: 1,
+        bubblingMouseEvents: false,
+      }).addTo(g);
+      marker.bindTooltip(pt.name, { direction: 'top', permanent: selected, className: 'text-xs' });
+      marker.on('click', () => latest.current.onSelect?.(pt.id));
+      if (props.onMovePoint)
+        marker.on('mousedown', () => {
+          latest.current.onSelect?.(pt.id);
+          dragVertex(m, ([lng, lat]) => latest.current.onMovePoint?.(pt.id, lng, lat), true);
+        });
+    }
+    if (!fitted.current) {
+      const all: L.LatLngTuple[] = [...props.points.map((p) => [p.lat, p.lng] as L.LatLngTuple), ...(props.paths ?? []).flatMap((p) => p.points.map(([lng, lat]) => [lat, lng] as L.LatLngTuple)), ...(edit?.points ?? []).map(([lng, lat]) => [lat, lng] as L.LatLngTuple)];
+      if (all.length) {
+        m.fitBounds(L.latLngBounds(all), { padding: [24, 24], maxZoom: 16 });
+        fitted.current = true;
+      }
+    }
+  }, [props.points, props.paths, props.editPath, props.selectedId, props.onMovePoint]);
+
+  // The list selected something: bring it into view.
+  useEffect(() => {
+    const pt = props.points.find((p) => p.id === props.selectedId);
+    if (pt && map.current && !map.current.getBounds().contains([pt.lat, pt.lng])) map.current.panTo([pt.lat, pt.lng]);
+  }, [props.selectedId, props.points]);
+
+  return (
+    <div className={`flex flex-col gap-1 ${props.className ?? ''}`}>
+      <div ref={host} role="application" aria-label={`${props.label}（地图，可用键盘操作）`} className="h-full min-h-72 w-full rounded border border-gray-200 bg-[#f3f1ec] focus-visible:outline-2 focus-visible:outline-[var(--theme)]" />
+      <p className="text-xs text-gray-600">
+        {MAP_KEYS.filter(([, what]) => (props.editPath ? true : !what.includes('轨迹点'))).map(([key, what]) => (
+          <span key={key} className="mr-3 inline-block">
+            <kbd className="rounded bg-gray-100 px-1">{key}</kbd> {what}
+          </span>
+        ))}
+        {props.editPath && <span className="inline-block">点击地图添加轨迹点，拖动轨迹点移动</span>}
+      </p>
+    </div>
+  );
+
+  function insertVertex(edit: PathEditing, p: LngLat) {
+    const at = edit.selected >= 0 ? edit.selected + 1 : edit.points.length;
+    const next = [...edit.points];
+    next.splice(at, 0, p);
+    edit.onChange(next);
+    edit.onSelect(at);
+  }
+}
+
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** Follows the pointer until it is released; the map does not pan meanwhile. */
+function dragVertex(m: L.Map, onMove: (p: LngLat) => void, onlyOnRelease = false) {
+  m.dragging.disable();
+  let last: LngLat | null = null;
+  const move = (e: L.LeafletMouseEvent) => {
+    last = [round(e.latlng.lng), round(e.latlng.lat)];
+    if (!onlyOnRelease) onMove(last);
+  };
+  const up = () => {
+    m.off('mousemove', move);
+    m.off('mouseup', up);
+    m.dragging.enable();
+    if (onlyOnRelease && last) onMove(last);
+  };
+  m.on('mousemove', move);
+  m.on('mouseup', up);
+}

@@ -1,0 +1,71 @@
+import { type BusLine, busLine } from '../../../../shared/api';
+import { LINE_DIRECTIONS } from '../../../../shared/api/bus-line';
+import { Field } from '../../../components/field';
+import { CheckboxField, FormError, SelectField } from '../../../components/form-controls';
+import { useContractForm } from '../../../lib/use-contract-form';
+
+const DIRECTION_OPTIONS = [
+  { value: '-1', label: `${LINE_DIRECTIONS['-1']}（上行与下行）` },
+  { value: '0', label: `${LINE_DIRECTIONS['0']}` },
+  { value: '1', label: `${LINE_DIRECTIONS['1']}` },
+];
+
+/** Yuan as typed ("2" or "1.5") to fen; anything else is NaN for the contract to refuse. */
+const toFen = (text: string) => (/^\d+(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : Number.NaN);
+
+/**
+ * The fields of a line (新增线路 and 编辑线路): code, name, direction, loop, first and last bus,
+ * fare in yuan (stored in fen). The host renders the buttons; Enter submits through `submit`.
+ */
+export function useLineForm(row: BusLine | null, onSaved: (saved: BusLine) => void) {
+  const form = useContractForm(busLine.busLineSave, {
+    initial: {
+      code: row?.code ?? '',
+      name: row?.name ?? '',
+      direction: String(row?.direction ?? -1),
+      isLoop: row?.isLoop ?? false,
+      firstBus: row?.firstBus ?? '',
+      lastBus: row?.lastBus ?? '',
+      fare: row ? (row.fare / 100).toString() : '2',
+    },
+    toInput: (v) => ({
+      body: {
+        ...(row ? { id: row.id } : {}),
+        code: v.code,
+        name: v.name,
+        direction: Number(v.direction),
+        isLoop: v.isLoop,
+        ...(v.firstBus.trim() ? { firstBus: v.firstBus } : {}),
+        ...(v.lastBus.trim() ? { lastBus: v.lastBus } : {}),
+        fare: toFen(v.fare),
+      },
+    }),
+    success: (saved) => (row ? `已保存线路「${saved.name}」` : `已新增线路「${saved.name}」`),
+    onSaved,
+    revalidate: [busLine.busLineList, busLine.busLineInfoCall],
+  });
+  return form;
+}
+
+export function LineFields({ form, changingDirectionDrops }: { form: ReturnType<typeof useLineForm>; changingDirectionDrops?: boolean }) {
+  const { values, errors, set } = form;
+  return (
+    <>
+      <FormError>{errors['']}</FormError>
+      <Field label="线路编号" required autoFocus maxLength={16} value={values.code} onChange={(e) => set('code', e.target.value)} error={errors.code} hint="如 49、隧道三线；同一版本内不能重复" />
+      <Field label="线路名称" required maxLength={40} value={values.name} onChange={(e) => set('name', e.target.value)} error={errors.name} hint="如 49路" />
+      <SelectField
+        label="方向"
+        options={DIRECTION_OPTIONS}
+        value={values.direction}
+        onChange={(e) => set('direction', e.target.value)}
+        error={errors.direction}
+        hint={changingDirectionDrops ? '改为单向会删除另一方向的站点、轨迹与子线路' : undefined}
+      />
+      <CheckboxField label="环线（末站回到首站）" checked={values.isLoop} onChange={(v) => set('isLoop', v)} hint="环线只有一个方向" />
+      <Field label="首班时间" inputMode="numeric" placeholder="05:30" maxLength={5} value={values.firstBus} onChange={(e) => set('firstBus', e.target.value)} error={errors.firstBus} />
+      <Field label="末班时间" inputMode="numeric" placeholder="22:30" maxLength={5} value={values.lastBus} onChange={(e) => set('lastBus', e.target.value)} error={errors.lastBus} />
+      <Field label="票价（元）" inputMode="decimal" value={values.fare} onChange={(e) => set('fare', e.target.value)} error={errors.fare} hint="如 2 或 1.5" />
+    </>
+  );
+}

@@ -1,0 +1,144 @@
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { type BusLineInfo, busLine } from '../../../../shared/api';
+import { LINE_STATES, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
+import { VERSION_STATUS, type VersionStatus } from '../../../../shared/api/line-version';
+import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { Modal, ModalActions } from '../../../components/modal';
+import { ScreenSection } from '../../../components/screen-section';
+import { toast } from '../../../components/toast';
+import { api } from '../../../lib/api-client';
+import { useAllowed } from '../../../lib/permission';
+import { useScreenLocation } from '../../../lib/screen-context';
+import { idParam, useLineInfo, yuan } from '../api';
+import { DirectionStops } from '../components/direction-stops';
+import { LineFields, useLineForm } from '../components/line-form';
+
+/**
+ * 线路详情 (BusLine, `?id=`): a line of a version with both directions' stops side by side, edited
+ * in place when its version is open; the path, sub-lines, 停运 and 删除 from here.
+ */
+export function LinePage() {
+  const { search } = useScreenLocation();
+  const id = idParam(search);
+  const info = useLineInfo(id);
+  if (!id) return <Missing text="没有指定线路。" />;
+  if (info.error) return <Missing text="线路不存在，或不属于当前区域。" />;
+  if (!info.data) return <ScreenSection title="线路详情"><p className="text-sm text-gray-600">加载中…</p></ScreenSection>;
+  return <LineView line={info.data} reload={() => void info.mutate()} />;
+}
+
+function Missing({ text }: { text: string }) {
+  return (
+    <ScreenSection title="线路详情">
+      <p className="text-sm text-gray-700">
+        {text}
+        <Link href="/bus/list" className="ml-2 text-[var(--theme-strong)] underline">
+          返回线路列表
+        </Link>
+      </p>
+    </ScreenSection>
+  );
+}
+
+function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
+  const [, navigate] = useLocation();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const canDelete = useAllowed(busLine.busLineDelete.permission);
+  const status = VERSION_STATUS[line.version.status as VersionStatus] ?? '';
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      await api.call(busLine.busLineDisable, { body: { id: line.id, state: line.state ? 0 : 1 } });
+      toast.success(`线路「${line.name}」已${line.state ? '停运' : '恢复运营'}`);
+      reload();
+    } catch {
+      // In the toast.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await api.call(busLine.busLineDelete, { body: { id: line.id } });
+      toast.success(`已删除线路「${line.name}」`);
+      navigate('/bus/list');
+    } catch {
+      setBusy(false);
+    }
+  };
+  return (
+    <ScreenSection title={`线路详情 · ${line.name}`}>
+      <div className="mb-4 flex flex-wrap items-start gap-x-6 gap-y-2 rounded border border-gray-200 bg-white p-3 text-sm">
+        <dl className="grid flex-1 grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-4">
+          <Item term="编号" value={line.code} />
+          <Item term="方向" value={`${directionLabel(line.direction)}${line.isLoop ? ' · 环线' : ''}`} />
+          <Item term="运营时间" value={line.firstBus || line.lastBus ? `${line.firstBus ?? '—'} – ${line.lastBus ?? '—'}` : '—'} />
+          <Item term="票价" value={`${yuan(line.fare)} 元`} />
+          <Item term="状态" value={LINE_STATES[line.state]} />
+          <Item term="版本" value={`${line.version.name}（${status}）`} />
+          <Item term="子线路" value={`${line.subLines} 条`} />
+        </dl>
+        <div className="flex flex-wrap gap-1">
+          {line.editable && (
+            <Button className="h-8" onClick={() => setEditing(true)}>
+              编辑线路
+            </Button>
+          )}
+          <Button className="h-8" onClick={() => navigate(`/bus/line-path?id=${line.id}`)}>
+            线路轨迹
+          </Button>
+          <Button className="h-8" onClick={() => navigate(`/bus/sub-list?lineId=${line.id}`)}>
+            子线路
+          </Button>
+          {line.editable && (
+            <Button className="h-8" disabled={busy} onClick={() => void toggle()}>
+              {line.state ? '停运' : '恢复运营'}
+            </Button>
+          )}
+          {line.editable && canDelete && (
+            <Button variant="danger" className="h-8" disabled={busy} onClick={() => setDeleting(true)}>
+              删除
+            </Button>
+          )}
+        </div>
+      </div>
+      {!line.editable && (
+        <p className="mb-4 rounded border border-gray-200 bg-gray-50 px-3 py-2 text-sm text-gray-700">
+          只读：版本「{line.version.name}」{status}。只有开放编辑的版本可以修改{line.version.status === 0 ? '，且需要线网编辑权限' : ''}。
+        </p>
+      )}
+      <div className="flex flex-col gap-4 xl:flex-row">
+        {travelledBy(line.direction).map((d) => (
+          <DirectionStops key={d} line={line} direction={d} onSaved={reload} />
+        ))}
+      </div>
+      {editing && <EditLineDialog line={line} onClose={() => setEditing(false)} onSaved={() => (setEditing(false), reload())} />}
+      <ConfirmDialog open={deleting} danger title={`删除线路「${line.name}」`} confirmLabel="删除" busy={busy} onConfirm={() => void remove()} onClose={() => setDeleting(false)}>
+        线路的站点、轨迹和 {line.subLines} 条子线路会一并删除；只影响版本「{line.version.name}」。
+      </ConfirmDialog>
+    </ScreenSection>
+  );
+}
+
+function Item({ term, value }: { term: string; value: string }) {
+  return (
+    <div className="flex gap-2">
+      <dt className="shrink-0 text-gray-600">{term}</dt>
+      <dd className="text-gray-900">{value}</dd>
+    </div>
+  );
+}
+
+function EditLineDialog({ line, onClose, onSaved }: { line: BusLineInfo; onClose(): void; onSaved(): void }) {
+  const form = useLineForm(line, onSaved);
+  return (
+    <Modal open title={`编辑线路 · ${line.name}`} onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} />}>
+      <LineFields form={form} changingDirectionDrops={line.direction === -1} />
+    </Modal>
+  );
+}
