@@ -79,6 +79,13 @@ export function NetworkMap(props: NetworkMapProps) {
     if (props.tileUrl) L.tileLayer(props.tileUrl, { maxZoom: 19 }).addTo(m);
     layers.current = L.layerGroup().addTo(m);
     map.current = m;
+    // The host gets its final size after layout (and when the window or sidebar changes): Leaflet
+    // must re-measure, and the first fit waits for a real size.
+    const resized = new ResizeObserver(() => {
+      m.invalidateSize();
+      if (!fitted.current) fit();
+    });
+    resized.observe(el);
     m.on('click', (e: L.LeafletMouseEvent) => {
       const edit = latest.current.editPath;
       if (edit) insertVertex(edit, [round(e.latlng.lng), round(e.latlng.lat)]);
@@ -86,6 +93,7 @@ export function NetworkMap(props: NetworkMapProps) {
     // Capture runs before Leaflet's own key handler on the same element, so Shift+arrows move a point instead of panning.
     el.addEventListener('keydown', (e) => onKey(e, m), true);
     return () => {
+      resized.disconnect();
       m.remove();
       map.current = null;
     };
@@ -172,14 +180,23 @@ export function NetworkMap(props: NetworkMapProps) {
           dragVertex(m, ([lng, lat]) => latest.current.onMovePoint?.(pt.id, lng, lat), true);
         });
     }
-    if (!fitted.current) {
-      const all: L.LatLngTuple[] = [...props.points.map((p) => [p.lat, p.lng] as L.LatLngTuple), ...(props.paths ?? []).flatMap((p) => p.points.map(([lng, lat]) => [lat, lng] as L.LatLngTuple)), ...(edit?.points ?? []).map(([lng, lat]) => [lat, lng] as L.LatLngTuple)];
-      if (all.length) {
-        m.fitBounds(L.latLngBounds(all), { padding: [24, 24], maxZoom: 16 });
-        fitted.current = true;
-      }
-    }
+    if (!fitted.current) fit();
   }, [props.points, props.paths, props.editPath, props.selectedId, props.onMovePoint]);
+
+  /** Shows everything drawn, once there is something and the map has a size. */
+  function fit() {
+    const m = map.current;
+    const p = latest.current;
+    if (!m || !host.current?.clientHeight) return;
+    const all: L.LatLngTuple[] = [
+      ...p.points.map((x) => [x.lat, x.lng] as L.LatLngTuple),
+      ...(p.paths ?? []).flatMap((x) => x.points.map(([lng, lat]) => [lat, lng] as L.LatLngTuple)),
+      ...(p.editPath?.points ?? []).map(([lng, lat]) => [lat, lng] as L.LatLngTuple),
+    ];
+    if (!all.length) return;
+    m.fitBounds(L.latLngBounds(all), { padding: [24, 24], maxZoom: 16 });
+    fitted.current = true;
+  }
 
   // The list selected something: bring it into view.
   useEffect(() => {
@@ -189,7 +206,7 @@ export function NetworkMap(props: NetworkMapProps) {
 
   return (
     <div className={`flex flex-col gap-1 ${props.className ?? ''}`}>
-      <div ref={host} role="application" aria-label={`${props.label}（地图，可用键盘操作）`} className="h-full min-h-72 w-full rounded border border-gray-200 bg-[#f3f1ec] focus-visible:outline-2 focus-visible:outline-[var(--theme)]" />
+      <div ref={host} role="application" aria-label={`${props.label}（地图，可用键盘操作）`} className="h-full min-h-72 w-full rounded border border-gray-200 !bg-[#f3f1ec] !font-sans focus-visible:outline-2 focus-visible:outline-[var(--theme)]" />
       <p className="text-xs text-gray-600">
         {MAP_KEYS.filter(([, what]) => (props.editPath ? true : !what.includes('轨迹点'))).map(([key, what]) => (
           <span key={key} className="mr-3 inline-block">

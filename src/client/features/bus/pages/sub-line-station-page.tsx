@@ -130,7 +130,7 @@ function Editor({ detail, onSaved }: { detail: SubLineInfo; onSaved(d: SubLineIn
                     {on ? '✓' : ''}
                   </span>
                   <span className="w-7 text-right tabular-nums text-gray-600">{i + 1}</span>
-                  <span className={on ? 'text-gray-900' : 'text-gray-500'}>{s.name}</span>
+                  <span className={on ? 'font-medium text-gray-900' : 'text-gray-600'}>{s.name}</span>
                 </li>
               );
             })}
