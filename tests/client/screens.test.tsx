@@ -29,6 +29,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListDistrict: '黄浦区',
   ListStation: /路/,
   ListStationQrCode: /pages\/station\/index\?scene=/,
+  GpsSort: /选择一条线路/,
   BaseSetting: '城市中心纬度',
   About: /面向公交运营单位工作人员的后台管理控制台/,
   ListVersion: '2026 秋季线网',

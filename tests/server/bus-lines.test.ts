@@ -346,6 +346,34 @@ describe('stationQrCode/export/excel', () => {
   });
 });
 
+describe('version/diff against the online version', () => {
+  it('names lines added, removed and changed: stops added and removed, order, path moved, fare', async () => {
+    const lines = await db().select().from(t.busLines).where(eq(t.busLines.versionId, openVersion)).orderBy(asc(t.busLines.id));
+    const seeded = lines.filter((l) => seededLines.includes(l.id));
+    const [a, b, c] = seeded as [typeof lines[number], typeof lines[number], typeof lines[number] | undefined];
+    const up = await storedStops(a.id, 0);
+    const extra = xuhuiStops.find((id) => !up.includes(id))!;
+    await s.call(busLine.busLineStationSave, { token: manager, body: { lineId: a.id, direction: 0, stationIds: [up[1]!, up[0]!, ...up.slice(2, -1), extra] } });
+    await s.call(busLine.busLineSave, { token: manager, body: { id: a.id, code: a.code, name: a.name, direction: -1, fare: a.fare + 100 } });
+    const [route] = await db().select().from(t.lineRoutes).where(and(eq(t.lineRoutes.lineId, b.id), eq(t.lineRoutes.direction, 1)));
+    await s.call(busLine.busLineRouteSave, { token: manager, body: { lineId: b.id, direction: 1, points: route!.points.map(([lng, lat]) => [lng + 0.003, lat]) } });
+    const fresh = await newLine({ code: 'D1', name: '对比新线' });
+    if (c) await s.call(busLine.busLineDelete, { token: manager, body: { id: c.id } });
+    const res = await s.call<{ against: { id: number }; changes: { code: string; change: string; details: string[] }[]; unchanged: number }>(lineVersion.versionDiff, { token: viewer, query: { id: openVersion } });
+    expect(res.body.data.against.id).toBe(onlineVersion);
+    const byCode = new Map(res.body.data.changes.map((x) => [x.code, x]));
+    const changedA = byCode.get(a.code)!;
+    expect(changedA.change).toBe('changed');
+    const stopName = async (id: number) => (await db().select().from(t.stations).where(eq(t.stations.id, id)))[0]!.name;
+    expect(changedA.details).toEqual(expect.arrayContaining([`上行新增站点：${await stopName(extra)}`, `上行删除站点：${await stopName(up.at(-1)!)}`, '上行站序调整', `票价：${(a.fare / 100).toFixed(2)} → ${((a.fare + 100) / 100).toFixed(2)} 元`]));
+    expect(byCode.get(b.code)!.details.some((d) => /^下行轨迹改变，最大偏移 2\d\d 米$/.test(d))).toBe(true);
+    expect(byCode.get(fresh.code)).toMatchObject({ change: 'added' });
+    if (c) expect(byCode.get(c.code)).toMatchObject({ change: 'removed' });
+    const online = await s.call<{ against: null }>(lineVersion.versionDiff, { token: viewer, query: { id: onlineVersion } });
+    expect(online.body.data.against).toBeNull();
+  });
+});
+
 describe.skipIf(skipWithoutPostgres('line edit races'))('on PostgreSQL', () => {
   it('twenty concurrent saves of one direction all land whole, one after another (the line row lock)', async () => {
     const line = await newLine({ direction: 0 });

@@ -54,6 +54,10 @@ interface DataTableProps<T, K extends string> {
    * actions. The selection belongs to the page shown and clears when it changes.
    */
   selection?: { actions(selected: readonly T[], clear: () => void): ReactNode };
+  /** Told the current row whenever it changes (a map beside the table follows it). */
+  onCurrentRow?(row: T | null): void;
+  /** Moves the current row to the row with this key when it changes (picked on that map). */
+  cursorKey?: string | number | null;
 }
 
 const isPage = <T,>(d: Page<T> | readonly T[] | undefined): d is Page<T> => !!d && !Array.isArray(d);
@@ -84,6 +88,8 @@ export function DataTable<T, K extends string = string>({
   activateHint,
   emptyText = '暂无数据',
   selection,
+  onCurrentRow,
+  cursorKey,
 }: DataTableProps<T, K>) {
   const { active } = useScreenLocation();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -111,6 +117,20 @@ export function DataTable<T, K extends string = string>({
     });
   // Another page (or filter) is other rows: what was picked on the last one is not carried over.
   useEffect(clearSelection, [data, clearSelection]);
+
+  const currentRow = rows[current] ?? null;
+  const currentKey = currentRow === null ? null : rowKey(currentRow);
+  const tellCurrent = useRef(onCurrentRow);
+  tellCurrent.current = onCurrentRow;
+  useEffect(() => tellCurrent.current?.(currentRow), [currentKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (cursorKey === undefined || cursorKey === null) return;
+    const i = rows.findIndex((r) => rowKey(r) === cursorKey);
+    if (i >= 0) {
+      setCursor(i);
+      rowRefs.current[i]?.scrollIntoView({ block: 'nearest' });
+    }
+  }, [cursorKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // One tab stop per table: the current row and its own buttons; Tab leaves for the pagination.
   useEffect(() => {
@@ -261,7 +281,7 @@ export function DataTable<T, K extends string = string>({
         }}
         onKeyDown={(e) => onRowKey(e, i, row)}
         onDoubleClick={onRowActivate ? () => onRowActivate(row) : undefined}
-        className={`border-t border-gray-100 hover:bg-gray-50 focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${selection && picked.has(rowKey(row)) ? 'bg-[#ecf5ff]' : ''}`}
+        className={`border-t border-gray-100 hover:bg-gray-50 focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${selection && picked.has(rowKey(row)) ? 'bg-[#ecf5ff]' : ''} ${cursorKey != null && rowKey(row) === cursorKey ? 'bg-amber-50' : ''}`}
       >
         {selection && (
           <td className="w-8 px-3 py-2">

@@ -93,3 +93,30 @@ export const versionDelete = endpoint({
   response: lineVersion,
   permission: grant({ buttons: ['BUS_LINE_VERSION_UPDATE_DEL'] }),
 });
+
+/** One line's difference between a version and the district's online one. */
+export const lineChange = z.object({
+  code: z.string(),
+  name: z.string(),
+  /** added: only in this version; removed: only online; changed: in both, different. */
+  change: z.enum(['added', 'removed', 'changed']),
+  /** What differs, in Chinese, one item per fact (上行：新增站点 …；下行：站序调整；轨迹改变 最大偏移 120 米). */
+  details: z.array(z.string()),
+});
+export type LineChange = z.infer<typeof lineChange>;
+
+export const versionDiff = endpoint({
+  id: 'version.diff',
+  title: '版本对比',
+  method: 'GET',
+  path: `${V}/diff`,
+  query: z.object({ id: id('版本ID') }),
+  response: z.object({
+    version: z.object({ id: z.number().int(), name: z.string(), status: z.number().int() }),
+    /** The district's online version it is compared with; null when the district has none (or it is the online one). */
+    against: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    changes: z.array(lineChange),
+    unchanged: z.number().int(),
+  }),
+  permission: SESSION,
+});

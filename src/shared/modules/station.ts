@@ -11,7 +11,7 @@ export const stationModule = defineModule({
     jumpKey: 's',
     pages: [
       { key: 'station', title: '站点', component: 'ListStation' },
-      { key: 'gps-sort', title: 'GPS排序', component: 'GpsSort', hidden: true, planned: true },
+      { key: 'gps-sort', title: 'GPS排序', component: 'GpsSort' },
       { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode' },
     ],
   },

@@ -15,7 +15,7 @@ export const versionModule = defineModule({
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
-  endpoints: [lineVersion.versionPage, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete],
+  endpoints: [lineVersion.versionPage, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff],
   buttons: {
     BUS_LINE_VERSION_ADD: '新增版本',
     BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',

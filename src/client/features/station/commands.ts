@@ -38,6 +38,22 @@ export const stationCommands: Command[] = [
     permission: station.stationQrInit.permission,
     run: (ctx) => ctx.navigate('/station/station-qr-code?action=generate'),
   },
+  {
+    id: 'station.qr-export',
+    title: '导出站点二维码（Excel）',
+    group: '站点管理',
+    keywords: ['二维码', '导出', 'excel', 'qr'],
+    permission: station.stationQrExport.permission,
+    run: (ctx) => ctx.navigate('/station/station-qr-code?action=export'),
+  },
+  {
+    id: 'station.gps-sort',
+    title: 'GPS排序（按轨迹排列线路站点）',
+    group: '站点管理',
+    keywords: ['排序', 'gps', '轨迹'],
+    permission: station.stationList.permission,
+    run: (ctx) => ctx.navigate('/station/gps-sort'),
+  },
 ]; 
 
 const stationRecord = (s: { id: number; name: string; districtName: string | null; state: number }) => ({

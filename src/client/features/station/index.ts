@@ -6,6 +6,7 @@ import { stationCommands, stationSources } from './commands';
 export const stationFeature = defineFeature({
   screens: {
     ListStation: lazy(() => import('./pages/station-page').then((m) => ({ default: m.StationPage }))),
+    GpsSort: lazy(() => import('./pages/gps-sort-page').then((m) => ({ default: m.GpsSortPage }))),
     ListStationQrCode: lazy(() => import('./pages/station-qr-page').then((m) => ({ default: m.StationQrPage }))),
   },
   commands: stationCommands,

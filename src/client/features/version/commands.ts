@@ -1,16 +1,62 @@
 import { lineVersion } from '../../../shared/api';
+import { VERSION_STATUS, type VersionStatus } from '../../../shared/api/line-version';
 import { parseTypedDateTime } from '../../../shared/domain/time';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 import { toast } from '../../components/toast';
 
-/** Passed versions, the ones an online time can be set on. */
-const passedVersions = async () => {
-  const page = await api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: '2' } }, { silent: true });
-  return page.content.map((v) => ({ value: String(v.id), label: v.name, keywords: [v.districtName ?? ''] }));
+/** The area's versions in the given statuses, as palette choices. */
+const versionsIn = (...statuses: VersionStatus[]) => async () => {
+  const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true })));
+  return pages.flatMap((p) => p.content).map((v) => ({ value: String(v.id), label: v.name, keywords: [v.districtName ?? '', VERSION_STATUS[v.status]] }));
 };
+const passedVersions = versionsIn(2);
+
+/** 提交审核, 审核通过, 退回, 作废 from the palette: the same calls, refusals and toasts as the buttons. */
+function statusCommand(id: string, title: string, from: VersionStatus[], to: VersionStatus, done: string, keywords: string[]): Command {
+  const endpoint = to === 5 ? lineVersion.versionDelete : lineVersion.versionUpdateStatus;
+  return {
+    id,
+    title,
+    group: '版本管理',
+    keywords,
+    permission: endpoint.permission,
+    args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
+    run: (ctx, a) => {
+      const call = to === 5 ? api.call(lineVersion.versionDelete, { body: { id: Number(a.id) } }) : api.call(lineVersion.versionUpdateStatus, { body: { id: Number(a.id), status: to } });
+      call
+        .then((v) => {
+          toast.success(`版本「${v.name}」已${done}`);
+          ctx.navigate(`/version/version?status=${to}`);
+        })
+        // The refusal (a submit's first problems) is in the toast.
+        .catch(() => undefined);
+    },
+  };
+}
 
 export const versionCommands: Command[] = [
+  {
+    id: 'version.add',
+    title: '新增线网版本',
+    group: '版本管理',
+    keywords: ['版本', 'version'],
+    permission: lineVersion.versionAdd.permission,
+    run: (ctx) => ctx.navigate('/version/version?action=add'),
+  },
+  statusCommand('version.submit', '提交版本审核', [0], 1, '提交审核', ['提交', 'submit', 'tijiao']),
+  statusCommand('version.pass', '审核通过版本', [1], 2, '审核通过', ['审核', 'pass', 'shenhe']),
+  statusCommand('version.return', '退回版本（改回开放编辑）', [1], 0, '退回', ['退回', 'return']),
+  statusCommand('version.void', '作废版本', [0, 1, 2], 5, '作废', ['作废', '删除', 'void']),
+  {
+    id: 'version.diff',
+    title: '对比版本与线上版本',
+    group: '版本管理',
+    keywords: ['对比', 'diff', '变化'],
+    permission: lineVersion.versionDiff.permission,
+    args: [{ name: 'id', label: '选择版本', kind: 'choice', options: versionsIn(0, 1, 2) }],
+    run: (ctx, a) => ctx.navigate(`/version/version?action=diff&id=${a.id}`),
+  },
   {
     id: 'version.set-online-time',
     title: '设置版本上线时间',

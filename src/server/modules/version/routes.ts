@@ -2,6 +2,7 @@ import { lineVersion } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import { versionDemoSeed } from './seed';
+import { versionDiff } from './diff';
 import * as service from './service';
 
 /** 版本管理: line-network versions and the job that takes passed versions online on time. */
@@ -15,6 +16,7 @@ export const versionServer: ServerModule = {
     b.bind(lineVersion.versionUpdateStatus, ({ auth, body }) => service.updateStatus(deps, auth, body));
     b.bind(lineVersion.versionSetOnlineTime, ({ auth, body }) => service.setOnlineTime(deps, auth, body));
     b.bind(lineVersion.versionDelete, ({ auth, body }) => service.deleteVersion(deps, auth, body.id));
+    b.bind(lineVersion.versionDiff, ({ auth, query }) => versionDiff(deps, auth, query.id));
   },
   jobs: [{ name: 'version-go-live', everyMs: 30_000, run: (deps) => service.takeDueVersionsOnline(deps) }],
 };

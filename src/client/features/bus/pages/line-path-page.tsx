@@ -95,6 +95,9 @@ function PathEditor({ line, direction, reload }: { line: BusLineInfo; direction:
           </span>
           {line.editable && (
             <span className="ml-auto flex flex-wrap gap-1">
+              <Button className="h-8" disabled={!route || dirty} title={dirty ? '先保存轨迹' : undefined} onClick={() => navigate(`/station/gps-sort?lineId=${line.id}&direction=${direction}`)}>
+                按轨迹排序站点
+              </Button>
               <Button className="h-8" disabled={stops.length < 2} onClick={() => (setPoints(stops.map((s) => [s.lng, s.lat] as LngLat)), setVertex(-1))} title="按站点顺序连线，再逐段调整到道路上">
                 按站点生成
               </Button>

@@ -12,6 +12,7 @@ import { MergeDialog } from '../components/merge-dialog';
 import { StationDialog } from '../components/station-dialog';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
+import { StationMapPanel } from '../components/station-map-panel';
 
 const FILTER_KEYS = ['name', 'state', 'hasQr'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -28,6 +29,9 @@ export function StationPage() {
   const noArea = useNoAreaChosen();
   const canMerge = useAllowed(station.stationMerge.permission);
   const [merging, setMerging] = useState<readonly [number, number] | null>(null);
+  const [mapOpen, setMapOpen] = useState(() => window.matchMedia?.('(min-width: 1280px)').matches ?? false);
+  const [picked, setPicked] = useState<number | null>(null);
+  const rows = useMemo(() => stations.data?.content ?? [], [stations.data]);
   // The palette's 合并站点 lands here with both stations chosen.
   useScreenAction(
     'merge',
@@ -80,46 +84,64 @@ export function StationPage() {
   ];
   return (
     <ScreenSection title="站点">
-      <DataTable
-        id="station.list"
-        label="站点列表"
-        columns={columns}
-        rowKey={(s) => s.id}
-        result={stations}
-        state={table}
-        filters={filters}
-        {...screen.rowActivation}
-        selection={
-          canMerge
-            ? {
-                actions: (selected, clear) => (
-                  <Button
-                    className="h-8"
-                    disabled={selected.length !== 2}
-                    title={selected.length !== 2 ? '选择两个站点（空格或 x）' : undefined}
-                    onClick={() => {
-                      setMerging([selected[0]!.id, selected[1]!.id]);
-                      clear();
-                    }}
-                  >
-                    合并所选（{selected.length}/2）
+      <div className="flex flex-col gap-3 xl:flex-row xl:items-start">
+        <div className="min-w-0 flex-1">
+          <DataTable
+            id="station.list"
+            label="站点列表"
+            columns={columns}
+            rowKey={(s) => s.id}
+            result={stations}
+            state={table}
+            filters={filters}
+            {...screen.rowActivation}
+            onCurrentRow={(s) => setPicked(s?.id ?? null)}
+            cursorKey={mapOpen ? picked : undefined}
+            selection={
+              canMerge
+                ? {
+                    actions: (selected, clear) => (
+                      <Button
+                        className="h-8"
+                        disabled={selected.length !== 2}
+                        title={selected.length !== 2 ? '选择两个站点（空格或 x）' : undefined}
+                        onClick={() => {
+                          setMerging([selected[0]!.id, selected[1]!.id]);
+                          clear();
+                        }}
+                      >
+                        合并所选（{selected.length}/2）
+                      </Button>
+                    ),
+                  }
+                : undefined
+            }
+            emptyText={table.filters.name ? '暂无数据：没有名称包含该文字的站点' : '暂无数据'}
+            toolbar={
+              <>
+                <Button className="h-8" aria-pressed={mapOpen} onClick={() => setMapOpen((v) => !v)}>
+                  {mapOpen ? '隐藏地图' : '显示地图'}
+                </Button>
+                {screen.canAdd && (
+                  <Button variant="primary" className="h-8" onClick={screen.add} disabled={noArea} title={noArea ? '请先在顶部选择区域' : undefined}>
+                    ＋ 新增
                   </Button>
-                ),
-              }
-            : undefined
-        }
-        emptyText={table.filters.name ? '暂无数据：没有名称包含该文字的站点' : '暂无数据'}
-        toolbar={
-          screen.canAdd && (
-            <>
-              <Button variant="primary" className="h-8" onClick={screen.add} disabled={noArea} title={noArea ? '请先在顶部选择区域' : undefined}>
-                ＋ 新增
-              </Button>
-              {noArea && <span className="text-xs text-gray-600">新增站点前请先在顶部选择区域</span>}
-            </>
-          )
-        }
-      />
+                )}
+                {screen.canAdd && noArea && <span className="text-xs text-gray-600">新增站点前请先在顶部选择区域</span>}
+              </>
+            }
+          />
+        </div>
+        {mapOpen && (
+          <StationMapPanel
+            rows={rows}
+            picked={picked}
+            onPick={setPicked}
+            canMove={screen.canEdit}
+            onMoved={() => void stations.mutate()}
+          />
+        )}
+      </div>
       {merging && (
         <MergeDialog
           pair={merging}

@@ -1,3 +1,4 @@
+import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { type StationQr, station } from '../../../../shared/api';
@@ -10,6 +11,7 @@ import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
+import { saveFile } from '../../../lib/save-file';
 import { useApi } from '../../../lib/use-api';
 import { useQrSurplus } from '../api';
 import { QrImage, qrPng } from '../components/qr-image';
@@ -52,12 +54,23 @@ export function StationQrPage() {
       setPrinting(null);
     }, 300);
   };
-  const download = async (q: StationQr) => {
-    const a = document.createElement('a');
-    a.href = await qrPng(q.content, q.stationName);
-    a.download = `${q.stationName}-${q.qrCode}.png`;
-    a.click();
+  const download = async (q: StationQr) => saveFile(await qrPng(q.content, q.stationName), `${q.stationName}-${q.qrCode}.png`);
+  const [exporting, setExporting] = useState(false);
+  const exportExcel = async () => {
+    if (exporting) return;
+    setExporting(true);
+    try {
+      const name = table.filters.name || undefined;
+      const file = await api.call(station.stationQrExport, { query: { name } });
+      saveFile(file, `站点二维码-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
+      toast.success('已导出站点二维码');
+    } catch {
+      // In the toast.
+    } finally {
+      setExporting(false);
+    }
   };
+  useScreenAction('export', () => void exportExcel());
 
   const filters = useMemo<FilterDef<FilterKey>[]>(() => [{ key: 'name', label: '站点名称', type: 'text', placeholder: '如 人民广场', maxLength: 40 }], []);
   const columns: Column<StationQr>[] = [
@@ -108,6 +121,9 @@ export function StationQrPage() {
                 {busy ? '生成中…' : `生成缺少的二维码${missing ? `（${missing}）` : ''}`}
               </Button>
             )}
+            <Button className="h-8" onClick={() => void exportExcel()} disabled={exporting}>
+              {exporting ? '导出中…' : '导出 Excel'}
+            </Button>
             <span className="text-xs text-gray-600" aria-live="polite">
               {surplus.data ? `共 ${surplus.data.total} 个站点，${missing ? `${missing} 个未生成` : '全部已生成'}` : ''}
             </span>

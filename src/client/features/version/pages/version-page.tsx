@@ -14,6 +14,9 @@ import { api } from '../../../lib/api-client';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
+import { useNoAreaChosen } from '../../../lib/current-user';
+import { AddVersionDialog } from '../components/add-version-dialog';
+import { DiffDialog } from '../components/diff-dialog';
 
 const FILTER_KEYS = ['status'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -52,6 +55,19 @@ export function VersionPage() {
   const canSchedule = useAllowed(lineVersion.versionSetOnlineTime.permission);
   const canVoid = useAllowed(lineVersion.versionDelete.permission);
   const [scheduling, setScheduling] = useState<LineVersion | null>(null);
+  const [comparing, setComparing] = useState<number | null>(null);
+  const [adding, setAdding] = useState(false);
+  const canAdd = useAllowed(lineVersion.versionAdd.permission);
+  const noArea = useNoAreaChosen();
+  useScreenAction('add', () => canAdd && setAdding(true));
+  useScreenAction(
+    'diff',
+    (args) => {
+      const id = Number(args.get('id'));
+      if (id > 0) setComparing(id);
+    },
+    ['id'],
+  );
   const [busy, setBusy] = useState(false);
 
   useScreenAction(
@@ -103,6 +119,11 @@ export function VersionPage() {
       fixed: true,
       cell: (v) => (
         <span className="flex flex-wrap gap-1">
+          {v.status !== 3 && (
+            <Button variant="text" onClick={() => setComparing(v.id)} aria-label={`对比 ${v.name}`}>
+              对比
+            </Button>
+          )}
           {canStatus &&
             ACTIONS[v.status].map((a) => (
               <Button key={a.to} variant="text" disabled={busy} onClick={() => void act(v, a.to, a.label)} aria-label={`${a.label} ${v.name}`}>
@@ -125,7 +146,26 @@ export function VersionPage() {
   ];
   return (
     <ScreenSection title="线网版本">
-      <DataTable id="version.list" label="线网版本列表" columns={columns} rowKey={(v) => v.id} result={versions} state={table} filters={filters} />
+      <DataTable
+        id="version.list"
+        label="线网版本列表"
+        columns={columns}
+        rowKey={(v) => v.id}
+        result={versions}
+        state={table}
+        filters={filters}
+        onRowActivate={(v) => v.status !== 3 && setComparing(v.id)}
+        activateHint={(v) => (v.status !== 3 ? '按 Enter 对比线上版本' : undefined)}
+        toolbar={
+          canAdd && (
+            <Button variant="primary" className="h-8" disabled={noArea} title={noArea ? '请先在顶部选择区域' : undefined} onClick={() => setAdding(true)}>
+              ＋ 新增版本
+            </Button>
+          )
+        }
+      />
+      {comparing && <DiffDialog versionId={comparing} onClose={() => setComparing(null)} />}
+      {adding && <AddVersionDialog onClose={() => setAdding(false)} onSaved={() => setAdding(false)} />}
       {scheduling && (
         <ScheduleDialog
           version={scheduling}
