@@ -119,7 +119,7 @@ function startJobs(app: FastifyInstance, deps: AppDeps) {
           .catch((err: unknown) => app.log.error({ err, job: job.name }, 'job failed'))
           .finally(() => (running = false));
       };
-      const timer = setInterval(tick, job.everyMs);
+      const timer = setInterval(tick, deps.config.jobIntervalMs ?? job.everyMs);
       timer.unref();
       timers.push(timer);
     }

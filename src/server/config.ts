@@ -24,6 +24,8 @@ export interface Config {
    * service the operator licenses; null draws the maps over a plain background (no internet needed).
    */
   mapTileUrl: string | null;
+  /** How often every timed job runs (the go-live check); null keeps each job's own period (30 s). */
+  jobIntervalMs: number | null;
   /**
    * Behind a reverse proxy: whom to believe about the client's address in X-Forwarded-For. false:
    * nobody; a number: that many proxy hops; a string: the proxies' addresses or CIDRs; true: every
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     seed: num('SEED', env.SEED, 20261122),
     mapTileUrl: tileUrlOf(env.MAP_TILE_URL),
+    jobIntervalMs: env.JOB_INTERVAL_MS ? Math.max(100, num('JOB_INTERVAL_MS', env.JOB_INTERVAL_MS, 30_000)) : null,
     trustProxy,
     shutdownGraceMs: num('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 1_000),
     connections: {

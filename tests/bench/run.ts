@@ -11,6 +11,7 @@ import { benchFlood, floodTable } from './flood.bench';
 import { benchLogin, login } from './login.bench';
 import { benchTiming, timingTable } from './timing.bench';
 import { CURRENT_USER, STATION_PAGE, STATION_SEARCH, USER_PAGE, VERSION_PAGE, benchRead, checkUserPage } from './read.bench';
+import { benchMerge, networkPaths } from './network.bench';
 import { startBenchServer } from './server';
 
 const READS = { total: 2000, concurrency: 8, warmup: 200 };
@@ -36,14 +37,20 @@ async function main() {
     process.stderr.write(`bench: ${USER_PAGE} x${READS.total}...\n`);
     const page = await benchRead(client, adminToken, 'user page', USER_PAGE, READS);
     const network = [];
+    const lines = await networkPaths(server.db);
     for (const [name, path] of [
       ['station page', STATION_PAGE],
       ['station search', STATION_SEARCH],
       ['open version', VERSION_PAGE],
+      ['line list', lines.lineList],
+      [`line info (${lines.stops} stops)`, lines.lineInfo],
+      ['version diff', lines.versionDiff],
     ] as const) {
       process.stderr.write(`bench: ${path} x${READS.total}...\n`);
       network.push({ path, m: await benchRead(client, adminToken, name, path, READS) });
     }
+    process.stderr.write('bench: 5 merges of a station used by 30 lines...\n');
+    const merge = await benchMerge(client, adminToken, server.db, 5);
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
 
@@ -54,7 +61,7 @@ async function main() {
     const timing = readsOnly ? null : await benchTiming((msg) => process.stderr.write(`${msg}\n`));
 
     const cpus = os.cpus();
-    const lines = [
+    const out = [
       '',
       `Command: \`npm run bench\` — Node ${process.version}, ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${os.platform()} ${os.arch()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB.`,
       `Server and client in one process over loopback; PGlite on disk, demo city (${accounts} accounts); response checks ${server.checkResponses ? 'on (as `npm start` without NODE_ENV=production)' : 'off (NODE_ENV=production)'}.`,
@@ -65,6 +72,8 @@ async function main() {
       row('`GET /busline/api/user/query/page?page=0&size=20`', page),
       ...network.map((n) => row(`\`GET ${decodeURIComponent(n.path)}\``, n.m)),
       row('`POST /busline/api/authenticate` (scrypt)', logins),
+      '',
+      `合并站点 of a station used by ${merge.lines} lines (each of 21 stops), ${merge.ms.length} runs: median ${ms(merge.ms[Math.floor(merge.ms.length / 2)]!)} ms, max ${ms(merge.ms.at(-1)!)} ms (one transaction: re-point, renumber, delete, audit).`,
       '',
       ...(flood && timing
         ? [
@@ -77,7 +86,7 @@ async function main() {
           ]
         : []),
     ];
-    console.log(lines.join('\n'));
+    console.log(out.join('\n'));
   } finally {
     client.close();
     await server.close();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { type Config, loadConfig, systemClock } from '../../src/server/config';
-import { openDatabase } from '../../src/server/db/connection';
+import { type Db, openDatabase } from '../../src/server/db/connection';
 import { PROFILES, runSeed } from '../../src/server/db/seed';
 
 export interface BenchServer {
@@ -12,6 +12,7 @@ export interface BenchServer {
   app: FastifyInstance;
   dataDir: string;
   checkResponses: boolean;
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -46,6 +47,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     app,
     dataDir,
     checkResponses,
+    db: database.db,
     async close() {
       await app.close();
       await database.close();

@@ -6,16 +6,22 @@ import { e2eSuite } from '../support/e2e-suite';
 
 /**
  * The network, keyboard only, in Debian's Chromium against the real `npm start` (demo city): the
- * manager merges a planted near-duplicate stop into its twin from the palette.
+ * manager merges a planted near-duplicate stop into its twin from the palette, schedules a version,
+ * and carries an edit of a line from the open version to online.
  */
 
 let server: StartedServer;
 let browser: Browser | undefined;
 
-e2eSuite('network', (started, launched) => {
-  server = started;
-  browser = launched;
-});
+// The go-live check every second instead of every 30 s: the last test waits for it.
+e2eSuite(
+  'network',
+  (started, launched) => {
+    server = started;
+    browser = launched;
+  },
+  { env: { JOB_INTERVAL_MS: '1000' } },
+);
 
 const it_ = it.skipIf(!hasChromium);
 const palette = (page: Page) => page.getByRole('dialog', { name: '命令面板' });
@@ -88,6 +94,79 @@ describe('设置上线时间 from the palette', () => {
       await page.getByText('版本「2026 冬季加班线」将于 2030-01-01 05:00 上线').waitFor({ timeout: 10_000 });
       await page.waitForURL((u) => u.pathname === '/version/version', { timeout: 10_000 });
       await page.getByText('计划 2030-01-01 05:00').waitFor({ timeout: 10_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** Shanghai wall time `seconds` from now, as typed into the palette (YYYY-MM-DD HH:mm:ss). */
+const shanghaiIn = (seconds: number) => new Date(Date.now() + seconds * 1000 + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+
+describe('a line edit from open to online, keyboard only', () => {
+  it_('# the line, Alt+↓ and Ctrl+S, its path on the map, then submit, pass and schedule from the palette: the job takes it online', async () => {
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      await loginThroughPage(page, 'manager');
+      const token = await page.evaluate(() => JSON.parse(localStorage.getItem('bus-console.token') ?? '{}').token as string);
+      const get = async <T,>(path: string) => ((await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: T }).data;
+      const list = await get<{ content: { id: number; name: string; upStops: number }[]; version: { id: number; name: string } }>('/busline/api/busLine/list?size=5');
+      const line = list.content[0]!;
+      const version = list.version;
+      const upBefore = (await get<{ stops: { up: { stationId: number }[] } }>(`/busline/api/busLine/info?id=${line.id}`)).stops.up.map((x) => x.stationId);
+
+      // The line from the palette's # mode.
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(`#${line.name}`);
+      await expect.poll(() => selectedText(page), { timeout: 8_000 }).toContain(line.name);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === '/bus/bus-line', { timeout: 10_000 });
+      // Tab to the up direction's stops, move the first one down, save.
+      const list0 = page.getByRole('listbox', { name: `${line.name}上行站点` });
+      await list0.waitFor({ timeout: 10_000 });
+      for (let i = 0; i < 40 && !(await list0.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Alt+ArrowDown');
+      await page.keyboard.press('Control+s');
+      await page.getByText(new RegExp(`已保存${line.name}上行站点`)).waitFor({ timeout: 10_000 });
+      const upAfter = (await get<{ stops: { up: { stationId: number }[] } }>(`/busline/api/busLine/info?id=${line.id}`)).stops.up.map((x) => x.stationId);
+      expect(upAfter).toEqual([upBefore[1], upBefore[0], ...upBefore.slice(2)]);
+
+      // Its path on the map: Tab to 线路轨迹, Enter; the map draws the stops and the path.
+      const pathButton = page.getByRole('button', { name: '线路轨迹' });
+      for (let i = 0; i < 60 && !(await pathButton.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === '/bus/line-path', { timeout: 10_000 });
+      const map = page.getByRole('application', { name: /上行轨迹/ });
+      await map.waitFor({ timeout: 10_000 });
+      await expect.poll(() => map.locator('path.leaflet-interactive').count(), { timeout: 10_000 }).toBeGreaterThan(upAfter.length);
+
+      const run = async (command: string, choice: string, extra?: string) => {
+        await page.keyboard.press('Control+k');
+        await page.keyboard.type(`>${command}`);
+        await expect.poll(() => selectedText(page), { timeout: 8_000 }).toContain(command);
+        await page.keyboard.press('Enter');
+        await page.keyboard.type(choice);
+        await expect.poll(() => selectedText(page), { timeout: 8_000 }).toBe(choice);
+        await page.keyboard.press('Enter');
+        if (extra) {
+          await page.keyboard.type(extra);
+          await page.keyboard.press('Enter');
+        }
+      };
+      await run('提交版本审核', version.name);
+      await page.getByText(`版本「${version.name}」已提交审核`).waitFor({ timeout: 10_000 });
+      await run('审核通过版本', version.name);
+      await page.getByText(`版本「${version.name}」已审核通过`).waitFor({ timeout: 10_000 });
+      const at = shanghaiIn(4);
+      await run('设置版本上线时间', version.name, at);
+      await page.getByText(`版本「${version.name}」将于 ${at} 上线`).waitFor({ timeout: 10_000 });
+
+      // The job takes it online (and the old one offline); the list shows it after a refresh.
+      await expect.poll(async () => (await get<{ content: { id: number; status: number }[] }>('/busline/api/bus/line/version/query/version/page?size=50')).content.find((v) => v.id === version.id)?.status, { timeout: 20_000, interval: 500 }).toBe(3);
+      await page.goto(`${server.url}/version/version?status=3`);
+      await page.getByRole('row', { name: new RegExp(`${version.name}.*已上线`) }).waitFor({ timeout: 10_000 });
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -25,7 +25,7 @@ describe('saving the base setting', () => {
     const body = { qrCode: 'https://cdn.example.cn/qr/bus.png', lat: 31.2304, lon: 121.4737 };
     const res = await s.call(system.configSave, { token: admin, body });
     expect(res.body).toEqual({ code: Code.OK, msg: '操作成功', data: body });
-    expect(await current()).toEqual({ qrCode: body.qrCode, centre: { lat: 31.2304, lon: 121.4737 } });
+    expect(await current()).toEqual({ qrCode: body.qrCode, centre: { lat: 31.2304, lon: 121.4737, tileUrl: null } });
     const [row] = await logRows();
     expect(row).toMatchObject({ operatorLogin: 'admin', targetDistrictId: null, result: 1 });
     expect(row?.before).toEqual({ qrCode: before.qrCode, lat: before.centre.lat, lon: before.centre.lon });

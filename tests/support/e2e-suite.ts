@@ -7,11 +7,11 @@ import { type StartedServer, hasChromium, killLeftovers, launchChromium, startSe
  * The usual browser-test frame: one real `npm start` and one Chromium per file, both gone after
  * it. `onReady` hands them to the file's own variables.
  */
-export function e2eSuite(name: string, onReady: (server: StartedServer, browser: Browser | undefined) => void): void {
+export function e2eSuite(name: string, onReady: (server: StartedServer, browser: Browser | undefined) => void, opts: { env?: Record<string, string> } = {}): void {
   let server: StartedServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    const [started, launched] = await Promise.all([startServer(), hasChromium ? launchChromium() : Promise.resolve(undefined)]);
+    const [started, launched] = await Promise.all([startServer({ env: opts.env }), hasChromium ? launchChromium() : Promise.resolve(undefined)]);
     server = started;
     browser = launched;
     console.log(`[e2e ${name}] npm start ready in ${(started.readyMs / 1000).toFixed(1)} s`);

@@ -39,4 +39,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
     expect(() => loadConfig({ TOKEN_TTL_SECONDS: '-5' })).toThrow(/TOKEN_TTL_SECONDS/);
   });
+
+  it('takes map tiles only as an https template with {z}, {x} and {y}, and a job period', () => {
+    expect(loadConfig({}).mapTileUrl).toBeNull();
+    expect(loadConfig({ MAP_TILE_URL: 'https://tiles.example.cn/{z}/{x}/{y}.png' }).mapTileUrl).toBe('https://tiles.example.cn/{z}/{x}/{y}.png');
+    expect(() => loadConfig({ MAP_TILE_URL: 'http://tiles.example.cn/{z}/{x}/{y}.png' })).toThrow(/MAP_TILE_URL/);
+    expect(() => loadConfig({ MAP_TILE_URL: 'https://tiles.example.cn/tile.png' })).toThrow(/MAP_TILE_URL/);
+    expect(loadConfig({}).jobIntervalMs).toBeNull();
+    expect(loadConfig({ JOB_INTERVAL_MS: '1000' }).jobIntervalMs).toBe(1000);
+    expect(() => loadConfig({ JOB_INTERVAL_MS: 'often' })).toThrow(/JOB_INTERVAL_MS/);
+  });
 });

@@ -24,7 +24,7 @@ const MODE_HINT: Record<Mode, string> = {
   all: '搜索页面、命令和记录（拼音或首字母均可）',
   commands: '命令',
   pages: '页面',
-  stations: '站点与线路',
+  stations: '站点、线路与版本',
   riders: '乘客与卡片',
 };
 

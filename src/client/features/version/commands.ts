@@ -1,6 +1,7 @@
 import { lineVersion } from '../../../shared/api';
 import { VERSION_STATUS, type VersionStatus } from '../../../shared/api/line-version';
 import { parseTypedDateTime } from '../../../shared/domain/time';
+import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 import { toast } from '../../components/toast';
@@ -83,6 +84,25 @@ export const versionCommands: Command[] = [
           ctx.navigate('/version/version?status=2');
         })
         .catch(() => undefined);
+    },
+  },
+];
+
+/** The area's versions as `#` records (pinyin: chunji → 2027 春季线网): Enter opens the diff against online. */
+export const versionSources: EntitySource[] = [
+  {
+    id: 'versions',
+    group: '版本',
+    permission: lineVersion.versionPage.permission,
+    prefix: '#',
+    async load() {
+      const page = await api.call(lineVersion.versionPage, { query: { page: 0, size: 100 } }, { silent: true });
+      return page.content.map((v) => ({
+        key: `version:${v.id}`,
+        title: v.name,
+        subtitle: [VERSION_STATUS[v.status], v.districtName].filter(Boolean).join(' · '),
+        path: v.status === 3 ? `/version/version?status=3` : `/version/version?action=diff&id=${v.id}`,
+      }));
     },
   },
 ];

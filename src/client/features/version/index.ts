@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../lib/feature';
-import { versionCommands } from './commands';
+import { versionCommands, versionSources } from './commands';
 
 /** 版本管理 (module `version`): the line-network versions and the about page. */
 export const versionFeature = defineFeature({
@@ -9,5 +9,5 @@ export const versionFeature = defineFeature({
     ListVersion: lazy(() => import('./pages/version-page').then((m) => ({ default: m.VersionPage }))),
   },
   commands: versionCommands,
-  sources: [],
+  sources: versionSources,
 });

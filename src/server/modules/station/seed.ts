@@ -70,7 +70,7 @@ export const stationDemoSeed: SeedGenerator[] = [
     name: 'stations',
     async run({ db, rng, now, profile }) {
       const districts = await db.select().from(t.districts).orderBy(t.districts.id);
-      const [roads, stops] = profile.name === 'demo' ? [4, 9] : [2, 5];
+      const [roads, stops] = profile.name === 'demo' ? [4, 10] : [2, 5];
       const rows = districts.flatMap((d) => planDistrictStations(rng, d.id, { lat: d.lat ?? 31.23, lon: d.lon ?? 121.47 }, roads, stops));
       for (let i = 0; i < rows.length; i += 500) {
         await db.insert(t.stations).values(rows.slice(i, i + 500).map((r) => ({ ...r, createdAt: now, updatedAt: now })));

@@ -1,17 +1,19 @@
 import { asc, eq } from 'drizzle-orm';
 import * as t from '../../db/schema';
 import type { SeedGenerator } from '../../db/seed/context';
+import { planDemoLines } from './demo-lines';
 import { copyNetwork } from './service';
 
 /**
- * Demo: every district has an online network whose lines follow its roads (up along one side of the
- * street, down along the other, in reverse) and an open copy to edit; a few districts also hold a
+ * Demo: every district has an online network of about 7–8 lines of 15–32 stops per direction that
+ * follow its roads and turn at crossings (demo-lines.ts; one loop line in every other district) and
+ * an open copy to edit; a few districts also hold a
  * version in each other status, so every step of the version screen has something to show.
  */
 export const versionDemoSeed: SeedGenerator[] = [
   {
     name: 'line-versions',
-    async run({ db, now, rng }) {
+    async run({ db, now, rng, profile }) {
       const districts = await db.select().from(t.districts).orderBy(asc(t.districts.id));
       let lineNo = 1;
       for (const [i, d] of districts.entries()) {
@@ -21,36 +23,26 @@ export const versionDemoSeed: SeedGenerator[] = [
           .insert(t.lineVersions)
           .values({ districtId: d.id, name: '2026 秋季线网', status: 3, wentOnlineAt: at(-60), onlineAt: at(-60), createdAt: at(-75), updatedAt: at(-60) })
           .returning();
-        // Stops were seeded road by road, each place twice (both sides), near-duplicates in between.
-        const roads: (typeof stops)[] = [];
-        for (const s of stops) {
-          const road = roads.at(-1);
-          const sameRoad = road && road[0] && s.name.slice(0, 3) === road[0].name.slice(0, 3);
-          if (sameRoad) road.push(s);
-          else roads.push([s]);
-        }
-        for (const road of roads) {
-          const pairs = road.filter((s) => !s.name.endsWith('站'));
-          // Out-of-service stops stay off the lines (a version using one could not be submitted).
-          const inService = (list: typeof pairs) => list.filter((s) => s.state === 1);
-          const up = inService(pairs.filter((_, k) => k % 2 === 0));
-          const down = inService(pairs.filter((_, k) => k % 2 === 1)).reverse();
-          if (up.length < 2 || down.length < 2) continue;
+        const planned = planDemoLines(
+          rng,
+          stops,
+          profile.name === 'demo' ? { lines: i % 2 ? 7 : 8, minStops: 15, maxStops: 32, loops: i % 2 } : { lines: 2, minStops: 3, maxStops: 8, loops: 0 },
+        );
+        for (const plan of planned) {
           const code = String(lineNo++);
           const [line] = await db
             .insert(t.busLines)
-            .values({ versionId: online!.id, code, name: `${code}路`, direction: -1, firstBus: '05:30', lastBus: rng.next() < 0.3 ? '23:00' : '21:30', fare: rng.pick([200, 200, 200, 300]), createdAt: at(-75), updatedAt: at(-75) })
+            .values({ versionId: online!.id, code, name: `${code}路`, direction: plan.isLoop ? 0 : -1, isLoop: plan.isLoop, firstBus: '05:30', lastBus: rng.next() < 0.3 ? '23:00' : '21:30', fare: rng.pick([200, 200, 200, 300]), createdAt: at(-75), updatedAt: at(-75) })
             .returning();
+          const { up, down } = plan;
           await db.insert(t.lineStations).values([
             ...up.map((s, seq) => ({ lineId: line!.id, direction: 0, seq, stationId: s.id })),
             ...down.map((s, seq) => ({ lineId: line!.id, direction: 1, seq, stationId: s.id })),
           ]);
-          await db.insert(t.lineRoutes).values([
-            { lineId: line!.id, direction: 0, points: up.map((s) => [s.lng, s.lat] as [number, number]) },
-            { lineId: line!.id, direction: 1, points: down.map((s) => [s.lng, s.lat] as [number, number]) },
-          ]);
+          const path = (list: typeof up) => list.map((s) => [s.lng, s.lat] as [number, number]);
+          await db.insert(t.lineRoutes).values([{ lineId: line!.id, direction: 0, points: path(up) }, ...(down.length ? [{ lineId: line!.id, direction: 1, points: path(down) }] : [])]);
           // Some lines run a short working (区间) or an express (大站快车) on the up direction.
-          const kind = Number(code) % 3 === 0 ? '区间' : Number(code) % 5 === 0 ? '大站快车' : null;
+          const kind = plan.isLoop ? null : Number(code) % 3 === 0 ? '区间' : Number(code) % 5 === 0 ? '大站快车' : null;
           if (kind && up.length >= 4) {
             const served = kind === '区间' ? up.slice(1, -1) : up.filter((_, k) => k % 2 === 0 || k === up.length - 1);
             const [detail] = await db.insert(t.lineDetails).values({ lineId: line!.id, name: `${code}路${kind}`, direction: 0, createdAt: at(-75), updatedAt: at(-75) }).returning();
