@@ -39,7 +39,6 @@ export const PinyinPicker = forwardRef<HTMLInputElement, PinyinPickerProps>(func
       <Label className="text-sm text-gray-600">{label}</Label>
       <Combobox<PickerItem | null>
         value={null}
-        immediate
         onChange={(item) => {
           if (!item) return;
           onPick(item);
@@ -55,7 +54,7 @@ export const PinyinPicker = forwardRef<HTMLInputElement, PinyinPickerProps>(func
             value={query}
             onChange={(e) => setQuery(e.target.value)}
           />
-          <ComboboxOptions anchor="bottom start" className="z-50 max-h-72 w-[var(--input-width)] overflow-auto rounded border border-gray-200 bg-white py-1 text-sm shadow-lg empty:invisible">
+          <ComboboxOptions anchor="bottom start" modal={false} className="z-50 max-h-72 w-[var(--input-width)] overflow-auto rounded border border-gray-200 bg-white py-1 text-sm shadow-lg empty:invisible">
             {shown.length === 0 && query.trim() !== '' ? (
               <div className="px-3 py-2 text-gray-600">没有匹配的站点</div>
             ) : (

@@ -73,7 +73,8 @@ export function NetworkMap(props: NetworkMapProps) {
 
   useEffect(() => {
     const el = host.current!;
-    const m = L.map(el, { zoomControl: true, attributionControl: !!props.tileUrl, keyboard: true, preferCanvas: false });
+    const m = L.map(el, { zoomControl: false, attributionControl: !!props.tileUrl, keyboard: true, preferCanvas: false });
+    L.control.zoom({ zoomInTitle: '放大', zoomOutTitle: '缩小' }).addTo(m);
     const c = props.centre ?? { lat: 31.2304, lon: 121.4737 };
     m.setView([c.lat, c.lon], 13);
     if (props.tileUrl) L.tileLayer(props.tileUrl, { maxZoom: 19 }).addTo(m);
