@@ -67,6 +67,7 @@ export function NetworkMap(props: NetworkMapProps) {
   const map = useRef<L.Map | null>(null);
   const layers = useRef<L.LayerGroup | null>(null);
   const fitted = useRef(false);
+  const interacted = useRef(false);
   // Handlers read the latest props; the map is built once.
   const latest = useRef(props);
   latest.current = props;
@@ -82,9 +83,12 @@ export function NetworkMap(props: NetworkMapProps) {
     map.current = m;
     // The host gets its final size after layout (and when the window or sidebar changes): Leaflet
     // must re-measure, and the first fit waits for a real size.
+    // Until the user pans or zooms, every new size fits the drawing again.
+    const touched = () => (interacted.current = true);
+    for (const type of ['pointerdown', 'wheel', 'keydown'] as const) el.addEventListener(type, touched, { passive: true });
     const resized = new ResizeObserver(() => {
       m.invalidateSize();
-      if (!fitted.current) fit();
+      if (!interacted.current) fit();
     });
     resized.observe(el);
     m.on('click', (e: L.LeafletMouseEvent) => {

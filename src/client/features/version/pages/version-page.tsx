@@ -25,7 +25,7 @@ const STATUS_STYLE: Record<VersionStatus, string> = {
   0: 'bg-blue-50 text-blue-700',
   1: 'bg-orange-50 text-orange-700',
   2: 'bg-green-50 text-green-700',
-  3: 'bg-green-600 text-white',
+  3: 'bg-green-700 text-white',
   4: 'bg-gray-100 text-gray-600',
   5: 'bg-gray-100 text-gray-600',
 };
