@@ -27,6 +27,17 @@ const it_ = it.skipIf(!hasChromium);
 const palette = (page: Page) => page.getByRole('dialog', { name: '命令面板' });
 const selected = (page: Page) => palette(page).locator('[cmdk-item][aria-selected="true"]');
 const selectedText = async (page: Page) => ((await selected(page).count()) ? (await selected(page).innerText()).trim() : '');
+/**
+ * Ctrl+K, then wait for the palette's input to have focus: keys typed earlier are kept (the
+ * type-ahead), but Chinese text arrives as text input (an IME's, or Playwright's insertText), which
+ * has nowhere to go until an input is focused. Under a loaded machine the palette can take longer.
+ */
+async function openPalette(page: Page) {
+  await page.keyboard.press('Control+k');
+  const input = palette(page).locator('input');
+  await input.waitFor({ timeout: 8_000 });
+  await expect.poll(() => input.evaluate((el) => el === document.activeElement), { timeout: 8_000 }).toBe(true);
+}
 
 describe('合并站点 from the palette', () => {
   it_('Ctrl+K 合并站点, the kept stop, the duplicate, Enter: the duplicate is gone', async () => {
@@ -48,7 +59,7 @@ describe('合并站点 from the palette', () => {
       await page.goto(`${server.url}/station/station`);
       await currentTitle(page).filter({ hasText: '站点' }).waitFor();
 
-      await page.keyboard.press('Control+k');
+      await openPalette(page);
       await page.keyboard.type('>合并站点');
       await expect.poll(() => selectedText(page), { timeout: 8_000 }).toContain('合并站点');
       await page.keyboard.press('Enter');
@@ -82,7 +93,7 @@ describe('设置上线时间 from the palette', () => {
     try {
       await page.goto(`${server.url}/login`);
       await loginThroughPage(page, 'manager');
-      await page.keyboard.press('Control+k');
+      await openPalette(page);
       await page.keyboard.type('>设置版本上线时间');
       await expect.poll(() => selectedText(page), { timeout: 8_000 }).toContain('设置版本上线时间');
       await page.keyboard.press('Enter');
@@ -119,7 +130,7 @@ describe('a line edit from open to online, keyboard only', () => {
       const upBefore = (await get<{ stops: { up: { stationId: number }[] } }>(`/busline/api/busLine/info?id=${line.id}`)).stops.up.map((x) => x.stationId);
 
       // The line from the palette's # mode.
-      await page.keyboard.press('Control+k');
+      await openPalette(page);
       await page.keyboard.type(`#${line.name}`);
       await expect.poll(() => selectedText(page), { timeout: 8_000 }).toContain(line.name);
       await page.keyboard.press('Enter');
@@ -144,7 +155,7 @@ describe('a line edit from open to online, keyboard only', () => {
       await expect.poll(() => map.locator('path.leaflet-interactive').count(), { timeout: 10_000 }).toBeGreaterThan(upAfter.length);
 
       const run = async (command: string, choice: string, extra?: string) => {
-        await page.keyboard.press('Control+k');
+        await openPalette(page);
         await page.keyboard.type(`>${command}`);
         await expect.poll(() => selectedText(page), { timeout: 8_000 }).toContain(command);
         await page.keyboard.press('Enter');

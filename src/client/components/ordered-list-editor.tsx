@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from './button';
 
 export interface OrderedItem {
@@ -38,6 +38,13 @@ export function OrderedListEditor<T extends OrderedItem>({ label, items, onChang
   const id = useId();
   const listRef = useRef<HTMLOListElement>(null);
   const [dragging, setDragging] = useState<number | null>(null);
+  // Removing the last row unmounts the focused list: focus goes to the empty state instead of <body>.
+  const refocusEmpty = useRef(false);
+  const emptyRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (refocusEmpty.current && items.length === 0) emptyRef.current?.focus();
+    refocusEmpty.current = false;
+  }, [items.length]);
   const editable = !!onChange;
   const at = Math.min(Math.max(selected, 0), items.length - 1);
   const move = (delta: number) => {
@@ -48,6 +55,7 @@ export function OrderedListEditor<T extends OrderedItem>({ label, items, onChang
   };
   const remove = () => {
     if (!onChange || at < 0) return;
+    refocusEmpty.current = items.length === 1;
     onChange(items.filter((_, i) => i !== at));
     onSelect(Math.min(at, items.length - 2));
   };
@@ -85,7 +93,9 @@ export function OrderedListEditor<T extends OrderedItem>({ label, items, onChang
         </div>
       )}
       {items.length === 0 ? (
-        <div className="rounded border border-dashed border-gray-300 px-3 py-6 text-center text-sm text-gray-600">{empty}</div>
+        <div ref={emptyRef} tabIndex={-1} className="rounded border border-dashed border-gray-300 px-3 py-6 text-center text-sm text-gray-600 outline-none focus-visible:ring-2 focus-visible:ring-[var(--theme)]/50">
+          {empty}
+        </div>
       ) : (
         <ol
           ref={listRef}

@@ -43,14 +43,15 @@ export function metresBetween(a: Pt, b: Pt): number {
 }
 
 /**
- * GPS排序: stops ordered by where they fall along the path. A loop's closing stop (the first stop
- * repeated last) stays last; ties keep their current order.
+ * GPS排序: stops ordered by where they fall along the path; ties keep their current order. A loop
+ * (first stop repeated last) keeps both ends, the terminal, where they are: its path starts and ends
+ * there, so the terminal projects onto both ends and only the stops between are ordered.
  */
 export function orderAlongPath<T extends { lng: number; lat: number; stationId: number }>(stops: readonly T[], path: readonly Pt[]): T[] {
   const loop = stops.length > 2 && stops[0]!.stationId === stops.at(-1)!.stationId;
-  const body = loop ? stops.slice(0, -1) : [...stops];
+  const body = loop ? stops.slice(1, -1) : [...stops];
   const keyed = body.map((s, i) => ({ s, i, along: projectOnPath([s.lng, s.lat], path).along }));
   keyed.sort((a, b) => a.along - b.along || a.i - b.i);
   const ordered = keyed.map((k) => k.s);
-  return loop ? [...ordered, ordered[0]!] : ordered;
+  return loop ? [stops[0]!, ...ordered, stops.at(-1)!] : ordered;
 }

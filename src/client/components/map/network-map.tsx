@@ -68,6 +68,7 @@ export function NetworkMap(props: NetworkMapProps) {
   const layers = useRef<L.LayerGroup | null>(null);
   const fitted = useRef(false);
   const interacted = useRef(false);
+  const dragEnded = useRef(false);
   // Handlers read the latest props; the map is built once.
   const latest = useRef(props);
   latest.current = props;
@@ -93,12 +94,17 @@ export function NetworkMap(props: NetworkMapProps) {
     resized.observe(el);
     m.on('click', (e: L.LeafletMouseEvent) => {
       const edit = latest.current.editPath;
-      if (edit) insertVertex(edit, [round(e.latlng.lng), round(e.latlng.lat)]);
+      // The click that ends a drag is not a new point.
+      if (edit && !dragEnded.current) insertVertex(edit, [round(e.latlng.lng), round(e.latlng.lat)]);
+      dragEnded.current = false;
     });
     // Capture runs before Leaflet's own key handler on the same element, so Shift+arrows move a point instead of panning.
-    el.addEventListener('keydown', (e) => onKey(e, m), true);
+    const keys = (e: KeyboardEvent) => onKey(e, m);
+    el.addEventListener('keydown', keys, true);
     return () => {
       resized.disconnect();
+      el.removeEventListener('keydown', keys, true);
+      for (const type of ['pointerdown', 'wheel', 'keydown'] as const) el.removeEventListener(type, touched);
       m.remove();
       map.current = null;
     };
@@ -160,10 +166,15 @@ export function NetworkMap(props: NetworkMapProps) {
         v.bindTooltip(`轨迹点 ${i + 1}`, { direction: 'top' });
         v.on('mousedown', () => {
           edit.onSelect(i);
-          dragVertex(m, (ll) => {
-            const cur = latest.current.editPath;
-            if (cur) cur.onChange(cur.points.map((x, k) => (k === i ? ll : x)) as LngLat[]);
-          });
+          dragVertex(
+            m,
+            (ll) => {
+              const cur = latest.current.editPath;
+              if (cur) cur.onChange(cur.points.map((x, k) => (k === i ? ll : x)) as LngLat[]);
+            },
+            false,
+            endDrag,
+          );
         });
       });
     }
@@ -182,7 +193,7 @@ export function NetworkMap(props: NetworkMapProps) {
       if (props.onMovePoint)
         marker.on('mousedown', () => {
           latest.current.onSelect?.(pt.id);
-          dragVertex(m, ([lng, lat]) => latest.current.onMovePoint?.(pt.id, lng, lat), true);
+          dragVertex(m, ([lng, lat]) => latest.current.onMovePoint?.(pt.id, lng, lat), true, endDrag);
         });
     }
     if (!fitted.current) fit();
@@ -223,6 +234,12 @@ export function NetworkMap(props: NetworkMapProps) {
     </div>
   );
 
+  /** The click that follows a drag's release comes in the same turn; after it, clicks add points again. */
+  function endDrag() {
+    dragEnded.current = true;
+    setTimeout(() => (dragEnded.current = false), 0);
+  }
+
   function insertVertex(edit: PathEditing, p: LngLat) {
     const at = edit.selected >= 0 ? edit.selected + 1 : edit.points.length;
     const next = [...edit.points];
@@ -234,8 +251,11 @@ export function NetworkMap(props: NetworkMapProps) {
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
-/** Follows the pointer until it is released; the map does not pan meanwhile. */
-function dragVertex(m: L.Map, onMove: (p: LngLat) => void, onlyOnRelease = false) {
+/**
+ * Follows the pointer until it is released (anywhere: the release may happen off the map); the map
+ * does not pan meanwhile. `onEnd` runs after a real move, so the click that follows can be ignored.
+ */
+function dragVertex(m: L.Map, onMove: (p: LngLat) => void, onlyOnRelease = false, onEnd?: () => void) {
   m.dragging.disable();
   let last: LngLat | null = null;
   const move = (e: L.LeafletMouseEvent) => {
@@ -244,10 +264,13 @@ function dragVertex(m: L.Map, onMove: (p: LngLat) => void, onlyOnRelease = false
   };
   const up = () => {
     m.off('mousemove', move);
-    m.off('mouseup', up);
+    document.removeEventListener('mouseup', up, true);
     m.dragging.enable();
-    if (onlyOnRelease && last) onMove(last);
+    if (last) {
+      if (onlyOnRelease) onMove(last);
+      onEnd?.();
+    }
   };
   m.on('mousemove', move);
-  m.on('mouseup', up);
+  document.addEventListener('mouseup', up, true);
 }

@@ -77,10 +77,24 @@ export async function listVersions(db: Db, a: AuthContext, versionId: number | u
 
 export const versionRef = (v: VersionRow | undefined) => (v ? { id: v.id, name: v.name, status: v.status } : null);
 
-/** Station ids that exist in `districtId`; anything else is refused by name of its position. */
+/**
+ * Locks the stations a write is about to reference (`for key share`, in id order) before any stop
+ * row is deleted: a merge locks its stations first and then rewrites stop rows, so taking the same
+ * locks first means one waits for the other instead of the two deadlocking.
+ */
+export async function lockStations(db: Db, ids: readonly number[]) {
+  if (!ids.length) return [];
+  return db
+    .select({ id: t.stations.id, districtId: t.stations.districtId })
+    .from(t.stations)
+    .where(inArray(t.stations.id, [...new Set(ids)]))
+    .orderBy(t.stations.id)
+    .for('key share');
+}
+
+/** Station ids that exist in `districtId` (locked as `lockStations`); anything else is refused by its position. */
 export async function assertStationsOfDistrict(db: Db, districtId: number, ids: readonly number[]): Promise<void> {
-  if (!ids.length) return;
-  const found = await db.select({ id: t.stations.id, districtId: t.stations.districtId }).from(t.stations).where(inArray(t.stations.id, [...new Set(ids)]));
+  const found = await lockStations(db, ids);
   const ok = new Map(found.map((s) => [s.id, s.districtId]));
   const bad = ids.findIndex((id) => ok.get(id) !== districtId);
   if (bad >= 0) throw fail(ok.has(ids[bad]!) ? `第 ${bad + 1} 站不属于本区域` : `第 ${bad + 1} 站不存在（站点ID ${ids[bad]}）`);

@@ -7,7 +7,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, notFound } from '../../lib/errors';
-import { assertStationsOfDistrict, canEdit, type LineRow, loadLine, lockEditableLine } from './access';
+import { assertStationsOfDistrict, canEdit, type LineRow, loadLine, lockEditableLine, lockStations } from './access';
 
 type StopsBody = z.output<typeof busLine.busLineStationSave.body>;
 type RouteBody = z.output<typeof busLine.busLineRouteSave.body>;
@@ -34,6 +34,7 @@ export async function stopsInfo(deps: AppDeps, a: AuthContext, lineId: number, d
 
 /** Writes a direction's order (seq 0…n-1) and keeps its sub-lines to stops the line still has. */
 async function writeStops(tx: Db, lineId: number, direction: TravelDirection, stationIds: readonly number[]) {
+  await lockStations(tx, stationIds);
   await tx.delete(t.lineStations).where(and(eq(t.lineStations.lineId, lineId), eq(t.lineStations.direction, direction)));
   if (stationIds.length) await tx.insert(t.lineStations).values(stationIds.map((stationId, seq) => ({ lineId, direction, seq, stationId })));
   const details = await tx.select().from(t.lineDetails).where(and(eq(t.lineDetails.lineId, lineId), eq(t.lineDetails.direction, direction)));

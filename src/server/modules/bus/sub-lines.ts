@@ -10,7 +10,7 @@ import { fail, notFound } from '../../lib/errors';
 import { paged } from '../../lib/paging';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
-import { canEdit, listVersions, lockEditableLine, versionRef } from './access';
+import { canEdit, listVersions, lockEditableLine, lockStations, versionRef } from './access';
 import { stopsOf, syncSubLine } from './stops';
 
 type ListQuery = z.output<typeof busLine.busLineDetailList.query>;
@@ -100,7 +100,10 @@ async function lockDetail(tx: Db, a: AuthContext, id: number) {
   const [d] = await tx.select().from(t.lineDetails).where(eq(t.lineDetails.id, id));
   if (!d) throw notFound('子线路不存在');
   const locked = await lockEditableLine(tx, a, d.lineId);
-  return { ...locked, detail: d };
+  // Read again under the line's lock: a delete that committed while this waited has taken it.
+  const [detail] = await tx.select().from(t.lineDetails).where(eq(t.lineDetails.id, id));
+  if (!detail) throw notFound('子线路不存在');
+  return { ...locked, detail };
 }
 
 export async function saveSubLine(deps: AppDeps, a: AuthContext, body: SaveBody) {
@@ -152,6 +155,7 @@ async function writeSubLineStops(deps: AppDeps, a: AuthContext, id: number, pick
     const next = lineStops.filter((s) => wanted.has(s));
     const all = allOn ?? (next.length === lineStops.length && lineStops.length > 0);
     await tx.update(t.lineDetails).set({ allStationsOn: all, updatedAt: now }).where(eq(t.lineDetails.id, id));
+    await lockStations(tx, next);
     await tx.delete(t.lineDetailStations).where(eq(t.lineDetailStations.detailId, id));
     if (next.length) await tx.insert(t.lineDetailStations).values(next.map((stationId, seq) => ({ detailId: id, seq, stationId })));
     await audit(tx, a.actor, { type: 'SUB_LINE_STOPS', targetDistrictId: version.districtId, target: `sub-line/${id}`, summary: `子线路「${detail.name}」（${line.name}）${describe(next.length)}`, before: { stationIds: current }, after: { stationIds: next } }, now);

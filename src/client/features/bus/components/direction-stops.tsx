@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useMemo, useRef, useState } from 'react';
 import { type BusLineInfo, type LineStop, busLine } from '../../../../shared/api';
 import { directionLabel } from '../../../../shared/api/bus-line';
 import { Button } from '../../../components/button';
@@ -6,6 +6,7 @@ import { type OrderedItem, OrderedListEditor } from '../../../components/ordered
 import { PinyinPicker, type PickerItem } from '../../../components/pinyin-picker';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { useDraft } from '../../../lib/use-draft';
 import { useStationsOffLine } from '../api';
 
 interface Draft extends OrderedItem {
@@ -14,6 +15,7 @@ interface Draft extends OrderedItem {
 }
 
 let serial = 0;
+const idsOf = (rows: readonly Pick<Draft, 'stationId'>[]) => rows.map((r) => r.stationId).join(',');
 const draftOf = (s: Pick<LineStop, 'stationId' | 'name' | 'state'>): Draft => ({ key: `d${serial++}`, stationId: s.stationId, label: s.name, state: s.state });
 
 /** What the submit check will say about a row, shown beside it while editing. */
@@ -34,20 +36,10 @@ function withBadges(rows: readonly Draft[]): Draft[] {
 export function DirectionStops({ line, direction, onSaved }: { line: BusLineInfo; direction: 0 | 1; onSaved(): void }) {
   const saved = direction === 0 ? line.stops.up : line.stops.down;
   const other = direction === 0 ? line.stops.down : line.stops.up;
-  const [draft, setDraft] = useState<Draft[]>(() => saved.map(draftOf));
+  const { draft, setDraft, reset, dirty } = useDraft<Draft[]>(useMemo(() => saved.map(draftOf), [saved]), idsOf);
   const [selected, setSelected] = useState(saved.length ? 0 : -1);
   const [busy, setBusy] = useState(false);
   const pickerRef = useRef<HTMLInputElement>(null);
-  const dirty = draft.length !== saved.length || draft.some((d, i) => d.stationId !== saved[i]!.stationId);
-  // A fresh answer from the server (after a save, a merge elsewhere) replaces an untouched draft.
-  const savedKey = saved.map((s) => s.stationId).join(',');
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
-  useEffect(() => {
-    if (!dirtyRef.current) setDraft(saved.map(draftOf));
-    // The saved ids are the dependency; `saved` itself is a new array on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [savedKey]);
 
   const off = useStationsOffLine(line.editable ? line.id : null, direction);
   const choices = useMemo<PickerItem[]>(() => {
@@ -101,7 +93,7 @@ export function DirectionStops({ line, direction, onSaved }: { line: BusLineInfo
                 按上行反向填充
               </Button>
             )}
-            <Button className="h-8" disabled={!dirty || busy} onClick={() => (setDraft(saved.map(draftOf)), setSelected(saved.length ? 0 : -1))}>
+            <Button className="h-8" disabled={!dirty || busy} onClick={() => (reset(), setSelected(saved.length ? 0 : -1))}>
               撤销修改
             </Button>
             <Button variant="primary" className="h-8" hotkey="Ctrl+S" disabled={!dirty || busy} onClick={() => void save()}>

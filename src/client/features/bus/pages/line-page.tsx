@@ -114,7 +114,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
       )}
       <div className="flex flex-col gap-4 xl:flex-row">
         {travelledBy(line.direction).map((d) => (
-          <DirectionStops key={d} line={line} direction={d} onSaved={reload} />
+          <DirectionStops key={`${line.id}-${d}`} line={line} direction={d} onSaved={reload} />
         ))}
       </div>
       {editing && <EditLineDialog line={line} onClose={() => setEditing(false)} onSaved={() => (setEditing(false), reload())} />}

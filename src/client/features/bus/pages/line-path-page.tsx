@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { type KeyboardEvent, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { type BusLineInfo, busLine } from '../../../../shared/api';
 import { MAX_STOP_OFFSET_M, type TravelDirection, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
@@ -8,6 +8,7 @@ import { LazyMap, type LngLat } from '../../../components/map/lazy-map';
 import { ScreenSection } from '../../../components/screen-section';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { useDraft } from '../../../lib/use-draft';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { idParam, useLineInfo } from '../api';
 
@@ -38,22 +39,20 @@ export function LinePathPage() {
   return <PathEditor key={`${info.data.id}-${direction}`} line={info.data} direction={direction} reload={() => void info.mutate()} />;
 }
 
+const pathKey = (points: readonly LngLat[]) => JSON.stringify(points);
+
 function PathEditor({ line, direction, reload }: { line: BusLineInfo; direction: TravelDirection; reload(): void }) {
   const [, navigate] = useLocation();
   const route = line.routes.find((r) => r.direction === direction) ?? null;
   const other = line.routes.find((r) => r.direction !== direction) ?? null;
   const stops = direction === 0 ? line.stops.up : line.stops.down;
-  const savedKey = JSON.stringify(route?.points ?? []);
-  const [points, setPoints] = useState<LngLat[]>(() => (route?.points ?? []) as LngLat[]);
+  const savedPoints = useMemo(() => (route?.points ?? []) as LngLat[], [route]);
+  const { draft: points, setDraft: setPoints, reset, dirty } = useDraft<LngLat[]>(savedPoints, pathKey);
   const [vertex, setVertex] = useState(-1);
   const [stationId, setStationId] = useState<number | null>(stops[0]?.stationId ?? null);
   const [busy, setBusy] = useState(false);
-  const dirty = JSON.stringify(points) !== savedKey;
-  useEffect(() => {
-    if (!dirty) setPoints((route?.points ?? []) as LngLat[]);
-    // Only a new saved path replaces an untouched draft.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [savedKey]);
+  // A new object each render would redraw every marker on every render (and every mousemove of a drag).
+  const editPath = useMemo(() => (line.editable ? { points, onChange: setPoints, selected: vertex, onSelect: setVertex } : undefined), [line.editable, points, vertex]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const far = useMemo(() => (points.length >= 2 ? stops.map((s) => ({ s, off: distanceToPath([s.lng, s.lat], points) })).filter((x) => x.off > MAX_STOP_OFFSET_M) : []), [points, stops]);
   const mapPoints = useMemo(() => stops.map((s) => ({ id: s.stationId, name: `${s.seq + 1}. ${s.name}`, lng: s.lng, lat: s.lat, muted: s.state !== 1 })), [stops]);
@@ -104,7 +103,7 @@ function PathEditor({ line, direction, reload }: { line: BusLineInfo; direction:
               <Button className="h-8" disabled={!points.length} onClick={() => (setPoints([]), setVertex(-1))}>
                 清空
               </Button>
-              <Button className="h-8" disabled={!dirty || busy} onClick={() => setPoints((route?.points ?? []) as LngLat[])}>
+              <Button className="h-8" disabled={!dirty || busy} onClick={() => (reset(), setVertex(-1))}>
                 撤销修改
               </Button>
               <Button variant="primary" className="h-8" hotkey="Ctrl+S" disabled={!dirty || busy || points.length === 1} onClick={() => void save()}>
@@ -128,7 +127,7 @@ function PathEditor({ line, direction, reload }: { line: BusLineInfo; direction:
             paths={paths}
             selectedId={stationId}
             onSelect={setStationId}
-            editPath={line.editable ? { points, onChange: setPoints, selected: vertex, onSelect: setVertex } : undefined}
+            editPath={editPath}
           />
           <ol aria-label={`${directionLabel(direction)}站点`} className="max-h-[60vh] overflow-auto rounded border border-gray-200 text-sm lg:w-64">
             {stops.map((s) => (

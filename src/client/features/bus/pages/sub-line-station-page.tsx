@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useState } from 'react';
+import { type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { type SubLineInfo, busLine } from '../../../../shared/api';
 import { directionLabel } from '../../../../shared/api/bus-line';
@@ -6,6 +6,7 @@ import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { useDraft } from '../../../lib/use-draft';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { idParam, useSubLineInfo } from '../api';
 
@@ -33,24 +34,21 @@ export function SubLineStationPage() {
   return <Editor detail={info.data} onSaved={(d) => void info.mutate(d, { revalidate: false })} />;
 }
 
+const setKey = (ids: ReadonlySet<number>) => [...ids].sort((a, b) => a - b).join(',');
+
 function Editor({ detail, onSaved }: { detail: SubLineInfo; onSaved(d: SubLineInfo): void }) {
   const listId = useId();
-  const servedKey = detail.stations.map((s) => s.stationId).join(',');
-  const [served, setServed] = useState(() => new Set(detail.stations.map((s) => s.stationId)));
+  const savedServed = useMemo(() => new Set(detail.stations.map((s) => s.stationId)), [detail.stations]);
+  const { draft: served, setDraft: setServed, reset, dirty } = useDraft<ReadonlySet<number>>(savedServed, setKey);
   const [at, setAt] = useState(0);
   const [busy, setBusy] = useState(false);
-  useEffect(() => setServed(new Set(detail.stations.map((s) => s.stationId))), [servedKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const original = new Set(detail.stations.map((s) => s.stationId));
-  const dirty = served.size !== original.size || [...served].some((s) => !original.has(s));
   const stops = detail.lineStops;
   const toggle = (stationId: number) => {
     if (!detail.editable) return;
-    setServed((prev) => {
-      const next = new Set(prev);
-      if (next.has(stationId)) next.delete(stationId);
-      else next.add(stationId);
-      return next;
-    });
+    const next = new Set(served);
+    if (next.has(stationId)) next.delete(stationId);
+    else next.add(stationId);
+    setServed(next);
   };
   const run = async (call: () => Promise<SubLineInfo>, done: string) => {
     if (busy) return;
@@ -67,12 +65,15 @@ function Editor({ detail, onSaved }: { detail: SubLineInfo; onSaved(d: SubLineIn
   };
   const save = () => run(() => api.call(busLine.busLineDetailStationSave, { body: { detailId: detail.id, stationIds: stops.filter((s) => served.has(s.stationId)).map((s) => s.stationId) } }), `已保存子线路「${detail.name}」的站点`);
   const allOn = () => run(() => api.call(busLine.busLineDetailAllOn, { body: { id: detail.id } }), `子线路「${detail.name}」全部站点停靠`);
-  const onKeyDown = (e: KeyboardEvent) => {
+  const onSaveKey = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
       e.preventDefault();
       if (detail.editable && dirty) void save();
-      return;
     }
+  };
+  // The list's own keys: Space on a button must still press the button.
+  const onListKey = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const move = (to: number) => setAt(Math.max(0, Math.min(stops.length - 1, to)));
     if (e.key === 'ArrowDown' || e.key === 'j') move(at + 1);
     else if (e.key === 'ArrowUp' || e.key === 'k') move(at - 1);
@@ -84,7 +85,7 @@ function Editor({ detail, onSaved }: { detail: SubLineInfo; onSaved(d: SubLineIn
   };
   return (
     <ScreenSection title={`子线路站点 · ${detail.name}`}>
-      <div className="flex max-w-2xl flex-col gap-3" onKeyDown={onKeyDown}>
+      <div className="flex max-w-2xl flex-col gap-3" onKeyDown={onSaveKey}>
         <p className="text-sm text-gray-700">
           {detail.lineName}（{detail.lineCode}）{directionLabel(detail.direction)} · 停靠 {served.size} / {stops.length} 站
           {detail.allStationsOn && !dirty && <span className="ml-2 rounded bg-green-50 px-1.5 py-0.5 text-xs text-green-700">全部停靠</span>}
@@ -96,7 +97,7 @@ function Editor({ detail, onSaved }: { detail: SubLineInfo; onSaved(d: SubLineIn
             <Button className="h-8" disabled={busy} onClick={() => void allOn()}>
               全部停靠
             </Button>
-            <Button className="h-8" disabled={busy || !dirty} onClick={() => setServed(new Set(original))}>
+            <Button className="h-8" disabled={busy || !dirty} onClick={reset}>
               撤销修改
             </Button>
             <Button variant="primary" className="h-8" hotkey="Ctrl+S" disabled={busy || !dirty} onClick={() => void save()}>
@@ -112,6 +113,7 @@ function Editor({ detail, onSaved }: { detail: SubLineInfo; onSaved(d: SubLineIn
             aria-multiselectable
             aria-label={`${detail.name} 停靠站点（空格切换）`}
             tabIndex={0}
+            onKeyDown={onListKey}
             aria-activedescendant={`${listId}-${at}`}
             className="max-h-[65vh] overflow-auto rounded border border-gray-200 bg-white outline-none focus-visible:ring-2 focus-visible:ring-[var(--theme)]/50"
           >
