@@ -6,10 +6,11 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { Code } from '../shared/api';
 import { installChineseZodMessages } from '../shared/api/zod-locale';
-import { type Clock, type Config, systemClock } from './config';
+import { type Clock, type Config, resolvePiiKey, systemClock } from './config';
 import type { AppDeps } from './context';
 import { AppError } from './lib/errors';
 import { passwordWork } from './lib/password';
+import { type Pii, createPii } from './lib/pii';
 import type { Db } from './db/connection';
 import { serverSecret } from './db/schema';
 import { SERVER_MODULES, bindModules } from './modules';
@@ -28,6 +29,8 @@ export interface BuildOptions {
   config: Config;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Personal-data keys; default: from the config (PII_KEY, or the demo key file). */
+  pii?: Pii;
   /** Check every answer against the contract's response schema (on in tests and development). */
   checkResponses?: boolean;
 }
@@ -49,6 +52,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     config: opts.config,
     clock: opts.clock ?? systemClock,
     jwtKey: await loadJwtKey(opts.db),
+    pii: opts.pii ?? createPii(resolvePiiKey(opts.config)),
     passwords: passwordWork({
       concurrency: opts.config.login.hashConcurrency,
       queue: opts.config.login.hashQueue,

@@ -1,3 +1,4 @@
+import { demoPiiKey, parsePiiKey } from './lib/pii';
 import path from 'node:path';
 
 export interface Config {
@@ -26,6 +27,8 @@ export interface Config {
   mapTileUrl: string | null;
   /** How often every timed job runs (the go-live check); null keeps each job's own period (30 s). */
   jobIntervalMs: number | null;
+  /** PII_KEY: the master key of personal data at rest (lib/pii.ts); null = the demo key file in DATA_DIR (PGlite only). */
+  piiKey: Buffer | null;
   /**
    * Behind a reverse proxy: whom to believe about the client's address in X-Forwarded-For. false:
    * nobody; a number: that many proxy hops; a string: the proxies' addresses or CIDRs; true: every
@@ -120,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     seed: num('SEED', env.SEED, 20261122),
     mapTileUrl: tileUrlOf(env.MAP_TILE_URL),
+    piiKey: env.PII_KEY ? parsePiiKey(env.PII_KEY) : null,
     jobIntervalMs: env.JOB_INTERVAL_MS ? Math.max(100, num('JOB_INTERVAL_MS', env.JOB_INTERVAL_MS, 30_000)) : null,
     trustProxy,
     shutdownGraceMs: num('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 1_000),
@@ -147,3 +151,13 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The personal-data key: PII_KEY when given; the embedded demo makes its own in DATA_DIR; a
+ * PostgreSQL deployment must be given one (a key kept beside a shared database protects nothing).
+ */
+export function resolvePiiKey(config: Pick<Config, 'piiKey' | 'databaseUrl' | 'dataDir'>): Buffer {
+  if (config.piiKey) return config.piiKey;
+  if (config.databaseUrl) throw new Error('PII_KEY is required with DATABASE_URL: 32 random bytes, base64 (e.g. `openssl rand -base64 32`)');
+  return demoPiiKey(config.dataDir);
+}

@@ -2,6 +2,7 @@ import type { Config, Clock } from './config';
 import type { Db } from './db/connection';
 import type { Actor } from './lib/audit';
 import type { PasswordWork } from './lib/password';
+import type { Pii } from './lib/pii';
 import type * as t from './db/schema';
 
 /** What every module needs from the running app; built once by buildApp. */
@@ -10,6 +11,8 @@ export interface AppDeps {
   config: Config;
   clock: Clock;
   jwtKey: Uint8Array;
+  /** Personal data at rest: encryption and blind indexes (lib/pii.ts). */
+  pii: Pii;
   /** Password hashing through one bounded queue (lib/password.ts). */
   passwords: PasswordWork;
 }

@@ -8,8 +8,9 @@ const started = performance.now();
 const config = loadConfig();
 const log = (msg: string, err?: unknown) => console.error(`[server] ${msg}`, err instanceof Error ? err.message : (err ?? ''));
 
-const { database, seededDemo } = await openAndPrepare(config, systemClock, log);
+const { database, seededDemo, pii } = await openAndPrepare(config, systemClock, log);
 const app = await buildApp({
+  pii,
   db: database.db,
   config,
   logger: { level: process.env.LOG_LEVEL || 'warn' },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { buildApp } from '../../src/server/app';
 import { type Config, loadConfig, systemClock } from '../../src/server/config';
 import { type Db, openDatabase } from '../../src/server/db/connection';
 import { PROFILES, runSeed } from '../../src/server/db/seed';
+import { createPii } from '../../src/server/lib/pii';
 
 export interface BenchServer {
   url: string;
@@ -27,7 +29,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   const defaults = loadConfig({});
   // The login row measures what one login costs (scrypt + session), 50 in a row: the per-minute
   // attempt limits would answer 429 instead. The flood benchmark measures them.
-  const config: Config = { ...defaults, dataDir, staticDir: '/nonexistent', login: { ...defaults.login, perIpPerMinute: 0, perAccountPerMinute: 0 } };
+  const config: Config = { ...defaults, piiKey: randomBytes(32), dataDir, staticDir: '/nonexistent', login: { ...defaults.login, perIpPerMinute: 0, perAccountPerMinute: 0 } };
   const database = await openDatabase({ dataDir });
   await database.migrate(() =>
     runSeed({
@@ -37,6 +39,7 @@ export async function startBenchServer(): Promise<BenchServer> {
       demo: true,
       profile: PROFILES.demo,
       passwordMaxAgeDays: config.passwordMaxAgeDays,
+      pii: createPii(config.piiKey!),
     }).then(() => undefined),
   );
   const checkResponses = process.env.NODE_ENV !== 'production';

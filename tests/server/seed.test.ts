@@ -1,3 +1,5 @@
+import { createPii } from '../../src/server/lib/pii';
+import { TEST_PII_KEY } from '../support/test-server';
 import { asc } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/connection';
@@ -10,7 +12,7 @@ const NOW = new Date('2026-11-01T00:00:00Z');
 async function seeded(demo: boolean, seed = 42): Promise<Database> {
   const database = await freshDatabase();
   await database.migrate(async () => {
-    await runSeed({ db: database.db, now: NOW, seed, demo, profile: PROFILES.small, passwordMaxAgeDays: 90 });
+    await runSeed({ db: database.db, now: NOW, seed, demo, profile: PROFILES.small, passwordMaxAgeDays: 90, pii: createPii(TEST_PII_KEY) });
   });
   return database;
 }
@@ -49,7 +51,7 @@ describe('seed', () => {
     const d = await seeded(true);
     try {
       const first = await d.db.select().from(t.users);
-      const again = await runSeed({ db: d.db, now: NOW, seed: 42, demo: true, profile: PROFILES.small, passwordMaxAgeDays: 90 });
+      const again = await runSeed({ db: d.db, now: NOW, seed: 42, demo: true, profile: PROFILES.small, passwordMaxAgeDays: 90, pii: createPii(TEST_PII_KEY) });
       expect(again.seededDemo).toBe(false);
       expect(await d.db.select().from(t.users)).toHaveLength(first.length);
     } finally {

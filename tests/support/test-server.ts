@@ -6,8 +6,12 @@ import type { Database } from '../../src/server/db/connection';
 import { DEMO_PASSWORD, PROFILES, runSeed } from '../../src/server/db/seed';
 import { type TestClock, testClock } from './clock';
 import { freshDatabase } from './test-db';
+import { createPii } from '../../src/server/lib/pii';
 
 export { DEMO_PASSWORD };
+
+/** A fixed personal-data key for the tests (the app and the seed must share one). */
+export const TEST_PII_KEY = Buffer.alloc(32, 7);
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -53,10 +57,11 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Par
     // every test file logs in from 127.0.0.1: they are on only where a test asks for them
     // (tests/server/login-protection.test.ts). The source and account lockouts stay on.
     login: { ...defaults.login, perIpPerMinute: 0, perAccountPerMinute: 0 },
+    piiKey: TEST_PII_KEY,
     ...overrides,
   };
   await database.migrate(() =>
-    runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays }).then(() => undefined),
+    runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays, pii: createPii(config.piiKey!) }).then(() => undefined),
   );
   const app = await buildApp({ db: database.db, config, clock });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

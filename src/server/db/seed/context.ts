@@ -1,3 +1,4 @@
+import type { Pii } from '../../lib/pii';
 import type { Db } from '../connection';
 import { DISTRICTS } from './city';
 import type { Rng } from './rng';
@@ -23,6 +24,8 @@ export interface SeedContext {
   now: Date;
   profile: SeedProfile;
   passwordMaxAgeDays: number;
+  /** Encrypts and indexes personal data as the app will read it. */
+  pii: Pii;
 }
 
 /** A step of the seed; the frame has its own and each server module adds its (`ServerModule.seed`). */

@@ -1,3 +1,4 @@
+import type { Pii } from '../../lib/pii';
 import { sql } from 'drizzle-orm';
 import { MODULES, menuCatalogue } from '../../../shared/api';
 import { SERVER_MODULES } from '../../modules';
@@ -58,6 +59,8 @@ export interface SeedOptions {
   demo: boolean;
   profile?: SeedProfile;
   passwordMaxAgeDays: number;
+  /** The app's own (same key), so it can read what the seed encrypted. */
+  pii: Pii;
   extraGenerators?: SeedGenerator[];
 }
 
@@ -72,6 +75,7 @@ export async function runSeed(opts: SeedOptions): Promise<{ seededDemo: boolean 
     now: opts.now,
     profile: opts.profile ?? PROFILES.demo,
     passwordMaxAgeDays: opts.passwordMaxAgeDays,
+    pii: opts.pii,
   };
   for (const g of [...baseGenerators, ...moduleSeeds('base')]) await g.run(ctx);
   if (!opts.demo) return { seededDemo: false };
