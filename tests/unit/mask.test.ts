@@ -20,10 +20,10 @@ describe('maskPhone', () => {
 
 describe('maskCitizenId', () => {
   it.each([
-    ['11010519491231002X', '110105********002X'],
-    ['440308199901101512', '440308********1512'],
-    ['110105********002X', '110105********002X'],
-    ['110105491231002', '110105******002'],
+    ['11010519491231002X', '110***********002X'],
+    ['440308199901101512', '440***********1512'],
+    ['110***********002X', '110***********002X'],
+    ['110105491231002', '110*********002'],
     ['A1234567', 'A12***67'],
     ['123', '***'],
   ])('%j → %j', (input, expected) => {
@@ -66,18 +66,18 @@ describe('maskPersonal', () => {
     ['a number', 42, 42],
     ['a plain string', '徐汇区', '徐汇区'],
     ['a bare mobile (backstop)', '13800138001', '138****8001'],
-    ['a bare citizen id (backstop)', '11010519491231002X', '110105********002X'],
+    ['a bare citizen id (backstop)', '11010519491231002X', '110***********002X'],
     ['a mobile as a JSON number (backstop)', 13800138001, '138****8001'],
     ['phone by key', { phone: '13800138001' }, { phone: '138****8001' }],
     ['keys case-insensitive and with _ or -', { Mobile: '13900001111', PHONE_NUMBER: '02112345678', 'contact-tel': '12345678' }, { Mobile: '139****1111', PHONE_NUMBER: '021******78', 'contact-tel': '123***78' }],
     ['a short landline by key', { tel: '6228888' }, { tel: '6*****8' }],
     ['a phone number stored as a number', { phone: 13800138001 }, { phone: '138****8001' }],
     ['null phone stays null', { phone: null }, { phone: null }],
-    ['citizen id keys', { idCard: '11010519491231002X', citizen_id: '440308199901101512', idNo: 'E12345678', certNo: 'G1234' }, { idCard: '110105********002X', citizen_id: '440308********1512', idNo: 'E12****78', certNo: 'G***4' }],
+    ['citizen id keys', { idCard: '11010519491231002X', citizen_id: '440308199901101512', idNo: 'E12345678', certNo: 'G1234' }, { idCard: '110***********002X', citizen_id: '440***********1512', idNo: 'E12****78', certNo: 'G***4' }],
     ['name keys', { realName: '张三', holderName: '欧阳娜娜', cardHolderName: '王小明' }, { realName: '张*', holderName: '欧***', cardHolderName: '王**' }],
     ['staff first name and other names are kept', { firstName: '客服小李', name: '徐汇区', login: 'agent' }, { firstName: '客服小李', name: '徐汇区', login: 'agent' }],
     ['password-like keys are dropped', { login: 'a', password: 'Secret123', pwd: 'x', passwordHash: 'scrypt$..', oldPassword: 'o', new_password: 'n', jwtSecret: 's', idToken: 't' }, { login: 'a' }],
-    ['backstop under any key', { note: '13800138001', remark: ['11010519491231002X', 'ok'] }, { note: '138****8001', remark: ['110105********002X', 'ok'] }],
+    ['backstop under any key', { note: '13800138001', remark: ['11010519491231002X', 'ok'] }, { note: '138****8001', remark: ['110***********002X', 'ok'] }],
     ['text around a number is not a bare number', { note: '电话13800138001' }, { note: '电话13800138001' }],
     [
       'nested objects and arrays',

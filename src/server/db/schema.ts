@@ -326,3 +326,153 @@ export const lineDetailStations = pgTable(
   },
   (t) => [uniqueIndex('line_detail_stations_seq_uq').on(t.detailId, t.seq), index('line_detail_stations_station_idx').on(t.stationId)],
 );
+
+/**
+ * Riders (the mini-program's users, spec `wx-user`). Phone, citizen id and name are stored sealed
+ * (lib/pii.ts: AES-256-GCM); `*_idx` are HMAC blind indexes for exact lookups. Nothing here is
+ * readable without PII_KEY.
+ */
+export const riders = pgTable(
+  'riders',
+  {
+    id: serial('id').primaryKey(),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    phoneEnc: text('phone_enc').notNull(),
+    phoneIdx: text('phone_idx').notNull(),
+    citizenEnc: text('citizen_enc'),
+    citizenIdx: text('citizen_idx'),
+    nameEnc: text('name_enc'),
+    /** 1 real-name verified (实名认证), 0 not. */
+    realName: smallint('real_name').notNull().default(0),
+    /** 1 normal, 0 abnormal (异常用户: flagged for review, spec key `ycOrder`). */
+    state: smallint('state').notNull().default(1),
+    abnormalReason: text('abnormal_reason'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('riders_phone_idx').on(t.phoneIdx), index('riders_citizen_idx').on(t.citizenIdx), index('riders_district_idx').on(t.districtId, t.id)],
+);
+
+/** Bus cards (spec §3): state 0–11, category 1–6, balance in fen; the holder is a rider when known. */
+export const busCards = pgTable(
+  'bus_cards',
+  {
+    id: serial('id').primaryKey(),
+    cardNo: text('card_no').notNull().unique(),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    state: smallint('state').notNull().default(1),
+    category: smallint('category').notNull(),
+    riderId: integer('rider_id').references(() => riders.id),
+    balance: integer('balance').notNull().default(0),
+    issuedAt: ts('issued_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('bus_cards_rider_idx').on(t.riderId), index('bus_cards_district_idx').on(t.districtId, t.id), check('bus_cards_state_ck', sql`${t.state} between 0 and 11`), check('bus_cards_category_ck', sql`${t.category} between 1 and 6`)],
+);
+
+/** 亲情卡: a rider (the citizen) binds a relative's card; one live binding per card. */
+export const familyBindings = pgTable(
+  'family_bindings',
+  {
+    id: serial('id').primaryKey(),
+    holderId: integer('holder_id')
+      .notNull()
+      .references(() => riders.id),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => busCards.id),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    relation: text('relation').notNull(),
+    /** 1 bound, 0 unbound. */
+    status: smallint('status').notNull().default(1),
+    boundAt: ts('bound_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    unboundAt: ts('unbound_at'),
+  },
+  (t) => [uniqueIndex('family_bindings_live_card_uq').on(t.cardId).where(sql`${t.status} = 1`), index('family_bindings_holder_idx').on(t.holderId), index('family_bindings_district_idx').on(t.districtId, t.id)],
+);
+
+/** Renewals of a family binding (续期), with what was paid. */
+export const familyRenewals = pgTable(
+  'family_renewals',
+  {
+    id: serial('id').primaryKey(),
+    bindingId: integer('binding_id')
+      .notNull()
+      .references(() => familyBindings.id),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    months: integer('months').notNull(),
+    amount: integer('amount').notNull(),
+    renewedAt: ts('renewed_at').notNull(),
+  },
+  (t) => [index('family_renewals_binding_idx').on(t.bindingId), index('family_renewals_district_idx').on(t.districtId, t.renewedAt)],
+);
+
+/** 优惠卡 products (spec `busDiscountCard`): ticket type 1 single, 2 monthly, 3 yearly; price in fen. */
+export const discountProducts = pgTable(
+  'discount_products',
+  {
+    id: serial('id').primaryKey(),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    name: text('name').notNull(),
+    ticketType: smallint('ticket_type').notNull(),
+    price: integer('price').notNull(),
+    /** 1 on sale, 0 off sale. */
+    status: smallint('status').notNull().default(1),
+    validDays: integer('valid_days').notNull(),
+    description: text('description'),
+    deletedAt: ts('deleted_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [check('discount_products_ticket_ck', sql`${t.ticketType} in (1, 2, 3)`)],
+);
+
+/** Orders of discount cards: payment status 0 unpaid, 1 paid, 2 refunded. */
+export const discountOrders = pgTable(
+  'discount_orders',
+  {
+    id: serial('id').primaryKey(),
+    orderNo: text('order_no').notNull().unique(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => discountProducts.id),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => busCards.id),
+    riderId: integer('rider_id').references(() => riders.id),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    amount: integer('amount').notNull(),
+    payStatus: smallint('pay_status').notNull().default(0),
+    paidAt: ts('paid_at'),
+    refundedAt: ts('refunded_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('discount_orders_card_idx').on(t.cardId), index('discount_orders_district_idx').on(t.districtId, t.createdAt), check('discount_orders_pay_ck', sql`${t.payStatus} in (0, 1, 2)`)],
+);
+
+/** The refund ledger: one row per refunded order (unique), keyed by the caller's idempotency key. */
+export const refunds = pgTable('refunds', {
+  id: serial('id').primaryKey(),
+  orderId: integer('order_id')
+    .notNull()
+    .unique()
+    .references(() => discountOrders.id),
+  amount: integer('amount').notNull(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  reason: text('reason').notNull(),
+  operatorId: integer('operator_id').references(() => users.id),
+  createdAt: ts('created_at').notNull(),
+});

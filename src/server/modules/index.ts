@@ -5,12 +5,13 @@ import type { RouteContext, ServerModule } from './module';
 import { settingsServer } from './settings/routes';
 import { shellServer } from './shell/routes';
 import { busServer } from './bus/routes';
+import { riderServer } from './rider/routes';
 import { stationServer } from './station/routes';
 import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer, busServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

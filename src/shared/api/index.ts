@@ -1,6 +1,7 @@
 import * as account from './account';
 import * as auth from './auth';
 import * as busLine from './bus-line';
+import * as card from './card';
 import * as lineVersion from './line-version';
 import * as station from './station';
 import * as system from './system';
@@ -10,7 +11,7 @@ export * from './endpoint';
 export * from './paging';
 export * from './permissions';
 export * from './menus';
-export { account, auth, busLine, lineVersion, station, system };
+export { account, auth, busLine, card, lineVersion, station, system };
 export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, BaseSetting, District, SysLog } from './system';

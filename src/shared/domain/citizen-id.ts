@@ -6,6 +6,12 @@ const PROVINCES = new Set([
 const WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const CHECK = '10X98765432';
 
+/** The check character of the first 17 characters (GB 11643: weights, sum mod 11 → 1 0 X 9 8 7 6 5 4 3 2). */
+export function citizenCheckChar(first17: string): string {
+  const sum = WEIGHTS.reduce((acc, w, i) => acc + w * Number(first17[i]), 0);
+  return CHECK[sum % 11]!;
+}
+
 /**
  * The spec's rule (§5): 18 characters, a known province, a real birth date, the mod-11 check; X in
  * either case. Births from 1800 (GB 11643's own example is born in 1880) up to `today`, never later.
@@ -20,6 +26,5 @@ export function isValidCitizenId(raw: string, today: Date = new Date()): boolean
   const date = new Date(Date.UTC(y, m - 1, d));
   if (y < 1800 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
   if (date.getTime() > today.getTime()) return false;
-  const sum = WEIGHTS.reduce((acc, w, i) => acc + w * Number(id[i]), 0);
-  return CHECK[sum % 11] === id[17];
+  return citizenCheckChar(id) === id[17];
 }

@@ -4,7 +4,7 @@
  *
  * Shapes kept, so a reader can still tell records apart and a support call can confirm a number:
  *   mobile       13800138001         → 138****8001          (3 + 4 hidden + 4)
- *   citizen id   11010519491231002X  → 110105********002X   (region + birth date hidden + sequence/check)
+ *   citizen id   11010519491231002X  → 110***********002X   (province kept; county, birth date hidden; sequence/check kept)
  *   name         欧阳娜娜            → 欧***                 (first character)
  * Anything else is masked in the middle, never shown in more than half.
  */
@@ -27,7 +27,7 @@ const MOBILE = /^1[3-9]\d{9}$/;
 const MASKED_MOBILE = /^\d{3}\*{4}\d{4}$/;
 /** Region (first digit 1–9), a birth date of 18xx–20xx that could exist, sequence, check. Checksum not required: a typo is still personal. */
 const CITIZEN_ID = /^[1-9]\d{5}(18|19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}[\dXx]$/;
-const MASKED_CITIZEN_ID = /^\d{6}\*{8}\d{3}[\dXx]$/;
+const MASKED_CITIZEN_ID = /^\d{3}\*{11}\d{3}[\dXx]$/;
 
 /** 11-digit numbers starting with 1 → `138****8001`; other lengths keep at most the first 3 and last 2. */
 export function maskPhone(raw: string): string {
@@ -38,15 +38,16 @@ export function maskPhone(raw: string): string {
 }
 
 /**
- * 18 characters → the 6-digit region code, 8 stars for the birth date, the last 4 (sequence and
- * check); the older 15-digit form → region, 6 stars for YYMMDD, the last 3; anything else in the middle.
+ * 18 characters → the first 3, 11 stars (county and birth date), the last 4 (sequence and check):
+ * `110***********123X` as the call centre reads it out; the older 15-digit form → the first 3, 9
+ * stars, the last 3; anything else in the middle.
  */
 export function maskCitizenId(raw: string): string {
   const s = raw.trim();
   if (MASKED_CITIZEN_ID.test(s)) return s;
   const c = chars(s);
-  if (c.length === 18) return `${c.slice(0, 6).join('')}${stars(8)}${c.slice(14).join('')}`;
-  if (c.length === 15) return `${c.slice(0, 6).join('')}${stars(6)}${c.slice(12).join('')}`;
+  if (c.length === 18) return `${c.slice(0, 3).join('')}${stars(11)}${c.slice(14).join('')}`;
+  if (c.length === 15) return `${c.slice(0, 3).join('')}${stars(9)}${c.slice(12).join('')}`;
   return maskMiddle(s);
 }
 

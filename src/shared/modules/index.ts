@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint';
 import type { MenuId } from '../api/menus';
 import type { ModuleManifest } from './define';
 import { busModule } from './bus';
+import { riderModule } from './rider';
 import * as planned from './planned';
 import { settingsModule } from './settings';
 import { shellModule } from './shell';
@@ -17,7 +18,7 @@ export const MODULES = [
   versionModule,
   planned.noticeReportModule,
   planned.orderModule,
-  planned.busUserModule,
+  riderModule,
   planned.rechargeModule,
   planned.cardVerifyModule,
   stationModule,

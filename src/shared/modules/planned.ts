@@ -39,18 +39,6 @@ export const orderModule = planned(
   { REFUND_ORDER: '订单退款' },
 );
 
-export const busUserModule = planned(
-  'busUser',
-  '乘客用户管理',
-  'peoples',
-  'p',
-  [
-    { key: 'bus-user', title: '乘客用户', component: 'ListBusUser' },
-    { key: 'yc-user', title: '异常用户', component: 'ListYcUser' },
-  ],
-  { ycOrder: '异常订单处理' },
-);
-
 export const rechargeModule = planned('recharge', 'NFC充值', 'money', 'r', [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge' }]);
 
 export const cardVerifyModule = planned('cardVerify', '线上验卡', 'verify', 'v', [

@@ -1,0 +1,118 @@
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { card } from '../../../shared/api';
+import { CARD_NO } from '../../../shared/api/card';
+import { isValidCitizenId } from '../../../shared/domain/citizen-id';
+import { maskCitizenId, maskName, maskPhone } from '../../../shared/domain/mask';
+import type { AppDeps, AuthContext } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { notFound } from '../../lib/errors';
+import { paged } from '../../lib/paging';
+import type { Pii } from '../../lib/pii';
+import { assertInScope, inScope } from '../../lib/scope';
+import { iso } from '../../lib/sql';
+
+type PageQuery = z.output<typeof card.riderPage.query>;
+type RiderRow = typeof t.riders.$inferSelect;
+
+const cardCount = sql<number>`(select count(*)::int from ${t.busCards} c where c.rider_id = ${t.riders.id})`;
+const riderColumns = { r: t.riders, districtName: t.districts.name, cards: cardCount };
+
+/** A rider as every list shows it: phone, citizen id and name decrypted only to be masked here. */
+export function riderDto(pii: Pii, row: { r: RiderRow; districtName: string | null; cards: number }) {
+  const { r } = row;
+  return {
+    id: r.id,
+    districtId: r.districtId,
+    districtName: row.districtName,
+    phone: maskPhone(pii.decrypt(r.phoneEnc)),
+    citizenId: r.citizenEnc ? maskCitizenId(pii.decrypt(r.citizenEnc)) : null,
+    name: r.nameEnc ? maskName(pii.decrypt(r.nameEnc)) : null,
+    realName: r.realName === 1 ? (1 as const) : (0 as const),
+    state: r.state === 1 ? (1 as const) : (0 as const),
+    abnormalReason: r.abnormalReason,
+    cards: Number(row.cards),
+    createdDate: iso(r.createdAt),
+  };
+}
+
+const selectRiders = (db: Db) => db.select(riderColumns).from(t.riders).leftJoin(t.districts, eq(t.districts.id, t.riders.districtId));
+
+const digits = (s: string) => s.replace(/[\s-]/g, '');
+
+export async function pageRiders(deps: AppDeps, a: AuthContext, q: PageQuery) {
+  const where: (SQL | undefined)[] = [inScope(a, t.riders.districtId)];
+  // Exact matches through the blind index: the table cannot be searched by a fragment of a value it does not hold.
+  if (q.phone) where.push(eq(t.riders.phoneIdx, deps.pii.index('phone', digits(q.phone))));
+  if (q.citizenCardNo) where.push(eq(t.riders.citizenIdx, deps.pii.index('citizen', q.citizenCardNo)));
+  if (q.realName !== undefined) where.push(eq(t.riders.realName, q.realName));
+  if (q.state !== undefined) where.push(eq(t.riders.state, q.state));
+  const cond = and(...where);
+  const dir = q.sort === 'createdDate,asc' ? sql`asc` : sql`desc`;
+  return paged(
+    q,
+    async (limit, offset) => (await selectRiders(deps.db).where(cond).orderBy(sql`${t.riders.createdAt} ${dir}`, desc(t.riders.id)).limit(limit).offset(offset)).map((r) => riderDto(deps.pii, r)),
+    () => deps.db.select({ n: count() }).from(t.riders).where(cond),
+  );
+}
+
+export async function riderSummary(deps: AppDeps, a: AuthContext) {
+  const [r] = await deps.db
+    .select({ total: count(), realName: sql<number>`count(*) filter (where ${t.riders.realName} = 1)::int`, abnormal: sql<number>`count(*) filter (where ${t.riders.state} = 0)::int` })
+    .from(t.riders)
+    .where(inScope(a, t.riders.districtId));
+  const [c] = await deps.db.select({ n: count() }).from(t.busCards).where(inScope(a, t.busCards.districtId));
+  return { total: r?.total ?? 0, realName: Number(r?.realName ?? 0), abnormal: Number(r?.abnormal ?? 0), cards: c?.n ?? 0 };
+}
+
+/**
+ * 查看实名信息: one rider in full. The audit row names the rider and the reason, never the values;
+ * the answer is marked no-store so no cache keeps it.
+ */
+export async function revealRider(deps: AppDeps, a: AuthContext, q: { id: number; reason: string }, setNoStore: () => void) {
+  const [r] = await deps.db.select().from(t.riders).where(eq(t.riders.id, q.id));
+  if (!r) throw notFound('乘客不存在');
+  assertInScope(a, r.districtId);
+  await audit(deps.db, a.actor, { type: 'RIDER_REVEAL', targetDistrictId: r.districtId, target: `rider/${r.id}`, summary: `查看乘客 ${r.id} 的实名信息，原因：${q.reason}`, after: { reason: q.reason } }, deps.clock.now());
+  setNoStore();
+  return { id: r.id, phone: deps.pii.decrypt(r.phoneEnc), citizenId: r.citizenEnc ? deps.pii.decrypt(r.citizenEnc) : null, name: r.nameEnc ? deps.pii.decrypt(r.nameEnc) : null };
+}
+
+const LOOKUP_LIMIT = 10;
+
+/** Cards as the desk shows them, with the holder masked. */
+export async function cardsWhere(deps: AppDeps, cond: SQL | undefined, limit = LOOKUP_LIMIT) {
+  const rows = await deps.db.select({ c: t.busCards, r: t.riders }).from(t.busCards).leftJoin(t.riders, eq(t.riders.id, t.busCards.riderId)).where(cond).orderBy(t.busCards.id).limit(limit);
+  return rows.map(({ c, r }) => ({
+    id: c.id,
+    cardNo: c.cardNo,
+    districtId: c.districtId,
+    state: c.state,
+    category: c.category,
+    balance: c.balance,
+    issuedDate: iso(c.issuedAt),
+    holder: r ? { id: r.id, name: r.nameEnc ? maskName(deps.pii.decrypt(r.nameEnc)) : null, phone: maskPhone(deps.pii.decrypt(r.phoneEnc)) } : null,
+  }));
+}
+
+/**
+ * What a typed number finds: a 16-digit card number (exact), a citizen id (valid by its checksum,
+ * through the blind index) or a mobile number (11 digits, spaces and dashes allowed). The riders'
+ * cards come with them. Scoped to the request's district like every list.
+ */
+export async function lookup(deps: AppDeps, a: AuthContext, raw: string) {
+  const q = digits(raw).toUpperCase();
+  const riderConds: SQL[] = [];
+  if (/^\d{17}[\dX]$/.test(q) && isValidCitizenId(q)) riderConds.push(eq(t.riders.citizenIdx, deps.pii.index('citizen', q)));
+  if (/^1\d{10}$/.test(q)) riderConds.push(eq(t.riders.phoneIdx, deps.pii.index('phone', q)));
+  const riders = riderConds.length
+    ? (await selectRiders(deps.db).where(and(inScope(a, t.riders.districtId), riderConds.length === 1 ? riderConds[0] : sql`(${sql.join(riderConds, sql` or `)})`)).limit(LOOKUP_LIMIT)).map((r) => riderDto(deps.pii, r))
+    : [];
+  const cardConds: SQL[] = [];
+  if (CARD_NO.test(q)) cardConds.push(eq(t.busCards.cardNo, q));
+  if (riders.length) cardConds.push(inArray(t.busCards.riderId, riders.map((r) => r.id)));
+  const cards = cardConds.length ? await cardsWhere(deps, and(inScope(a, t.busCards.districtId), cardConds.length === 1 ? cardConds[0] : sql`(${sql.join(cardConds, sql` or `)})`)) : [];
+  return { cards, riders };
+}

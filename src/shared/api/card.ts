@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { BUSCODE, endpoint } from './endpoint';
+import { id, optionalText, timestamp } from './fields';
+import { pageOf, pageQuery } from './paging';
+import { SESSION, grant } from './permissions';
+
+/**
+ * The call-centre desk (issue 11): riders (spec `wx-user`), bus cards and the card lookup behind the
+ * palette. Personal data leaves the server masked (`138****5678`, `110***********123X`, `张*`)
+ * except through the reveal call, which needs RIDER_REVEAL and a typed reason.
+ */
+
+/** Spec §3 bus card state codes. */
+export const CARD_STATES = {
+  0: '未启用',
+  1: '已售',
+  2: '账户锁定',
+  3: '已挂失',
+  4: '已退卡',
+  5: '已停用（黑名单）',
+  6: '已注销',
+  7: '退卡登记',
+  8: '换卡登记',
+  9: '挂失补卡',
+  10: '损坏换卡',
+  11: '挂失转值',
+} as const;
+export type CardState = keyof typeof CARD_STATES;
+
+/** Spec §3 card categories, numbered in the spec's order. */
+export const CARD_CATEGORIES = { 1: '不记名个性化卡', 2: '记名个性化卡', 3: '不记名卡', 4: '学生卡', 5: '老年卡', 6: '记名卡' } as const;
+export type CardCategory = keyof typeof CARD_CATEGORIES;
+
+/** Spec §3 ticket types and payment status. */
+export const TICKET_TYPES = { 1: '单次票', 2: '月票', 3: '年票' } as const;
+export const PAY_STATUS = { 0: '未支付', 1: '已支付', 2: '已退款' } as const;
+
+/** A bus card number as printed: 16 digits (the demo city's start with 3101). */
+export const CARD_NO = /^\d{16}$/;
+
+/** Who reveals real-name information: a button, held by the call-centre and manager groups. */
+export const RIDER_REVEAL = grant({ buttons: ['RIDER_REVEAL'] });
+
+export const riderRow = z.object({
+  id: z.number().int(),
+  districtId: z.number().int(),
+  districtName: z.string().nullable(),
+  /** Masked: 138****5678. */
+  phone: z.string(),
+  /** Masked: 110***********123X; null before real-name verification. */
+  citizenId: z.string().nullable(),
+  /** Masked: 张*. */
+  name: z.string().nullable(),
+  realName: z.union([z.literal(0), z.literal(1)]),
+  state: z.union([z.literal(0), z.literal(1)]),
+  abnormalReason: z.string().nullable(),
+  cards: z.number().int(),
+  createdDate: timestamp,
+});
+export type Rider = z.infer<typeof riderRow>;
+
+export const cardRow = z.object({
+  id: z.number().int(),
+  cardNo: z.string(),
+  districtId: z.number().int(),
+  state: z.number().int(),
+  category: z.number().int(),
+  balance: z.number().int(),
+  issuedDate: timestamp,
+  holder: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string() }).nullable(),
+});
+export type Card = z.infer<typeof cardRow>;
+
+export const riderPage = endpoint({
+  id: 'rider.page',
+  title: '乘客用户列表',
+  method: 'GET',
+  path: `${BUSCODE}/wx-user/page`,
+  query: pageQuery(['createdDate'] as const).extend({
+    /** Exact phone (with spaces or dashes) or its last four digits. */
+    phone: optionalText('手机号', 20).optional(),
+    citizenCardNo: optionalText('身份证号', 18).optional(),
+    realName: z.enum(['0', '1'], { error: '实名状态应为 0 或 1' }).transform(Number).optional(),
+    state: z.enum(['0', '1'], { error: '用户状态应为 0 或 1' }).transform(Number).optional(),
+  }),
+  response: pageOf(riderRow),
+  permission: SESSION,
+  timeoutMs: 40_000,
+});
+
+export const riderSummary = endpoint({
+  id: 'rider.summary',
+  title: '乘客用户统计',
+  method: 'GET',
+  path: `${BUSCODE}/wx-user/summary`,
+  response: z.object({ total: z.number().int(), realName: z.number().int(), abnormal: z.number().int(), cards: z.number().int() }),
+  permission: SESSION,
+  timeoutMs: 40_000,
+});
+
+/** One rider in full, with a reason the log keeps (never the values); answered no-store. */
+export const riderReveal = endpoint({
+  id: 'rider.reveal',
+  title: '查看实名信息',
+  method: 'GET',
+  path: `${BUSCODE}/wx-user/getShiMingXinXiById`,
+  query: z.object({
+    id: id('乘客ID'),
+    reason: z.string({ error: '请填写查看原因' }).trim().min(4, { error: '查看原因至少4个字' }).max(100, { error: '查看原因不能超过100个字' }),
+  }),
+  response: z.object({ id: z.number().int(), phone: z.string(), citizenId: z.string().nullable(), name: z.string().nullable() }),
+  permission: RIDER_REVEAL,
+});
+
+/** What the palette's typed number finds: cards by number, riders by phone or citizen id (masked). */
+export const cardLookup = endpoint({
+  id: 'card.lookup',
+  title: '查询卡片与乘客',
+  method: 'POST',
+  path: `${BUSCODE}/card/lookup`,
+  // A POST body: a citizen id or phone never sits in a URL, a log line or the browser history.
+  body: z.object({ q: z.string({ error: '请输入卡号、身份证号或手机号' }).trim().min(4, { error: '至少输入4位' }).max(40, { error: '不能超过40个字符' }) }),
+  response: z.object({ cards: z.array(cardRow), riders: z.array(riderRow) }),
+  permission: SESSION,
+});

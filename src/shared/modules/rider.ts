@@ -1,0 +1,20 @@
+import * as card from '../api/card';
+import { defineModule } from './define';
+
+/** 乘客用户管理: the mini-program's riders, their cards and the card lookup behind the palette. */
+export const riderModule = defineModule({
+  id: 'busUser',
+  menu: {
+    id: 'busUser',
+    title: '乘客用户管理',
+    icon: 'peoples',
+    jumpKey: 'p',
+    pages: [
+      { key: 'bus-user', title: '乘客用户', component: 'ListBusUser', planned: true },
+      { key: 'yc-user', title: '异常用户', component: 'ListYcUser', planned: true },
+    ],
+  },
+  endpoints: [card.riderPage, card.riderSummary, card.riderReveal, card.cardLookup],
+  buttons: { ycOrder: '异常订单处理', RIDER_REVEAL: '查看实名信息' },
+  operations: { RIDER_REVEAL: '查看实名信息' },
+});
