@@ -122,4 +122,5 @@ export const cardLookup = endpoint({
   body: z.object({ q: z.string({ error: '请输入卡号、身份证号或手机号' }).trim().min(4, { error: '至少输入4位' }).max(40, { error: '不能超过40个字符' }) }),
   response: z.object({ cards: z.array(cardRow), riders: z.array(riderRow) }),
   permission: SESSION,
+  readsOnly: true,
 });

@@ -35,6 +35,8 @@ export interface Endpoint<
   timeoutMs: number;
   /** Answers with a file stream instead of the envelope. */
   file: boolean;
+  /** A POST that only reads: its input (a citizen id, a phone) belongs in a body, not a URL. */
+  readsOnly: boolean;
 }
 
 interface EndpointInput<P, Q, B, R> {
@@ -50,6 +52,7 @@ interface EndpointInput<P, Q, B, R> {
   permission: Permission;
   timeoutMs?: number;
   file?: boolean;
+  readsOnly?: boolean;
 }
 
 export function endpoint<
@@ -67,10 +70,11 @@ export function endpoint<
     bodyType,
     timeoutMs: def.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     file: def.file ?? false,
+    readsOnly: def.readsOnly ?? false,
   };
 }
 
-export const isMutating = (e: Pick<Endpoint, 'method'>) => e.method !== 'GET';
+export const isMutating = (e: Pick<Endpoint, 'method'> & Partial<Pick<Endpoint, 'readsOnly'>>) => e.method !== 'GET' && !e.readsOnly;
 
 export type ParamsOf<E extends Endpoint> = z.input<E['params']>;
 export type QueryOf<E extends Endpoint> = z.input<E['query']>;

@@ -1,0 +1,149 @@
+import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card } from '../../src/shared/api';
+import type { Card, Rider } from '../../src/shared/api/card';
+import { isValidCitizenId } from '../../src/shared/domain/citizen-id';
+import * as t from '../../src/server/db/schema';
+import { createPii } from '../../src/server/lib/pii';
+import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
+
+/** Riders and cards: sealed at rest, masked in every answer, revealed only with a reason and the button. */
+let s: TestServer;
+let admin: string;
+let manager: string;
+let agent: string;
+let viewer: string;
+let xuhui: number;
+const pii = createPii(TEST_PII_KEY);
+const db = () => s.database.db;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  [admin, manager, agent, viewer] = (await Promise.all(['admin', 'manager', 'agent', 'viewer'].map((u) => s.login(u)))) as [string, string, string, string];
+  xuhui = (await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区')))[0]!.id;
+});
+afterAll(() => s.close());
+
+/** A verified rider of 徐汇区 with a card, in the clear (the test holds the key). */
+async function knownRider() {
+  const [r] = await db().select().from(t.riders).where(and(eq(t.riders.districtId, xuhui), eq(t.riders.realName, 1), isNotNull(t.riders.citizenEnc))).orderBy(asc(t.riders.id)).limit(1);
+  return { row: r!, phone: pii.decrypt(r!.phoneEnc), citizen: pii.decrypt(r!.citizenEnc!), name: pii.decrypt(r!.nameEnc!) };
+}
+
+/** A whole value, not digits inside a card number: as JSON strings. */
+const PHONE = /"1\d{10}"/;
+const CITIZEN = /"\d{17}[\dXx]"/;
+
+describe('the seeded desk', () => {
+  it('has every card state and category, valid citizen ids, seniors old and students young', async () => {
+    const states = await db().selectDistinct({ v: t.busCards.state }).from(t.busCards);
+    const categories = await db().selectDistinct({ v: t.busCards.category }).from(t.busCards);
+    expect(states.map((x) => x.v).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(categories.map((x) => x.v).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    const held = await db().select({ category: t.busCards.category, citizen: t.riders.citizenEnc }).from(t.busCards).innerJoin(t.riders, eq(t.riders.id, t.busCards.riderId)).where(isNotNull(t.riders.citizenEnc));
+    expect(held.length).toBeGreaterThan(50);
+    for (const h of held) {
+      const id = pii.decrypt(h.citizen!);
+      expect(isValidCitizenId(id), id).toBe(true);
+      const year = Number(id.slice(6, 10));
+      if (h.category === 5) expect(year).toBeLessThanOrEqual(1960);
+      if (h.category === 4) expect(year).toBeGreaterThanOrEqual(2006);
+    }
+  });
+
+  it('stores no phone, citizen id or name in clear: the raw rows hold only sealed values and indexes', async () => {
+    const rows = await db().execute(sql`select * from riders`);
+    const text = JSON.stringify((rows as unknown as { rows: unknown[] }).rows);
+    expect(text.length).toBeGreaterThan(10_000);
+    expect(text).not.toMatch(PHONE);
+    expect(text).not.toMatch(CITIZEN);
+    const { name } = await knownRider();
+    expect(text).not.toContain(name);
+  });
+});
+
+describe('wx-user/page and summary', () => {
+  it('masks every phone, citizen id and name, for every reader', async () => {
+    for (const token of [admin, manager, agent, viewer]) {
+      const res = await s.call<{ content: Rider[] }>(card.riderPage, { token, query: { size: 100 } });
+      expect(res.body.code).toBe(1);
+      const text = JSON.stringify(res.body.data);
+      expect(text).not.toMatch(PHONE);
+      expect(text).not.toMatch(CITIZEN);
+      for (const r of res.body.data.content) {
+        expect(r.phone).toMatch(/^1\d{2}\*{4}\d{4}$/);
+        if (r.citizenId) expect(r.citizenId).toMatch(/^\d{3}\*{11}\d{3}[\dX]$/);
+        if (r.name) expect(r.name).toMatch(/^\p{Script=Han}\*+$/u);
+      }
+    }
+  });
+
+  it('finds a rider by the exact phone (spaces and dashes allowed) or citizen id, through the blind index', async () => {
+    const { row, phone, citizen } = await knownRider();
+    const spaced = `${phone.slice(0, 3)} ${phone.slice(3, 7)}-${phone.slice(7)}`;
+    const byPhone = await s.call<{ content: Rider[] }>(card.riderPage, { token: agent, query: { phone: spaced } });
+    expect(byPhone.body.data.content.map((r) => r.id)).toEqual([row.id]);
+    const byId = await s.call<{ content: Rider[] }>(card.riderPage, { token: agent, query: { citizenCardNo: citizen.toLowerCase() } });
+    expect(byId.body.data.content.map((r) => r.id)).toEqual([row.id]);
+  });
+
+  it('counts riders, verified, abnormal and cards of the area', async () => {
+    const res = await s.call<{ total: number; realName: number; abnormal: number; cards: number }>(card.riderSummary, { token: manager });
+    const [n] = await db().select({ n: sql<number>`count(*)::int` }).from(t.riders).where(eq(t.riders.districtId, xuhui));
+    expect(res.body.data.total).toBe(n!.n);
+    expect(res.body.data.realName).toBeLessThanOrEqual(res.body.data.total);
+    expect(res.body.data.cards).toBeGreaterThan(0);
+  });
+});
+
+describe('wx-user/getShiMingXinXiById: the reveal', () => {
+  it('shows one rider in full to a holder of RIDER_REVEAL with a reason, no-store, logging the reason and never the values', async () => {
+    const { row, phone, citizen, name } = await knownRider();
+    const res = await s.call<{ phone: string; citizenId: string; name: string }>(card.riderReveal, { token: agent, query: { id: row.id, reason: '乘客来电核实身份' } });
+    expect(res.body.data).toEqual({ id: row.id, phone, citizenId: citizen, name });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const [log] = await db().select().from(t.sysLog).where(eq(t.sysLog.operationType, 'RIDER_REVEAL')).orderBy(desc(t.sysLog.id)).limit(1);
+    expect(log).toMatchObject({ operatorLogin: 'agent', target: `rider/${row.id}`, targetDistrictId: xuhui });
+    const logged = JSON.stringify(log);
+    expect(logged).toContain('乘客来电核实身份');
+    for (const v of [phone, citizen, name]) expect(logged).not.toContain(v);
+  });
+
+  it('refuses without the button (403), without a reason (400), and another district\'s rider (403)', async () => {
+    const { row } = await knownRider();
+    expect((await s.call(card.riderReveal, { token: viewer, query: { id: row.id, reason: '乘客来电核实身份' } })).status).toBe(403);
+    const short = await s.call(card.riderReveal, { token: agent, query: { id: row.id, reason: '看看' } });
+    expect(short.status).toBe(400);
+    expect(short.body.msg).toContain('查看原因至少4个字');
+    const [foreign] = await db().select().from(t.riders).where(sql`${t.riders.districtId} <> ${xuhui}`).limit(1);
+    expect((await s.call(card.riderReveal, { token: agent, query: { id: foreign!.id, reason: '乘客来电核实身份' } })).status).toBe(403);
+  });
+});
+
+describe('card/lookup', () => {
+  it('finds a card by its number, a rider and their cards by phone or citizen id, masked', async () => {
+    const { row, phone, citizen } = await knownRider();
+    const [own] = await db().select().from(t.busCards).where(eq(t.busCards.riderId, row.id)).limit(1);
+    const [any] = await db().select().from(t.busCards).where(eq(t.busCards.districtId, xuhui)).limit(1);
+    const byCard = await s.call<{ cards: Card[]; riders: Rider[] }>(card.cardLookup, { token: agent, body: { q: any!.cardNo } });
+    expect(byCard.body.data.cards.map((c) => c.cardNo)).toEqual([any!.cardNo]);
+    for (const q of [phone, `${phone.slice(0, 3)}-${phone.slice(3, 7)}-${phone.slice(7)}`, citizen]) {
+      const res = await s.call<{ cards: Card[]; riders: Rider[] }>(card.cardLookup, { token: agent, body: { q } });
+      expect(res.body.data.riders.map((r) => r.id), q).toEqual([row.id]);
+      if (own) expect(res.body.data.cards.map((c) => c.id)).toContain(own.id);
+      const text = JSON.stringify(res.body.data);
+      expect(text).not.toMatch(PHONE);
+      expect(text).not.toMatch(CITIZEN);
+    }
+  });
+
+  it('finds nothing for a citizen id with a wrong check character, or a card of another district', async () => {
+    const { citizen } = await knownRider();
+    const wrong = citizen.slice(0, 17) + (citizen[17] === '1' ? '2' : '1');
+    expect((await s.call<{ riders: Rider[] }>(card.cardLookup, { token: agent, body: { q: wrong } })).body.data.riders).toEqual([]);
+    const [foreign] = await db().select().from(t.busCards).where(sql`${t.busCards.districtId} <> ${xuhui}`).limit(1);
+    expect((await s.call<{ cards: Card[] }>(card.cardLookup, { token: agent, body: { q: foreign!.cardNo } })).body.data.cards).toEqual([]);
+    expect((await s.call<{ cards: Card[] }>(card.cardLookup, { token: admin, body: { q: foreign!.cardNo } })).body.data.cards).toHaveLength(1);
+    expect((await s.call(card.cardLookup, { token: agent, body: { q: '12' } })).status).toBe(400);
+  });
+});
