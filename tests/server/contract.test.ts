@@ -14,7 +14,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '' };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -48,6 +48,7 @@ beforeAll(async () => {
   ids.home = districts[0].id;
   ids.second = districts[1].id;
   await lineNetwork(districts[2]!.id);
+  ids.card = (await db.select({ cardNo: t.busCards.cardNo }).from(t.busCards).limit(1))[0]!.cardNo;
 });
 
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
@@ -135,6 +136,7 @@ const VALID: Record<string, () => CallOptions> = {
   'rider.summary': () => ({}),
   'rider.reveal': () => ({ query: { id: 1, reason: '契约测试核实' } }),
   'card.lookup': () => ({ body: { q: '13800138001' } }),
+  'card.view': () => ({ body: { cardNo: ids.card } }),
   'station.listExcludeLine': () => ({ query: { lineId: ids.line, direction: 0 } }),
   'station.listIncludeLine': () => ({ query: { lineId: ids.line } }),
   'stationQr.export': () => ({}),
@@ -188,6 +190,7 @@ const INVALID: Record<string, () => CallOptions> = {
   'rider.page': () => ({ query: { realName: '2' } }),
   'rider.reveal': () => ({ query: { id: 1 } }),
   'card.lookup': () => ({ body: {} }),
+  'card.view': () => ({ body: { cardNo: '123' } }),
   'station.listExcludeLine': () => ({ query: { lineId: 1, direction: '-1' } }),
   'station.listIncludeLine': () => ({ query: {} }),
   'stationQr.export': () => ({ query: { name: 'x'.repeat(41) } }),

@@ -147,3 +147,36 @@ describe('card/lookup', () => {
     expect((await s.call(card.cardLookup, { token: agent, body: { q: '12' } })).status).toBe(400);
   });
 });
+
+describe('card/view', () => {
+  it('shows the card, its holder, who binds it and its orders, all masked', async () => {
+    const [bound] = await db()
+      .select({ cardId: t.familyBindings.cardId })
+      .from(t.familyBindings)
+      .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
+      .where(eq(t.busCards.districtId, xuhui))
+      .limit(1);
+    const [c] = await db().select().from(t.busCards).where(eq(t.busCards.id, bound!.cardId));
+    const res = await s.call<{ card: Card; holder: Rider | null; bindings: { holder: { id: number } }[]; orders: { orderNo: string }[]; rides: null }>(card.cardView, { token: agent, body: { cardNo: c!.cardNo } });
+    expect(res.body.code, res.body.msg).toBe(1);
+    expect(res.body.data.card).toMatchObject({ cardNo: c!.cardNo, state: c!.state, category: c!.category, balance: c!.balance });
+    expect(res.body.data.holder?.id ?? null).toBe(c!.riderId);
+    const stored = await db().select().from(t.familyBindings).where(eq(t.familyBindings.cardId, c!.id));
+    expect(res.body.data.bindings.map((b) => b.holder.id).sort()).toEqual(stored.map((b) => b.holderId).sort());
+    const orders = await db().select().from(t.discountOrders).where(eq(t.discountOrders.cardId, c!.id));
+    expect(res.body.data.orders).toHaveLength(Math.min(20, orders.length));
+    expect(res.body.data.rides).toBeNull();
+    const text = JSON.stringify(res.body.data);
+    expect(text).not.toMatch(PHONE);
+    expect(text).not.toMatch(CITIZEN);
+  });
+
+  it('refuses a card of another district (403), an unknown card (404) and a malformed number (400)', async () => {
+    const [foreign] = await db().select().from(t.busCards).where(sql`${t.busCards.districtId} <> ${xuhui}`).limit(1);
+    expect((await s.call(card.cardView, { token: agent, body: { cardNo: foreign!.cardNo } })).status).toBe(403);
+    expect((await s.call(card.cardView, { token: agent, body: { cardNo: '9999999999999999' } })).body).toMatchObject({ code: 404, msg: '卡片不存在' });
+    const bad = await s.call(card.cardView, { token: agent, body: { cardNo: '3101' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('卡号应为16位数字');
+  });
+});

@@ -124,3 +124,48 @@ export const cardLookup = endpoint({
   permission: SESSION,
   readsOnly: true,
 });
+
+export const cardBinding = z.object({
+  id: z.number().int(),
+  relation: z.string(),
+  /** 1 bound, 0 unbound. */
+  status: z.number().int(),
+  boundDate: timestamp,
+  expiresDate: timestamp,
+  unboundDate: timestamp.nullable(),
+  /** The citizen who bound the card (masked). */
+  holder: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string(), citizenId: z.string().nullable() }),
+  renewals: z.number().int(),
+});
+
+export const cardOrder = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  productName: z.string(),
+  ticketType: z.number().int(),
+  amount: z.number().int(),
+  payStatus: z.number().int(),
+  createdDate: timestamp,
+  paidDate: timestamp.nullable(),
+  refundedDate: timestamp.nullable(),
+});
+
+/** Everything the desk shows about one card, in one answer (masked like every list). */
+export const cardView = endpoint({
+  id: 'card.view',
+  title: '卡片详情',
+  method: 'POST',
+  path: `${BUSCODE}/card/view`,
+  body: z.object({ cardNo: z.string({ error: '请输入卡号' }).trim().regex(CARD_NO, { error: '卡号应为16位数字' }) }),
+  response: z.object({
+    card: cardRow,
+    districtName: z.string().nullable(),
+    holder: riderRow.nullable(),
+    bindings: z.array(cardBinding),
+    orders: z.array(cardOrder),
+    /** Ride records arrive with issue 12; until then the view says so. */
+    rides: z.null(),
+  }),
+  permission: SESSION,
+  readsOnly: true,
+});

@@ -14,7 +14,7 @@ export const riderModule = defineModule({
       { key: 'yc-user', title: '异常用户', component: 'ListYcUser', planned: true },
     ],
   },
-  endpoints: [card.riderPage, card.riderSummary, card.riderReveal, card.cardLookup],
+  endpoints: [card.riderPage, card.riderSummary, card.riderReveal, card.cardLookup, card.cardView],
   buttons: { ycOrder: '异常订单处理', RIDER_REVEAL: '查看实名信息' },
   operations: { RIDER_REVEAL: '查看实名信息' },
 });

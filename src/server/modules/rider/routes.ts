@@ -15,5 +15,6 @@ export const riderServer: ServerModule = {
     b.bind(card.riderSummary, ({ auth }) => service.riderSummary(deps, auth));
     b.bind(card.riderReveal, ({ auth, query, reply }) => service.revealRider(deps, auth, query, () => void reply.header('cache-control', 'no-store')));
     b.bind(card.cardLookup, ({ auth, body }) => service.lookup(deps, auth, body.q));
+    b.bind(card.cardView, ({ auth, body }) => service.viewCard(deps, auth, body.cardNo));
   },
 };

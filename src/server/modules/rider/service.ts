@@ -116,3 +116,55 @@ export async function lookup(deps: AppDeps, a: AuthContext, raw: string) {
   const cards = cardConds.length ? await cardsWhere(deps, and(inScope(a, t.busCards.districtId), cardConds.length === 1 ? cardConds[0] : sql`(${sql.join(cardConds, sql` or `)})`)) : [];
   return { cards, riders };
 }
+
+const ORDERS_SHOWN = 20;
+
+/** 卡片详情: the card, its holder, who binds it as a family card (with renewals), its recent orders. */
+export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
+  const [c] = await deps.db.select({ c: t.busCards, districtName: t.districts.name }).from(t.busCards).leftJoin(t.districts, eq(t.districts.id, t.busCards.districtId)).where(eq(t.busCards.cardNo, cardNo));
+  if (!c) throw notFound('卡片不存在');
+  assertInScope(a, c.c.districtId);
+  const [card] = await cardsWhere(deps, eq(t.busCards.id, c.c.id), 1);
+  const [holder] = c.c.riderId ? await selectRiders(deps.db).where(eq(t.riders.id, c.c.riderId)) : [];
+  const renewals = sql<number>`(select count(*)::int from ${t.familyRenewals} r where r.binding_id = ${t.familyBindings.id})`;
+  const bindings = await deps.db
+    .select({ b: t.familyBindings, r: t.riders, renewals })
+    .from(t.familyBindings)
+    .innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId))
+    .where(eq(t.familyBindings.cardId, c.c.id))
+    .orderBy(desc(t.familyBindings.boundAt));
+  const orders = await deps.db
+    .select({ o: t.discountOrders, productName: t.discountProducts.name, ticketType: t.discountProducts.ticketType })
+    .from(t.discountOrders)
+    .innerJoin(t.discountProducts, eq(t.discountProducts.id, t.discountOrders.productId))
+    .where(eq(t.discountOrders.cardId, c.c.id))
+    .orderBy(desc(t.discountOrders.createdAt))
+    .limit(ORDERS_SHOWN);
+  return {
+    card: card!,
+    districtName: c.districtName,
+    holder: holder ? riderDto(deps.pii, holder) : null,
+    bindings: bindings.map(({ b, r, renewals: n }) => ({
+      id: b.id,
+      relation: b.relation,
+      status: b.status,
+      boundDate: iso(b.boundAt),
+      expiresDate: iso(b.expiresAt),
+      unboundDate: b.unboundAt ? iso(b.unboundAt) : null,
+      holder: { id: r.id, name: r.nameEnc ? maskName(deps.pii.decrypt(r.nameEnc)) : null, phone: maskPhone(deps.pii.decrypt(r.phoneEnc)), citizenId: r.citizenEnc ? maskCitizenId(deps.pii.decrypt(r.citizenEnc)) : null },
+      renewals: Number(n),
+    })),
+    orders: orders.map(({ o, productName, ticketType }) => ({
+      id: o.id,
+      orderNo: o.orderNo,
+      productName,
+      ticketType,
+      amount: o.amount,
+      payStatus: o.payStatus,
+      createdDate: iso(o.createdAt),
+      paidDate: o.paidAt ? iso(o.paidAt) : null,
+      refundedDate: o.refundedAt ? iso(o.refundedAt) : null,
+    })),
+    rides: null,
+  };
+}
