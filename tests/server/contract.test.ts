@@ -14,7 +14,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '' };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -49,6 +49,7 @@ beforeAll(async () => {
   ids.second = districts[1].id;
   await lineNetwork(districts[2]!.id);
   ids.card = (await db.select({ cardNo: t.busCards.cardNo }).from(t.busCards).limit(1))[0]!.cardNo;
+  ids.paidOrder = (await db.select({ id: t.discountOrders.id }).from(t.discountOrders).where(eq(t.discountOrders.payStatus, 1)).limit(1))[0]!.id;
 });
 
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
@@ -137,6 +138,10 @@ const VALID: Record<string, () => CallOptions> = {
   'rider.reveal': () => ({ query: { id: 1, reason: '契约测试核实' } }),
   'card.lookup': () => ({ body: { q: '13800138001' } }),
   'card.view': () => ({ body: { cardNo: ids.card } }),
+  'discountOrder.page': () => ({ query: { size: 5, payStatus: '1' } }),
+  'discountOrder.total': () => ({}),
+  'discountOrder.msg': () => ({ query: { id: ids.paidOrder } }),
+  'discountOrder.refund': () => ({ body: { id: ids.paidOrder, reason: '契约测试退款', idempotencyKey: `contract-${next()}` } }),
   'station.listExcludeLine': () => ({ query: { lineId: ids.line, direction: 0 } }),
   'station.listIncludeLine': () => ({ query: { lineId: ids.line } }),
   'stationQr.export': () => ({}),
@@ -191,6 +196,10 @@ const INVALID: Record<string, () => CallOptions> = {
   'rider.reveal': () => ({ query: { id: 1 } }),
   'card.lookup': () => ({ body: {} }),
   'card.view': () => ({ body: { cardNo: '123' } }),
+  'discountOrder.page': () => ({ query: { payStatus: '3' } }),
+  'discountOrder.total': () => ({ query: { startTime: '昨天' } }),
+  'discountOrder.msg': () => ({ query: { id: 'x' } }),
+  'discountOrder.refund': () => ({ body: { id: 1, reason: '退', idempotencyKey: 'k' } }),
   'station.listExcludeLine': () => ({ query: { lineId: 1, direction: '-1' } }),
   'station.listIncludeLine': () => ({ query: {} }),
   'stationQr.export': () => ({ query: { name: 'x'.repeat(41) } }),

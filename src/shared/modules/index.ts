@@ -2,6 +2,7 @@ import type { Endpoint } from '../api/endpoint';
 import type { MenuId } from '../api/menus';
 import type { ModuleManifest } from './define';
 import { busModule } from './bus';
+import { discountModule } from './discount';
 import { riderModule } from './rider';
 import * as planned from './planned';
 import { settingsModule } from './settings';
@@ -29,7 +30,7 @@ export const MODULES = [
   planned.activityModule,
   planned.rechargeableModule,
   planned.callingCardModule,
-  planned.specialCodeModule,
+  discountModule,
   planned.handleCardModule,
 ] as const satisfies readonly ModuleManifest[];
 

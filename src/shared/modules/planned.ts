@@ -99,13 +99,6 @@ export const callingCardModule = planned('callingCard', '亲情卡', 'family', '
   { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true },
 ]);
 
-export const specialCodeModule = planned('specialCode', '特殊码管理', 'discount', 't', [
-  { key: 'special-code-list', title: '特殊码列表', component: 'ListSpecialCode' },
-  { key: 'rule-setting', title: '规则设置', component: 'RuleSetting' },
-  { key: 'rule-edit', title: '规则编辑', component: 'RuleEdit', hidden: true },
-  { key: 'special-code-agreement', title: '特殊码协议', component: 'SpecialCodeAgreement' },
-]);
-
 export const handleCardModule = planned('handleCard', '线上办卡', 'card', 'h', [
   { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard' },
   { key: 'handle-card-setting', title: '办卡设置', component: 'HandleCardSetting' },

@@ -1,0 +1,147 @@
+import { and, asc, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { discount } from '../../../shared/api';
+import { maskPhone } from '../../../shared/domain/mask';
+import type { AppDeps, AuthContext } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { fail, isUniqueViolation, notFound } from '../../lib/errors';
+import { paged } from '../../lib/paging';
+import { assertInScope, inScope } from '../../lib/scope';
+import { iso } from '../../lib/sql';
+
+type Filters = z.output<typeof discount.discountOrderTotal.query>;
+type PageQuery = z.output<typeof discount.discountOrderPage.query>;
+type RefundBody = z.output<typeof discount.discountOrderRefund.body>;
+
+const columns = { o: t.discountOrders, productName: t.discountProducts.name, ticketType: t.discountProducts.ticketType, cardNo: t.busCards.cardNo, phoneEnc: t.riders.phoneEnc };
+type Row = { o: typeof t.discountOrders.$inferSelect; productName: string; ticketType: number; cardNo: string; phoneEnc: string | null };
+
+const select = (db: Db) =>
+  db
+    .select(columns)
+    .from(t.discountOrders)
+    .innerJoin(t.discountProducts, eq(t.discountProducts.id, t.discountOrders.productId))
+    .innerJoin(t.busCards, eq(t.busCards.id, t.discountOrders.cardId))
+    .leftJoin(t.riders, eq(t.riders.id, t.discountOrders.riderId));
+
+const dto = (deps: AppDeps, r: Row) => ({
+  id: r.o.id,
+  orderNo: r.o.orderNo,
+  districtId: r.o.districtId,
+  productId: r.o.productId,
+  productName: r.productName,
+  ticketType: r.ticketType,
+  cardNo: r.cardNo,
+  riderPhone: r.phoneEnc ? maskPhone(deps.pii.decrypt(r.phoneEnc)) : null,
+  amount: r.o.amount,
+  payStatus: r.o.payStatus,
+  createdDate: iso(r.o.createdAt),
+  paidDate: r.o.paidAt ? iso(r.o.paidAt) : null,
+  refundedDate: r.o.refundedAt ? iso(r.o.refundedAt) : null,
+});
+
+function where(a: AuthContext, q: Filters): SQL | undefined {
+  const w: (SQL | undefined)[] = [inScope(a, t.discountOrders.districtId)];
+  if (q.orderNo) w.push(eq(t.discountOrders.orderNo, q.orderNo));
+  if (q.cardNo) w.push(sql`${t.discountOrders.cardId} = (select id from bus_cards where card_no = ${q.cardNo})`);
+  if (q.payStatus !== undefined) w.push(eq(t.discountOrders.payStatus, q.payStatus));
+  if (q.startTime) w.push(gte(t.discountOrders.createdAt, new Date(q.startTime)));
+  if (q.endTime) w.push(lte(t.discountOrders.createdAt, new Date(q.endTime)));
+  return and(...w);
+}
+
+export async function pageOrders(deps: AppDeps, a: AuthContext, q: PageQuery) {
+  const cond = where(a, q);
+  const order = q.sort === 'amount,asc' ? asc(t.discountOrders.amount) : q.sort === 'amount,desc' ? desc(t.discountOrders.amount) : q.sort === 'createdDate,asc' ? asc(t.discountOrders.createdAt) : desc(t.discountOrders.createdAt);
+  return paged(
+    q,
+    async (limit, offset) => (await select(deps.db).where(cond).orderBy(order, desc(t.discountOrders.id)).limit(limit).offset(offset)).map((r) => dto(deps, r)),
+    () => deps.db.select({ n: count() }).from(t.discountOrders).where(cond),
+  );
+}
+
+export async function orderTotals(deps: AppDeps, a: AuthContext, q: Filters) {
+  const o = t.discountOrders;
+  const [r] = await deps.db
+    .select({
+      orders: count(),
+      paid: sql<number>`count(*) filter (where ${o.payStatus} = 1)::int`,
+      paidAmount: sql<number>`coalesce(sum(${o.amount}) filter (where ${o.payStatus} = 1), 0)::int`,
+      refunded: sql<number>`count(*) filter (where ${o.payStatus} = 2)::int`,
+      refundedAmount: sql<number>`coalesce(sum(${o.amount}) filter (where ${o.payStatus} = 2), 0)::int`,
+      unpaid: sql<number>`count(*) filter (where ${o.payStatus} = 0)::int`,
+    })
+    .from(o)
+    .where(where(a, q));
+  return { orders: r?.orders ?? 0, paid: Number(r?.paid ?? 0), paidAmount: Number(r?.paidAmount ?? 0), refunded: Number(r?.refunded ?? 0), refundedAmount: Number(r?.refundedAmount ?? 0), unpaid: Number(r?.unpaid ?? 0) };
+}
+
+const refundDto = (r: typeof t.refunds.$inferSelect) => ({ id: r.id, amount: r.amount, reason: r.reason, createdDate: iso(r.createdAt) });
+
+async function orderById(deps: AppDeps, db: Db, id: number) {
+  const [r] = await select(db).where(eq(t.discountOrders.id, id));
+  if (!r) throw notFound('订单不存在');
+  return { row: r, order: dto(deps, r) };
+}
+
+export async function orderMsg(deps: AppDeps, a: AuthContext, id: number) {
+  const { row, order } = await orderById(deps, deps.db, id);
+  assertInScope(a, row.o.districtId);
+  const [refund] = await deps.db.select().from(t.refunds).where(eq(t.refunds.orderId, id));
+  return { ...order, refund: refund ? refundDto(refund) : null };
+}
+
+/** The answer a refund gave, for a retry of the same idempotency key. */
+async function replay(deps: AppDeps, a: AuthContext, key: string, orderId: number) {
+  const [done] = await deps.db.select().from(t.refunds).where(eq(t.refunds.idempotencyKey, key));
+  if (!done) return null;
+  if (done.orderId !== orderId) throw fail('该幂等键已用于另一笔订单的退款');
+  const { row, order } = await orderById(deps, deps.db, orderId);
+  assertInScope(a, row.o.districtId);
+  return { order, refund: refundDto(done), replayed: true };
+}
+
+/**
+ * 订单退款, exactly once: a retry with the same key gets the first answer; otherwise the order goes
+ * from paid to refunded only through a guarded update (`where pay_status = 1`), with its ledger row
+ * (unique per order and per key) and audit row in the same transaction. Racing requests queue on
+ * the order's row; the losers find it refunded.
+ */
+export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBody) {
+  const earlier = await replay(deps, a, body.idempotencyKey, body.id);
+  if (earlier) return earlier;
+  const now = deps.clock.now();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id));
+      if (!current) throw notFound('订单不存在');
+      assertInScope(a, current.districtId);
+      const [updated] = await tx
+        .update(t.discountOrders)
+        .set({ payStatus: 2, refundedAt: now })
+        .where(and(eq(t.discountOrders.id, body.id), eq(t.discountOrders.payStatus, 1)))
+        .returning();
+      if (!updated) {
+        const [after] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id));
+        throw fail(after?.payStatus === 2 ? `订单 ${current.orderNo} 已退款，不能重复退款` : `订单 ${current.orderNo} 未支付，不能退款`);
+      }
+      const [refund] = await tx.insert(t.refunds).values({ orderId: updated.id, amount: updated.amount, idempotencyKey: body.idempotencyKey, reason: body.reason, operatorId: a.actor.id, createdAt: now }).returning();
+      const { order } = await orderById(deps, tx, updated.id);
+      await audit(tx, a.actor, { type: 'ORDER_REFUND', targetDistrictId: updated.districtId, target: `discount-order/${updated.id}`, summary: `订单 ${updated.orderNo} 退款 ${(updated.amount / 100).toFixed(2)} 元：${body.reason}`, before: { payStatus: 1 }, after: { payStatus: 2, refund: refund!.id } }, now);
+      return { order, refund: refundDto(refund!), replayed: false };
+    });
+  } catch (err) {
+    // The same key racing itself: the other request's refund committed first; answer as it did.
+    if (isUniqueViolation(err)) {
+      const again = await replay(deps, a, body.idempotencyKey, body.id);
+      if (again) return again;
+    }
+    if (err instanceof Error && /已退款/.test(err.message)) {
+      const again = await replay(deps, a, body.idempotencyKey, body.id);
+      if (again) return again;
+    }
+    throw err;
+  }
+}

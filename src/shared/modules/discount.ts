@@ -1,0 +1,22 @@
+import * as discount from '../api/discount';
+import { defineModule } from './define';
+
+/** 特殊码管理: discount cards (special codes), their orders and refunds. */
+export const discountModule = defineModule({
+  id: 'specialCode',
+  menu: {
+    id: 'specialCode',
+    title: '特殊码管理',
+    icon: 'discount',
+    jumpKey: 't',
+    pages: [
+      { key: 'special-code-list', title: '特殊码列表', component: 'ListSpecialCode', planned: true },
+      { key: 'rule-setting', title: '规则设置', component: 'RuleSetting', planned: true },
+      { key: 'rule-edit', title: '规则编辑', component: 'RuleEdit', hidden: true, planned: true },
+      { key: 'special-code-agreement', title: '特殊码协议', component: 'SpecialCodeAgreement', planned: true },
+    ],
+  },
+  endpoints: [discount.discountOrderPage, discount.discountOrderTotal, discount.discountOrderMsg, discount.discountOrderRefund],
+  buttons: {},
+  operations: { ORDER_REFUND: '订单退款' },
+});
