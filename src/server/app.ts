@@ -60,7 +60,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }),
   };
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Request lines are logged without their query: the spec puts `pwd` (family-card unbind) there.
+    logger: opts.logger && typeof opts.logger === 'object' ? { ...opts.logger, serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }) } } : (opts.logger ?? false),
     bodyLimit: opts.config.bodyLimit,
     trustProxy: trustProxyOption(opts.config.trustProxy),
     return503OnClosing: false,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { type Endpoint, type Grants, Msg, auth, endpoints, envelopeOf, isAllowed
 import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/db/seed';
-import { type CallOptions, type TestServer, startTestServer } from '../support/test-server';
+import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
+import { createPii } from '../../src/server/lib/pii';
 import { businessRows } from '../support/business-rows';
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -14,7 +15,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -49,6 +50,16 @@ beforeAll(async () => {
   ids.second = districts[1].id;
   await lineNetwork(districts[2]!.id);
   ids.card = (await db.select({ cardNo: t.busCards.cardNo }).from(t.busCards).limit(1))[0]!.cardNo;
+  const [live] = await db
+    .select({ id: t.familyBindings.id, cardNo: t.busCards.cardNo, citizenEnc: t.riders.citizenEnc })
+    .from(t.familyBindings)
+    .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
+    .innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId))
+    .where(eq(t.familyBindings.status, 1))
+    .orderBy(desc(t.familyBindings.id))
+    .limit(2);
+  ids.bound2 = (await db.select({ id: t.familyBindings.id }).from(t.familyBindings).where(eq(t.familyBindings.status, 1)).orderBy(asc(t.familyBindings.id)).limit(1))[0]!.id;
+  ids.bound = { id: live!.id, cardNo: live!.cardNo, citizen: createPii(TEST_PII_KEY).decrypt(live!.citizenEnc!) };
   ids.paidOrder = (await db.select({ id: t.discountOrders.id }).from(t.discountOrders).where(eq(t.discountOrders.payStatus, 1)).limit(1))[0]!.id;
 });
 
@@ -139,6 +150,14 @@ const VALID: Record<string, () => CallOptions> = {
   'card.lookup': () => ({ body: { q: '13800138001' } }),
   'card.view': () => ({ body: { cardNo: ids.card } }),
   'discountOrder.page': () => ({ query: { size: 5, payStatus: '1' } }),
+  'family.bindPage': () => ({ query: { size: 5 } }),
+  'family.bindSummary': () => ({}),
+  'family.renewLogPage': () => ({ query: { size: 5 } }),
+  'family.renewLogSummary': () => ({}),
+  'family.unBind': () => ({ query: { busCardNo: ids.bound.cardNo, citizenCardNo: ids.bound.citizen, pwd: 'Bus@2026' } }),
+  'family.updateBind': () => ({ query: { pwd: 'Bus@2026' }, body: { id: ids.bound2, relation: '父亲' } }),
+  'family.cardTypeDict': () => ({}),
+  'family.checkCard': () => ({ query: { busCardNo: ids.card } }),
   'discountOrder.total': () => ({}),
   'discountOrder.msg': () => ({ query: { id: ids.paidOrder } }),
   'discountOrder.refund': () => ({ body: { id: ids.paidOrder, reason: '契约测试退款', idempotencyKey: `contract-${next()}` } }),
@@ -197,6 +216,13 @@ const INVALID: Record<string, () => CallOptions> = {
   'card.lookup': () => ({ body: {} }),
   'card.view': () => ({ body: { cardNo: '123' } }),
   'discountOrder.page': () => ({ query: { payStatus: '3' } }),
+  'family.bindPage': () => ({ query: { status: '2' } }),
+  'family.bindSummary': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
+  'family.renewLogPage': () => ({ query: { size: '0' } }),
+  'family.renewLogSummary': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
+  'family.unBind': () => ({ query: { busCardNo: '123', citizenCardNo: '1', pwd: '' } }),
+  'family.updateBind': () => ({ query: {}, body: { id: 1, relation: '' } }),
+  'family.checkCard': () => ({ query: { busCardNo: 'abc' } }),
   'discountOrder.total': () => ({ query: { startTime: '昨天' } }),
   'discountOrder.msg': () => ({ query: { id: 'x' } }),
   'discountOrder.refund': () => ({ body: { id: 1, reason: '退', idempotencyKey: 'k' } }),

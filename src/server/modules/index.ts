@@ -7,12 +7,13 @@ import { shellServer } from './shell/routes';
 import { busServer } from './bus/routes';
 import { riderServer } from './rider/routes';
 import { discountServer } from './discount/routes';
+import { familyServer } from './family/routes';
 import { stationServer } from './station/routes';
 import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

@@ -3,6 +3,7 @@ import type { MenuId } from '../api/menus';
 import type { ModuleManifest } from './define';
 import { busModule } from './bus';
 import { discountModule } from './discount';
+import { familyModule } from './family';
 import { riderModule } from './rider';
 import * as planned from './planned';
 import { settingsModule } from './settings';
@@ -29,7 +30,7 @@ export const MODULES = [
   planned.packagePayModule,
   planned.activityModule,
   planned.rechargeableModule,
-  planned.callingCardModule,
+  familyModule,
   discountModule,
   planned.handleCardModule,
 ] as const satisfies readonly ModuleManifest[];

@@ -93,12 +93,6 @@ export const rechargeableModule = planned('rechargeable', '储值管理', 'walle
   { key: 'recharge-agreement', title: '储值协议', component: 'RechargeAgreement' },
 ]);
 
-export const callingCardModule = planned('callingCard', '亲情卡', 'family', 'f', [
-  { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind' },
-  { key: 'renew-log', title: '续费记录', component: 'ListRenewLog' },
-  { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true },
-]);
-
 export const handleCardModule = planned('handleCard', '线上办卡', 'card', 'h', [
   { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard' },
   { key: 'handle-card-setting', title: '办卡设置', component: 'HandleCardSetting' },

@@ -1,0 +1,22 @@
+import { family } from '../../../shared/api';
+import * as t from '../../db/schema';
+import type { ServerModule } from '../module';
+import { ownCardTable } from './card-centre';
+import * as service from './service';
+
+/** 亲情卡: bindings, renewals, unbind and update with the operator's password, the card-centre check. */
+export const familyServer: ServerModule = {
+  id: 'callingCard',
+  tables: [t.familyBindings],
+  routes(b, deps) {
+    const centre = ownCardTable(deps.db);
+    b.bind(family.bindPage, ({ auth, query }) => service.pageBindings(deps, auth, query));
+    b.bind(family.bindSummary, ({ auth, query }) => service.bindingSummary(deps, auth, query));
+    b.bind(family.renewLogPage, ({ auth, query }) => service.pageRenewals(deps, auth, query));
+    b.bind(family.renewLogSummary, ({ auth, query }) => service.renewalSummary(deps, auth, query));
+    b.bind(family.unBind, ({ auth, query, req }) => service.unbind(deps, auth, req.ip, query));
+    b.bind(family.updateBind, ({ auth, query, body, req }) => service.updateBinding(deps, auth, req.ip, query.pwd, body));
+    b.bind(family.cardTypeDict, async () => service.cardTypes());
+    b.bind(family.checkCard, ({ query }) => service.checkCard(centre, query.busCardNo));
+  },
+};

@@ -1,0 +1,174 @@
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { family } from '../../../shared/api';
+import { CARD_CATEGORIES } from '../../../shared/api/card';
+import { maskCitizenId, maskName, maskPhone } from '../../../shared/domain/mask';
+import type { AppDeps, AuthContext } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { fail, notFound } from '../../lib/errors';
+import { paged } from '../../lib/paging';
+import { assertInScope, inScope } from '../../lib/scope';
+import { iso } from '../../lib/sql';
+import { verifyOwnPassword } from '../shell/credential-guard';
+import { type CardCentre, bindable } from './card-centre';
+
+type BindFilters = z.output<typeof family.bindSummary.query>;
+type BindPageQuery = z.output<typeof family.bindPage.query>;
+type RenewQuery = z.output<typeof family.renewLogPage.query>;
+
+const renewals = sql<number>`(select count(*)::int from ${t.familyRenewals} r where r.binding_id = ${t.familyBindings.id})`;
+const columns = { b: t.familyBindings, c: t.busCards, r: t.riders, renewals };
+const select = (db: Db) => db.select(columns).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId));
+
+function maskedHolder(deps: AppDeps, r: typeof t.riders.$inferSelect) {
+  return { id: r.id, name: r.nameEnc ? maskName(deps.pii.decrypt(r.nameEnc)) : null, phone: maskPhone(deps.pii.decrypt(r.phoneEnc)), citizenId: r.citizenEnc ? maskCitizenId(deps.pii.decrypt(r.citizenEnc)) : null };
+}
+
+type Row = { b: typeof t.familyBindings.$inferSelect; c: typeof t.busCards.$inferSelect; r: typeof t.riders.$inferSelect; renewals: number };
+const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
+  id: b.id,
+  districtId: b.districtId,
+  cardNo: c.cardNo,
+  cardCategory: c.category,
+  cardState: c.state,
+  relation: b.relation,
+  status: b.status,
+  boundDate: iso(b.boundAt),
+  expiresDate: iso(b.expiresAt),
+  unboundDate: b.unboundAt ? iso(b.unboundAt) : null,
+  holder: maskedHolder(deps, r),
+  renewals: Number(n),
+});
+
+function where(deps: AppDeps, a: AuthContext, q: BindFilters): SQL | undefined {
+  const w: (SQL | undefined)[] = [inScope(a, t.familyBindings.districtId)];
+  if (q.busCardNo) w.push(eq(t.busCards.cardNo, q.busCardNo));
+  if (q.citizenCardNo) w.push(eq(t.riders.citizenIdx, deps.pii.index('citizen', q.citizenCardNo)));
+  if (q.status !== undefined) w.push(eq(t.familyBindings.status, q.status));
+  return and(...w);
+}
+
+export async function pageBindings(deps: AppDeps, a: AuthContext, q: BindPageQuery) {
+  const cond = where(deps, a, q);
+  const by = q.sort?.startsWith('expiresDate') ? t.familyBindings.expiresAt : t.familyBindings.boundAt;
+  const order = q.sort?.endsWith(',asc') ? sql`${by} asc` : sql`${by} desc`;
+  return paged(
+    q,
+    async (limit, offset) => (await select(deps.db).where(cond).orderBy(order, desc(t.familyBindings.id)).limit(limit).offset(offset)).map((r) => dto(deps, r)),
+    () => deps.db.select({ n: count() }).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId)).where(cond),
+  );
+}
+
+export async function bindingSummary(deps: AppDeps, a: AuthContext, q: BindFilters) {
+  const now = deps.clock.now();
+  const soon = new Date(now.getTime() + 30 * 86_400_000);
+  const b = t.familyBindings;
+  const [r] = await deps.db
+    .select({
+      total: count(),
+      bound: sql<number>`count(*) filter (where ${b.status} = 1)::int`,
+      unbound: sql<number>`count(*) filter (where ${b.status} = 0)::int`,
+      expiringSoon: sql<number>`count(*) filter (where ${b.status} = 1 and ${b.expiresAt} between ${now} and ${soon})::int`,
+    })
+    .from(b)
+    .innerJoin(t.busCards, eq(t.busCards.id, b.cardId))
+    .innerJoin(t.riders, eq(t.riders.id, b.holderId))
+    .where(where(deps, a, q));
+  return { total: r?.total ?? 0, bound: Number(r?.bound ?? 0), unbound: Number(r?.unbound ?? 0), expiringSoon: Number(r?.expiringSoon ?? 0) };
+}
+
+function renewWhere(a: AuthContext, q: { busCardNo?: string | undefined }) {
+  return and(inScope(a, t.familyRenewals.districtId), q.busCardNo ? eq(t.busCards.cardNo, q.busCardNo) : undefined);
+}
+
+export async function pageRenewals(deps: AppDeps, a: AuthContext, q: RenewQuery) {
+  const cond = renewWhere(a, q);
+  const base = (db: Db) =>
+    db
+      .select({ n: t.familyRenewals, cardNo: t.busCards.cardNo, r: t.riders })
+      .from(t.familyRenewals)
+      .innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId))
+      .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
+      .innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId));
+  return paged(
+    q,
+    async (limit, offset) =>
+      (await base(deps.db).where(cond).orderBy(q.sort === 'renewedDate,asc' ? sql`${t.familyRenewals.renewedAt} asc` : sql`${t.familyRenewals.renewedAt} desc`, desc(t.familyRenewals.id)).limit(limit).offset(offset)).map(({ n, cardNo, r }) => ({
+        id: n.id,
+        bindingId: n.bindingId,
+        cardNo,
+        months: n.months,
+        amount: n.amount,
+        renewedDate: iso(n.renewedAt),
+        holder: maskedHolder(deps, r),
+      })),
+    () => deps.db.select({ n: count() }).from(t.familyRenewals).innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId)).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).where(cond),
+  );
+}
+
+export async function renewalSummary(deps: AppDeps, a: AuthContext, q: { busCardNo?: string | undefined }) {
+  const [r] = await deps.db
+    .select({ count: count(), amount: sql<number>`coalesce(sum(${t.familyRenewals.amount}), 0)::int` })
+    .from(t.familyRenewals)
+    .innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId))
+    .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
+    .where(renewWhere(a, q));
+  return { count: r?.count ?? 0, amount: Number(r?.amount ?? 0) };
+}
+
+const PWD = { failure: '亲情卡操作密码错误', wrong: '登录密码错误', field: 'pwd' };
+
+async function bindingRow(deps: AppDeps, db: Db, id: number) {
+  const [row] = await select(db).where(eq(t.familyBindings.id, id));
+  if (!row) throw notFound('绑定关系不存在');
+  return dto(deps, row);
+}
+
+/** 解绑: the live binding of the card by the citizen named, after the operator's password; audited without it. */
+export async function unbind(deps: AppDeps, a: AuthContext, ip: string, q: { busCardNo: string; citizenCardNo: string; pwd: string }) {
+  await verifyOwnPassword(deps, a, ip, q.pwd, PWD);
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [live] = await tx
+      .select({ b: t.familyBindings })
+      .from(t.familyBindings)
+      .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
+      .innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId))
+      .where(and(eq(t.busCards.cardNo, q.busCardNo), eq(t.riders.citizenIdx, deps.pii.index('citizen', q.citizenCardNo)), eq(t.familyBindings.status, 1)))
+      .for('update', { of: t.familyBindings });
+    if (!live) throw fail('没有找到该卡与该身份证号的有效绑定');
+    assertInScope(a, live.b.districtId);
+    const before = await bindingRow(deps, tx, live.b.id);
+    await tx.update(t.familyBindings).set({ status: 0, unboundAt: now }).where(eq(t.familyBindings.id, live.b.id));
+    const after = await bindingRow(deps, tx, live.b.id);
+    await audit(tx, a.actor, { type: 'FAMILY_UNBIND', targetDistrictId: live.b.districtId, target: `family-binding/${live.b.id}`, summary: `解绑亲情卡 ${q.busCardNo}`, before, after }, now);
+    return after;
+  });
+}
+
+export async function updateBinding(deps: AppDeps, a: AuthContext, ip: string, pwd: string, body: { id: number; relation: string }) {
+  await verifyOwnPassword(deps, a, ip, pwd, PWD);
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [b] = await tx.select().from(t.familyBindings).where(eq(t.familyBindings.id, body.id)).for('update');
+    if (!b) throw notFound('绑定关系不存在');
+    assertInScope(a, b.districtId);
+    if (b.status !== 1) throw fail('该绑定已解除，不能修改');
+    const before = await bindingRow(deps, tx, b.id);
+    await tx.update(t.familyBindings).set({ relation: body.relation }).where(eq(t.familyBindings.id, b.id));
+    const after = await bindingRow(deps, tx, b.id);
+    await audit(tx, a.actor, { type: 'FAMILY_UPDATE', targetDistrictId: b.districtId, target: `family-binding/${b.id}`, summary: `修改亲情卡 ${after.cardNo} 的关系：${before.relation} → ${after.relation}`, before, after }, now);
+    return after;
+  });
+}
+
+export const cardTypes = () => Object.entries(CARD_CATEGORIES).map(([value, label]) => ({ value: Number(value), label }));
+
+export async function checkCard(centre: CardCentre, cardNo: string) {
+  const card = await centre.check(cardNo);
+  const reason = bindable(card);
+  return { cardNo, ...card, bindable: reason === null, reason };
+}
+

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { BUSCODE, endpoint } from './endpoint';
+import { id, optionalText, timestamp } from './fields';
+import { pageOf, pageQuery } from './paging';
+import { SESSION, grant } from './permissions';
+import { CARD_NO } from './card';
+
+/**
+ * 亲情卡 (spec §7 familyCard): citizens bind relatives' cards. Changing a binding needs the operator's
+ * own password again (`pwd`, in the query as the spec has it; never logged) and FAMILY_CARD_EDIT.
+ */
+
+export const FAMILY_CARD_EDIT = grant({ buttons: ['FAMILY_CARD_EDIT'] });
+
+const masked = z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string(), citizenId: z.string().nullable() });
+
+export const bindingRow = z.object({
+  id: z.number().int(),
+  districtId: z.number().int(),
+  cardNo: z.string(),
+  cardCategory: z.number().int(),
+  cardState: z.number().int(),
+  relation: z.string(),
+  /** 1 bound, 0 unbound. */
+  status: z.number().int(),
+  boundDate: timestamp,
+  expiresDate: timestamp,
+  unboundDate: timestamp.nullable(),
+  holder: masked,
+  renewals: z.number().int(),
+});
+export type Binding = z.infer<typeof bindingRow>;
+
+const bindFilters = z.object({
+  busCardNo: optionalText('卡号', 16).optional(),
+  /** Exact, through the blind index. */
+  citizenCardNo: optionalText('身份证号', 18).optional(),
+  status: z.enum(['0', '1'], { error: '绑定状态应为 0 或 1' }).transform(Number).optional(),
+});
+
+export const bindPage = endpoint({
+  id: 'family.bindPage',
+  title: '亲情卡绑定列表',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/bind/page`,
+  query: pageQuery(['boundDate', 'expiresDate'] as const).extend(bindFilters.shape),
+  response: pageOf(bindingRow),
+  permission: SESSION,
+});
+
+export const bindSummary = endpoint({
+  id: 'family.bindSummary',
+  title: '亲情卡绑定统计',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/bind/summary`,
+  query: bindFilters,
+  response: z.object({ total: z.number().int(), bound: z.number().int(), unbound: z.number().int(), expiringSoon: z.number().int() }),
+  permission: SESSION,
+});
+
+export const renewRow = z.object({ id: z.number().int(), bindingId: z.number().int(), cardNo: z.string(), months: z.number().int(), amount: z.number().int(), renewedDate: timestamp, holder: masked });
+
+export const renewLogPage = endpoint({
+  id: 'family.renewLogPage',
+  title: '亲情卡续期记录',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/renewLog/page`,
+  query: pageQuery(['renewedDate'] as const).extend({ busCardNo: optionalText('卡号', 16).optional() }),
+  response: pageOf(renewRow),
+  permission: SESSION,
+});
+
+export const renewLogSummary = endpoint({
+  id: 'family.renewLogSummary',
+  title: '亲情卡续期统计',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/renewLog/summary`,
+  query: z.object({ busCardNo: optionalText('卡号', 16).optional() }),
+  response: z.object({ count: z.number().int(), amount: z.number().int() }),
+  permission: SESSION,
+});
+
+const pwd = z.string({ error: '请输入您的登录密码' }).min(1, { error: '请输入您的登录密码' }).max(128, { error: '密码过长' });
+
+export const unBind = endpoint({
+  id: 'family.unBind',
+  title: '解绑亲情卡',
+  method: 'POST',
+  path: `${BUSCODE}/familyCard/bind/unBind`,
+  query: z.object({
+    busCardNo: z.string({ error: '请输入卡号' }).trim().regex(CARD_NO, { error: '卡号应为16位数字' }),
+    citizenCardNo: z.string({ error: '请输入绑定人身份证号' }).trim().min(15, { error: '身份证号应为18位' }).max(18, { error: '身份证号应为18位' }),
+    pwd,
+  }),
+  response: bindingRow,
+  permission: FAMILY_CARD_EDIT,
+});
+
+export const updateBind = endpoint({
+  id: 'family.updateBind',
+  title: '修改亲情卡绑定',
+  method: 'POST',
+  path: `${BUSCODE}/familyCard/bind/updateBind`,
+  query: z.object({ pwd }),
+  body: z.object({
+    id: id('绑定ID'),
+    relation: z.string({ error: '请填写关系' }).trim().min(1, { error: '请填写关系' }).max(10, { error: '关系不能超过10个字' }),
+  }),
+  response: bindingRow,
+  permission: FAMILY_CARD_EDIT,
+});
+
+export const cardTypeDict = endpoint({
+  id: 'family.cardTypeDict',
+  title: '卡类型字典',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/getCardTypeDict`,
+  response: z.array(z.object({ value: z.number().int(), label: z.string() })),
+  permission: SESSION,
+});
+
+/** The card centre's answer about a card (checkCardFromKZX): our own table unless a real centre is configured. */
+export const checkCard = endpoint({
+  id: 'family.checkCard',
+  title: '卡中心查卡',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/checkCardFromKZX`,
+  query: z.object({ busCardNo: z.string({ error: '请输入卡号' }).trim().regex(CARD_NO, { error: '卡号应为16位数字' }) }),
+  response: z.object({ cardNo: z.string(), exists: z.boolean(), state: z.number().int().nullable(), category: z.number().int().nullable(), bindable: z.boolean(), reason: z.string().nullable() }),
+  permission: SESSION,
+});

@@ -1,0 +1,21 @@
+import * as family from '../api/family';
+import { defineModule } from './define';
+
+/** 亲情卡: citizens' bindings of relatives' cards, their renewals, and the card centre check. */
+export const familyModule = defineModule({
+  id: 'callingCard',
+  menu: {
+    id: 'callingCard',
+    title: '亲情卡',
+    icon: 'family',
+    jumpKey: 'f',
+    pages: [
+      { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind', planned: true },
+      { key: 'renew-log', title: '续费记录', component: 'ListRenewLog', planned: true },
+      { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true, planned: true },
+    ],
+  },
+  endpoints: [family.bindPage, family.bindSummary, family.renewLogPage, family.renewLogSummary, family.unBind, family.updateBind, family.cardTypeDict, family.checkCard],
+  buttons: { FAMILY_CARD_EDIT: '亲情卡解绑/修改' },
+  operations: { FAMILY_UNBIND: '解绑亲情卡', FAMILY_UPDATE: '修改亲情卡绑定' },
+});
