@@ -377,25 +377,25 @@ describe('records from the server', () => {
     await expectSelected(dialog, '按手机号查询：13800138001');
   });
 
-  it('the agent, who may not open 账号列表, is not offered 按手机号查询', async () => {
+  it('the agent, who may not open 账号列表, is offered the rider lookup (masked) and not the account one', async () => {
     const { user } = await start('agent');
     const { dialog } = await openPalette(user);
     await user.keyboard('13800138001');
-    await waitFor(() => expect(within(dialog).getByText(/没有匹配的结果|尚未上线/)).toBeTruthy());
-    expect(rowTexts(dialog).some((t) => t.includes('按手机号查询'))).toBe(false);
+    await expectSelected(dialog, '按手机号查询 138****8001');
+    expect(rowTexts(dialog).some((t) => t.includes('按手机号查询：'))).toBe(false);
   });
 
-  it('a card number or citizen id nobody here can look up says so; a wrong check character is flagged, not taken for a card', async () => {
+  it('a citizen id is offered as a masked lookup that opens the card view without the number in the address; a wrong check character is flagged, not taken for a card', async () => {
     const { user } = await start('admin');
-    const { dialog } = await openPalette(user);
+    let { dialog } = await openPalette(user);
     await user.keyboard('11010519491231002X');
-    expect(await within(dialog).findByText('卡片与乘客查询尚未上线，暂不能按卡号或身份证号查询')).toBeTruthy();
+    await expectSelected(dialog, '按身份证号查询 110***********002X');
     await user.keyboard('{Enter}');
-    // Nothing runs: still open, still here.
-    expect(screen.getByRole('dialog', { name: '命令面板' })).toBeTruthy();
-    expect(window.location.pathname).toBe('/noticeReport/notice');
+    await waitFor(() => expect(window.location.pathname).toBe('/busUser/card'));
+    expect(window.location.href).not.toContain('11010519491231002X');
+    expect(await within(screen.getByRole('main')).findByText('没有找到对应的卡片或乘客。', {}, { timeout: 5_000 })).toBeTruthy();
 
-    await user.clear(within(dialog).getByRole('combobox'));
+    ({ dialog } = await openPalette(user));
     await user.keyboard('110105194912310021');
     const row = await within(dialog).findByRole('option', { name: /身份证号：110105194912310021/ });
     expect(row.getAttribute('aria-disabled')).toBe('true');

@@ -41,6 +41,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListSubLine: /路(区间|大站快车)/,
   AddSubLine: '所属线路',
   SubLineStation: /子线路不存在/,
+  CardView: /输入卡号、身份证号或手机号查询卡片/,
 };
 
 describe('every built screen', () => {

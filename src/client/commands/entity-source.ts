@@ -9,6 +9,8 @@ export interface EntityRecord {
   keywords?: string[];
   /** Where opening it goes: a focused table or dialog of its screen. */
   path: string;
+  /** Runs just before navigating: hands personal data (a phone, a citizen id) to the screen in memory, never in `path`. */
+  onOpen?(): void;
 }
 
 /**

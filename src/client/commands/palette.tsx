@@ -69,7 +69,10 @@ const recordItem = (r: EntityRecord, group: string): PaletteItem => ({
   title: r.title,
   subtitle: r.subtitle,
   group,
-  run: (ctx) => ctx.navigate(r.path),
+  run: (ctx) => {
+    r.onOpen?.();
+    ctx.navigate(r.path);
+  },
 });
 
 /**

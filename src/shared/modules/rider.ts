@@ -12,6 +12,7 @@ export const riderModule = defineModule({
     pages: [
       { key: 'bus-user', title: '乘客用户', component: 'ListBusUser', planned: true },
       { key: 'yc-user', title: '异常用户', component: 'ListYcUser', planned: true },
+      { key: 'card', title: '卡片详情', component: 'CardView', hidden: true },
     ],
   },
   endpoints: [card.riderPage, card.riderSummary, card.riderReveal, card.cardLookup, card.cardView],

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { card, discount, family } from '../../../../shared/api';
+import { fenToYuan } from '../../../../shared/domain/money';
+import { Field } from '../../../components/field';
+import { FormError } from '../../../components/form-controls';
+import { Modal, ModalActions } from '../../../components/modal';
+import { api } from '../../../lib/api-client';
+import { useContractForm } from '../../../lib/use-contract-form';
+
+/** 查看实名信息: asks why, then shows one rider in full; closing forgets the values. */
+export function RevealDialog({ riderId, onClose }: { riderId: number; onClose(): void }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ phone: string; citizenId: string | null; name: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (shown) return onClose();
+    const checked = card.riderReveal.query.safeParse({ id: riderId, reason });
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? '请填写查看原因');
+    setBusy(true);
+    try {
+      setShown(await api.call(card.riderReveal, { query: { id: riderId, reason } }, { silent: true }));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : '查看失败');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title="查看实名信息" onClose={onClose} onSubmit={() => void submit()} footer={<ModalActions onCancel={onClose} busy={busy} submitLabel={shown ? '关闭' : '查看'} />}>
+      {shown ? (
+        <dl className="grid grid-cols-[5rem_1fr] gap-y-2 text-sm">
+          <dt className="text-gray-600">姓名</dt>
+          <dd className="text-gray-900">{shown.name ?? '未实名'}</dd>
+          <dt className="text-gray-600">手机号</dt>
+          <dd className="tabular-nums text-gray-900">{shown.phone}</dd>
+          <dt className="text-gray-600">身份证号</dt>
+          <dd className="tabular-nums text-gray-900">{shown.citizenId ?? '—'}</dd>
+          <dd className="col-span-2 text-xs text-gray-600">本次查看已记入系统日志（含原因，不含号码）。</dd>
+        </dl>
+      ) : (
+        <Field label="查看原因" required autoFocus maxLength={100} placeholder="如 乘客来电核实身份" value={reason} onChange={(e) => (setReason(e.target.value), setError(null))} error={error} hint="原因会记入系统日志" />
+      )}
+    </Modal>
+  );
+}
+
+/** 解绑亲情卡: the binder's citizen id as the caller reads it out, and the agent's own password again. */
+export function UnbindDialog({ cardNo, onClose, onDone }: { cardNo: string; onClose(): void; onDone(): void }) {
+  const form = useContractForm(family.unBind, {
+    initial: { citizenCardNo: '', pwd: '' },
+    toInput: (v) => ({ query: { busCardNo: cardNo, citizenCardNo: v.citizenCardNo.trim(), pwd: v.pwd } }),
+    success: () => `已解绑亲情卡 ${cardNo}`,
+    onSaved: onDone,
+    revalidate: [card.cardView],
+  });
+  const { values, errors, set } = form;
+  return (
+    <Modal open title={`解绑亲情卡 · ${cardNo}`} onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} submitLabel="解绑" />}>
+      <FormError>{errors['']}</FormError>
+      <Field label="绑定人身份证号" required autoFocus autoComplete="off" maxLength={18} value={values.citizenCardNo} onChange={(e) => set('citizenCardNo', e.target.value)} error={errors.citizenCardNo} hint="请乘客报出绑定人的身份证号核对" />
+      <Field label="您的登录密码" required type="password" autoComplete="current-password" value={values.pwd} onChange={(e) => set('pwd', e.target.value)} error={errors.pwd} hint="连续输错 5 次将锁定 30 分钟" />
+    </Modal>
+  );
+}
+
+/** 订单退款: a reason; the idempotency key is made when the dialog opens, so a retry never refunds twice. */
+export function RefundDialog({ order, onClose, onDone }: { order: { id: number; orderNo: string; amount: number }; onClose(): void; onDone(): void }) {
+  const [key] = useState(() => crypto.randomUUID());
+  const form = useContractForm(discount.discountOrderRefund, {
+    initial: { reason: '' },
+    toInput: (v) => ({ body: { id: order.id, reason: v.reason, idempotencyKey: key } }),
+    success: (r) => `订单 ${r.order.orderNo} 已退款 ${fenToYuan(r.refund.amount)} 元${r.replayed ? '（此前已办理）' : ''}`,
+    onSaved: onDone,
+    revalidate: [card.cardView],
+  });
+  const { values, errors, set } = form;
+  return (
+    <Modal open title={`订单退款 · ${order.orderNo}`} onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} submitLabel={`退款 ${fenToYuan(order.amount)} 元`} />}>
+      <FormError>{errors['']}</FormError>
+      <Field label="退款原因" required autoFocus maxLength={100} placeholder="如 乘客申请退款" value={values.reason} onChange={(e) => set('reason', e.target.value)} error={errors.reason} />
+    </Modal>
+  );
+}

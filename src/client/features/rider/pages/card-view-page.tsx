@@ -1,0 +1,199 @@
+import { useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
+import { card, discount, family } from '../../../../shared/api';
+import { CARD_CATEGORIES, CARD_STATES, type CardCategory, type CardState, PAY_STATUS, TICKET_TYPES } from '../../../../shared/api/card';
+import { fenToYuan } from '../../../../shared/domain/money';
+import { formatDateTime } from '../../../../shared/domain/time';
+import { Button } from '../../../components/button';
+import { ScreenSection } from '../../../components/screen-section';
+import { useAllowed } from '../../../lib/permission';
+import { useScreenLocation } from '../../../lib/screen-context';
+import { useApi } from '../../../lib/use-api';
+import { RefundDialog, RevealDialog, UnbindDialog } from '../components/desk-dialogs';
+import { takeHandOff } from '../lookup-handoff';
+
+type View = NonNullable<ReturnType<typeof useCardView>['data']>;
+const useCardView = (no: string | null) => useApi(card.cardView, no ? { body: { cardNo: no } } : null);
+
+const STATE_TONE = (s: number) => (s === 1 ? 'bg-green-50 text-green-800' : s === 0 ? 'bg-gray-100 text-gray-700' : 'bg-orange-50 text-orange-800');
+
+/**
+ * 卡片详情 (CardView): everything about one card for the call centre — state and category, the
+ * holder (masked; 查看实名 with a reason), who binds it as a family card (解绑 with the agent's
+ * password), its discount orders (退款, once), its rides once they exist. Opened by card number in
+ * the address, or by a phone / citizen id handed over in memory from the palette.
+ */
+export function CardViewPage() {
+  const { search } = useScreenLocation();
+  const [, navigate] = useLocation();
+  const no = new URLSearchParams(search).get('no');
+  const [q] = useState(() => (no ? null : takeHandOff()));
+  const found = useApi(card.cardLookup, q ? { body: { q } } : null);
+  const view = useCardView(no && /^\d{16}$/.test(no) ? no : null);
+  // One card found: straight to it (its number may sit in the address; the phone or id never does).
+  const only = found.data?.cards.length === 1 ? found.data.cards[0]!.cardNo : null;
+  useEffect(() => {
+    if (only && !no) navigate(`/busUser/card?no=${only}`, { replace: true });
+  }, [only, no, navigate]);
+  if (view.data) return <CardView data={view.data} reload={() => void view.mutate()} />;
+  if (no) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">{view.error ? (view.error instanceof Error ? view.error.message : '卡片不存在') : '加载中…'}</p></ScreenSection>;
+  if (!q) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">按 Ctrl+K，输入卡号、身份证号或手机号查询卡片。</p></ScreenSection>;
+  const cards = found.data?.cards ?? [];
+  return (
+    <ScreenSection title="卡片详情">
+      {!found.data ? (
+        <p className="text-sm text-gray-600">查询中…</p>
+      ) : cards.length === 0 ? (
+        <p className="text-sm text-gray-700">{found.data.riders.length ? '该乘客名下没有卡片。' : '没有找到对应的卡片或乘客。'}</p>
+      ) : (
+        <ul aria-label="查到的卡片" className="flex max-w-2xl flex-col divide-y divide-gray-100 rounded border border-gray-200 bg-white">
+          {cards.map((c) => (
+            <li key={c.id}>
+              <button type="button" className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-[var(--theme)]" onClick={() => navigate(`/busUser/card?no=${c.cardNo}`)}>
+                <span className="tabular-nums font-medium">{c.cardNo}</span>
+                <span className="text-gray-700">{CARD_CATEGORIES[c.category as CardCategory]}</span>
+                <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{CARD_STATES[c.state as CardState]}</span>
+                {c.holder && <span className="text-gray-700">{c.holder.name ?? '未实名'} {c.holder.phone}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </ScreenSection>
+  );
+}
+
+function CardView({ data, reload }: { data: View; reload(): void }) {
+  const canReveal = useAllowed(card.riderReveal.permission);
+  const canUnbind = useAllowed(family.unBind.permission);
+  const canRefund = useAllowed(discount.discountOrderRefund.permission);
+  const [revealing, setRevealing] = useState<number | null>(null);
+  const [unbinding, setUnbinding] = useState(false);
+  const [refunding, setRefunding] = useState<View['orders'][number] | null>(null);
+  const c = data.card;
+  const live = data.bindings.some((b) => b.status === 1);
+  return (
+    <ScreenSection title={`卡片详情 · ${c.cardNo}`}>
+      <div className="flex flex-col gap-4">
+        <section aria-label="卡片" className="rounded border border-gray-200 bg-white p-3 text-sm">
+          <dl className="grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-4">
+            <Item term="卡号" value={<span className="tabular-nums">{c.cardNo}</span>} />
+            <Item term="状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{CARD_STATES[c.state as CardState] ?? c.state}</span>} />
+            <Item term="类别" value={CARD_CATEGORIES[c.category as CardCategory] ?? String(c.category)} />
+            <Item term="余额" value={`${fenToYuan(c.balance)} 元`} />
+            <Item term="区域" value={data.districtName ?? '—'} />
+            <Item term="发卡时间" value={formatDateTime(c.issuedDate, 'YYYY-MM-DD')} />
+          </dl>
+        </section>
+        <section aria-label="持卡人" className="rounded border border-gray-200 bg-white p-3 text-sm">
+          <h2 className="mb-2 font-medium text-gray-900">持卡人</h2>
+          {data.holder ? (
+            <div className="flex flex-wrap items-center gap-x-6 gap-y-1">
+              <span>{data.holder.name ?? '未实名'}</span>
+              <span className="tabular-nums">{data.holder.phone}</span>
+              <span className="tabular-nums">{data.holder.citizenId ?? '—'}</span>
+              <span className="text-gray-700">{data.holder.realName ? '已实名' : '未实名'}{data.holder.state ? '' : ` · 异常：${data.holder.abnormalReason ?? ''}`}</span>
+              {canReveal && (
+                <Button variant="text" onClick={() => setRevealing(data.holder!.id)}>
+                  查看实名信息
+                </Button>
+              )}
+            </div>
+          ) : (
+            <p className="text-gray-700">不记名卡，没有持卡人信息。</p>
+          )}
+        </section>
+        <section aria-label="亲情卡绑定" className="rounded border border-gray-200 bg-white p-3 text-sm">
+          <h2 className="mb-2 flex items-center gap-2 font-medium text-gray-900">
+            亲情卡绑定
+            {canUnbind && live && (
+              <Button variant="text" className="ml-auto" onClick={() => setUnbinding(true)}>
+                解绑
+              </Button>
+            )}
+          </h2>
+          {data.bindings.length ? (
+            <Table
+              label="亲情卡绑定"
+              head={['关系', '绑定人', '状态', '绑定时间', '到期时间', '续期']}
+              rows={data.bindings.map((b) => [b.relation, `${b.holder.name ?? '未实名'} ${b.holder.phone} ${b.holder.citizenId ?? ''}`, b.status ? '已绑定' : `已解绑 ${b.unboundDate ? formatDateTime(b.unboundDate, 'YYYY-MM-DD') : ''}`, formatDateTime(b.boundDate, 'YYYY-MM-DD'), formatDateTime(b.expiresDate, 'YYYY-MM-DD'), `${b.renewals} 次`])}
+            />
+          ) : (
+            <p className="text-gray-700">这张卡没有亲情卡绑定。</p>
+          )}
+        </section>
+        <section aria-label="优惠卡订单" className="rounded border border-gray-200 bg-white p-3 text-sm">
+          <h2 className="mb-2 font-medium text-gray-900">优惠卡订单（最近 20 笔）</h2>
+          {data.orders.length ? (
+            <Table
+              label="优惠卡订单"
+              head={['订单号', '产品', '金额', '状态', '下单时间', '']}
+              rows={data.orders.map((o) => [
+                <span key="no" className="tabular-nums">{o.orderNo}</span>,
+                `${o.productName}（${TICKET_TYPES[o.ticketType as 1 | 2 | 3] ?? ''}）`,
+                `${fenToYuan(o.amount)} 元`,
+                PAY_STATUS[o.payStatus as 0 | 1 | 2] ?? String(o.payStatus),
+                formatDateTime(o.createdDate, 'YYYY-MM-DD HH:mm'),
+                canRefund && o.payStatus === 1 ? (
+                  <Button key="refund" variant="text" onClick={() => setRefunding(o)} aria-label={`退款 ${o.orderNo}`}>
+                    退款
+                  </Button>
+                ) : (
+                  ''
+                ),
+              ])}
+            />
+          ) : (
+            <p className="text-gray-700">这张卡没有优惠卡订单。</p>
+          )}
+        </section>
+        <section aria-label="乘车记录" className="rounded border border-dashed border-gray-300 p-3 text-sm text-gray-700">
+          <h2 className="mb-1 font-medium text-gray-900">乘车记录</h2>
+          乘车记录模块上线后，这里显示这张卡最近的乘车记录。
+        </section>
+      </div>
+      {revealing !== null && <RevealDialog riderId={revealing} onClose={() => setRevealing(null)} />}
+      {unbinding && <UnbindDialog cardNo={c.cardNo} onClose={() => setUnbinding(false)} onDone={() => (setUnbinding(false), reload())} />}
+      {refunding && <RefundDialog order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
+    </ScreenSection>
+  );
+}
+
+function Item({ term, value }: { term: string; value: React.ReactNode }) {
+  return (
+    <div className="flex items-center gap-2">
+      <dt className="shrink-0 text-gray-600">{term}</dt>
+      <dd className="text-gray-900">{value}</dd>
+    </div>
+  );
+}
+
+function Table({ label, head, rows }: { label: string; head: string[]; rows: React.ReactNode[][] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{label}</caption>
+        <thead>
+          <tr className="bg-gray-50 text-gray-700">
+            {head.map((h, i) => (
+              <th key={i} className="whitespace-nowrap px-2 py-1.5 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={i} className="border-t border-gray-100">
+              {r.map((cell, j) => (
+                <td key={j} className="whitespace-nowrap px-2 py-1.5">
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../src/client/app/app';
+import * as t from '../../src/server/db/schema';
+import { createPii } from '../../src/server/lib/pii';
+import { clientSuite, renderWithUser, visit } from '../support/render';
+import { signIn } from '../support/request-log';
+import { TEST_PII_KEY, type TestServer } from '../support/test-server';
+
+/** The call-centre desk against the real server: from the palette to the card view, and its actions. */
+let s: TestServer;
+clientSuite((server) => {
+  s = server;
+});
+const db = () => s.database.db;
+const pii = createPii(TEST_PII_KEY);
+
+async function xuhuiCard(opts: { held?: boolean } = {}) {
+  const [d] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+  const [c] = await db().select().from(t.busCards).where(and(eq(t.busCards.districtId, d!.id), opts.held ? isNotNull(t.busCards.riderId) : undefined)).limit(1);
+  return c!;
+}
+
+describe('卡片详情', () => {
+  it('a card number typed into the palette opens the card view: state, category, holder masked', async () => {
+    const c = await xuhuiCard({ held: true });
+    await signIn(s, 'agent');
+    visit(s, '/');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    await user.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    await user.keyboard(c.cardNo);
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain(`查询卡片 ${c.cardNo}`));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(window.location.pathname + window.location.search).toBe(`/busUser/card?no=${c.cardNo}`));
+    const main = screen.getByRole('main');
+    expect(await within(main).findByText(`卡片详情 · ${c.cardNo}`, {}, { timeout: 5_000 })).toBeTruthy();
+    const [holder] = await db().select().from(t.riders).where(eq(t.riders.id, c.riderId!));
+    const phone = pii.decrypt(holder!.phoneEnc);
+    expect(within(main).getByText(`${phone.slice(0, 3)}****${phone.slice(7)}`)).toBeTruthy();
+    expect(main.textContent).not.toContain(phone);
+    expect(within(main).getByText('乘车记录模块上线后，这里显示这张卡最近的乘车记录。')).toBeTruthy();
+  });
+
+  it('a phone number opens its rider\'s card through memory, never the address', async () => {
+    const c = await xuhuiCard({ held: true });
+    const [holder] = await db().select().from(t.riders).where(eq(t.riders.id, c.riderId!));
+    const cards = await db().select().from(t.busCards).where(eq(t.busCards.riderId, holder!.id));
+    const phone = pii.decrypt(holder!.phoneEnc);
+    await signIn(s, 'agent');
+    visit(s, '/');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('dialog', { name: '命令面板' });
+    await user.keyboard(`${phone.slice(0, 3)} ${phone.slice(3, 7)} ${phone.slice(7)}{Enter}`);
+    await waitFor(() => expect(window.location.pathname).toBe('/busUser/card'));
+    if (cards.length === 1) await waitFor(() => expect(window.location.search).toBe(`?no=${cards[0]!.cardNo}`), { timeout: 5_000 });
+    else expect(await screen.findByRole('list', { name: '查到的卡片' }, { timeout: 5_000 })).toBeTruthy();
+    expect(window.location.href).not.toContain(phone);
+  });
+
+  it('the manager refunds a paid order from the card view, once', async () => {
+    const [order] = await db()
+      .select({ o: t.discountOrders, cardNo: t.busCards.cardNo })
+      .from(t.discountOrders)
+      .innerJoin(t.busCards, eq(t.busCards.id, t.discountOrders.cardId))
+      .innerJoin(t.districts, eq(t.districts.id, t.discountOrders.districtId))
+      .where(and(eq(t.discountOrders.payStatus, 1), eq(t.districts.name, '徐汇区')))
+      .limit(1);
+    await signIn(s, 'manager');
+    visit(s, `/busUser/card?no=${order!.cardNo}`);
+    const { user } = renderWithUser(<App />);
+    await user.click(await screen.findByRole('button', { name: `退款 ${order!.o.orderNo}` }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: `订单退款 · ${order!.o.orderNo}` });
+    await user.type(within(dialog).getByLabelText(/退款原因/), '乘客申请退款{Enter}');
+    expect(await screen.findByText(new RegExp(`订单 ${order!.o.orderNo} 已退款`))).toBeTruthy();
+    const [stored] = await db().select().from(t.discountOrders).where(eq(t.discountOrders.id, order!.o.id));
+    expect(stored!.payStatus).toBe(2);
+    await waitFor(() => expect(screen.queryByRole('button', { name: `退款 ${order!.o.orderNo}` })).toBeNull());
+  });
+});
