@@ -15,7 +15,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -60,6 +60,10 @@ beforeAll(async () => {
     .limit(2);
   ids.bound2 = (await db.select({ id: t.familyBindings.id }).from(t.familyBindings).where(eq(t.familyBindings.status, 1)).orderBy(asc(t.familyBindings.id)).limit(1))[0]!.id;
   ids.bound = { id: live!.id, cardNo: live!.cardNo, citizen: createPii(TEST_PII_KEY).decrypt(live!.citizenEnc!) };
+  const [product] = await db.select({ id: t.discountProducts.id }).from(t.discountProducts).where(eq(t.discountProducts.status, 1)).limit(1);
+  ids.product = product!.id;
+  const [fresh] = await db.insert(t.discountProducts).values({ districtId: districts[0].id, name: '契约待删优惠卡', ticketType: 1, price: 100, validDays: 1, createdAt: new Date(), updatedAt: new Date() }).returning({ id: t.discountProducts.id });
+  ids.freshProduct = fresh!.id;
   ids.paidOrder = (await db.select({ id: t.discountOrders.id }).from(t.discountOrders).where(eq(t.discountOrders.payStatus, 1)).limit(1))[0]!.id;
 });
 
@@ -151,6 +155,12 @@ const VALID: Record<string, () => CallOptions> = {
   'card.view': () => ({ body: { cardNo: ids.card } }),
   'discountOrder.page': () => ({ query: { size: 5, payStatus: '1' } }),
   'family.bindPage': () => ({ query: { size: 5 } }),
+  'discountCard.page': () => ({ query: { size: 5 } }),
+  'discountCard.byId': () => ({ query: { id: ids.product } }),
+  'discountCard.total': () => ({}),
+  'discountCard.updateStatus': () => ({ query: { id: ids.product, status: '0' } }),
+  'discountCard.saveOrUpdate': () => ({ body: { name: `契约优惠卡${next()}`, ticketType: 2, price: 3000, validDays: 30 }, district: ids.home }),
+  'discountCard.delete': () => ({ query: { id: ids.freshProduct } }),
   'family.bindSummary': () => ({}),
   'family.renewLogPage': () => ({ query: { size: 5 } }),
   'family.renewLogSummary': () => ({}),
@@ -217,6 +227,12 @@ const INVALID: Record<string, () => CallOptions> = {
   'card.view': () => ({ body: { cardNo: '123' } }),
   'discountOrder.page': () => ({ query: { payStatus: '3' } }),
   'family.bindPage': () => ({ query: { status: '2' } }),
+  'discountCard.page': () => ({ query: { ticketType: '4' } }),
+  'discountCard.byId': () => ({ query: {} }),
+  'discountCard.total': () => ({ query: { status: '3' } }),
+  'discountCard.updateStatus': () => ({ query: { id: 1, status: '2' } }),
+  'discountCard.saveOrUpdate': () => ({ body: { name: '票', ticketType: 1, price: -5, validDays: 1 } }),
+  'discountCard.delete': () => ({ query: { id: 'x' } }),
   'family.bindSummary': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
   'family.renewLogPage': () => ({ query: { size: '0' } }),
   'family.renewLogSummary': () => ({ query: { busCardNo: 'x'.repeat(17) } }),

@@ -84,3 +84,97 @@ export const discountOrderRefund = endpoint({
   response: z.object({ order: discountOrderRow, refund: refundRow, replayed: z.boolean() }),
   permission: grant({ buttons: ['REFUND_ORDER'] }),
 });
+
+/** 优惠卡 products (spec busDiscountCard): ticket type 1 single, 2 monthly, 3 yearly; price in fen; 1 on sale. */
+export const productRow = z.object({
+  id: z.number().int(),
+  districtId: z.number().int(),
+  districtName: z.string().nullable(),
+  name: z.string(),
+  ticketType: z.number().int(),
+  price: z.number().int(),
+  status: z.number().int(),
+  validDays: z.number().int(),
+  description: z.string().nullable(),
+  orders: z.number().int(),
+  updatedDate: timestamp,
+});
+export type DiscountProduct = z.infer<typeof productRow>;
+
+/** Who manages the products: district managers and the super user. */
+const PRODUCT_EDITORS = grant({ roles: ['ROLE_ADMIN'] });
+
+const productFilters = z.object({
+  name: optionalText('名称', 40).optional(),
+  ticketType: z.enum(['1', '2', '3'], { error: '票种应为 1、2 或 3' }).transform(Number).optional(),
+  status: z.enum(['0', '1'], { error: '状态应为 0 或 1' }).transform(Number).optional(),
+});
+
+export const productPage = endpoint({
+  id: 'discountCard.page',
+  title: '优惠卡列表',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCard/page`,
+  query: pageQuery(['updatedDate', 'price'] as const).extend(productFilters.shape),
+  response: pageOf(productRow),
+  permission: SESSION,
+});
+
+export const productById = endpoint({
+  id: 'discountCard.byId',
+  title: '优惠卡详情',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCard/queryById`,
+  query: z.object({ id: id('优惠卡ID') }),
+  response: productRow,
+  permission: SESSION,
+});
+
+export const productTotal = endpoint({
+  id: 'discountCard.total',
+  title: '优惠卡统计',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCard/total`,
+  query: productFilters,
+  response: z.object({ total: z.number().int(), onSale: z.number().int(), offSale: z.number().int() }),
+  permission: SESSION,
+});
+
+/** The spec's own shape: a GET that changes the status (query id and status). */
+export const productStatus = endpoint({
+  id: 'discountCard.updateStatus',
+  title: '上架/下架优惠卡',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCard/update/status`,
+  query: z.object({ id: id('优惠卡ID'), status: z.enum(['0', '1'], { error: '状态应为 0 或 1' }).transform(Number) }),
+  response: productRow,
+  permission: PRODUCT_EDITORS,
+});
+
+export const productSave = endpoint({
+  id: 'discountCard.saveOrUpdate',
+  title: '保存优惠卡',
+  method: 'POST',
+  path: `${BUSCODE}/busDiscountCard/saveOrUpdate`,
+  body: z.object({
+    id: id('优惠卡ID').optional(),
+    name: z.string({ error: '名称不能为空' }).trim().min(1, { error: '名称不能为空' }).max(40, { error: '名称不能超过40个字符' }),
+    ticketType: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: '票种应为 1（单次票）、2（月票）或 3（年票）' }),
+    price: z.number({ error: '价格应为数字（分）' }).int({ error: '价格应为整数（分）' }).min(0, { error: '价格不能小于0' }).max(10_000_000, { error: '价格过大' }),
+    validDays: z.number({ error: '有效天数应为数字' }).int({ error: '有效天数应为整数' }).min(1, { error: '有效天数至少1天' }).max(3660, { error: '有效天数不能超过3660天' }),
+    description: optionalText('说明', 200).optional(),
+  }),
+  response: productRow,
+  permission: PRODUCT_EDITORS,
+});
+
+/** Spec: DELETE with the id in the query. A product with orders is kept (taken off sale instead). */
+export const productDelete = endpoint({
+  id: 'discountCard.delete',
+  title: '删除优惠卡',
+  method: 'DELETE',
+  path: `${BUSCODE}/busDiscountCard/delete`,
+  query: z.object({ id: id('优惠卡ID') }),
+  response: z.object({ id: z.number().int() }),
+  permission: PRODUCT_EDITORS,
+});

@@ -1,16 +1,23 @@
 import { discount } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
+import * as products from './products';
 import * as service from './service';
 
-/** 特殊码管理: discount-card orders and their refund. */
+/** 特殊码管理: discount-card products, their orders and the refund. */
 export const discountServer: ServerModule = {
   id: 'specialCode',
-  tables: [t.discountOrders, t.refunds],
+  tables: [t.discountOrders, t.refunds, t.discountProducts],
   routes(b, deps) {
     b.bind(discount.discountOrderPage, ({ auth, query }) => service.pageOrders(deps, auth, query));
     b.bind(discount.discountOrderTotal, ({ auth, query }) => service.orderTotals(deps, auth, query));
     b.bind(discount.discountOrderMsg, ({ auth, query }) => service.orderMsg(deps, auth, query.id));
     b.bind(discount.discountOrderRefund, ({ auth, body }) => service.refundOrder(deps, auth, body));
+    b.bind(discount.productPage, ({ auth, query }) => products.pageProducts(deps, auth, query));
+    b.bind(discount.productById, ({ auth, query }) => products.productById(deps, auth, query.id));
+    b.bind(discount.productTotal, ({ auth, query }) => products.productTotals(deps, auth, query));
+    b.bind(discount.productStatus, ({ auth, query }) => products.setStatus(deps, auth, query));
+    b.bind(discount.productSave, ({ auth, body }) => products.saveProduct(deps, auth, body));
+    b.bind(discount.productDelete, ({ auth, query }) => products.deleteProduct(deps, auth, query.id));
   },
 };

@@ -1,0 +1,123 @@
+import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { discount } from '../../../shared/api';
+import type { AppDeps, AuthContext } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { fail, notFound } from '../../lib/errors';
+import { paged } from '../../lib/paging';
+import { assertInScope, inScope } from '../../lib/scope';
+import { contains, iso } from '../../lib/sql';
+
+type Filters = z.output<typeof discount.productTotal.query>;
+type PageQuery = z.output<typeof discount.productPage.query>;
+type SaveBody = z.output<typeof discount.productSave.body>;
+
+const orders = sql<number>`(select count(*)::int from ${t.discountOrders} o where o.product_id = ${t.discountProducts.id})`;
+const select = (db: Db) => db.select({ p: t.discountProducts, districtName: t.districts.name, orders }).from(t.discountProducts).leftJoin(t.districts, eq(t.districts.id, t.discountProducts.districtId));
+type Row = { p: typeof t.discountProducts.$inferSelect; districtName: string | null; orders: number };
+const dto = ({ p, districtName, orders: n }: Row) => ({
+  id: p.id,
+  districtId: p.districtId,
+  districtName,
+  name: p.name,
+  ticketType: p.ticketType,
+  price: p.price,
+  status: p.status,
+  validDays: p.validDays,
+  description: p.description,
+  orders: Number(n),
+  updatedDate: iso(p.updatedAt),
+});
+
+/** Deleted products (kept for their orders' history) are gone from every list. */
+function where(a: AuthContext, q: Filters): SQL | undefined {
+  return and(
+    inScope(a, t.discountProducts.districtId),
+    isNull(t.discountProducts.deletedAt),
+    q.name ? contains(t.discountProducts.name, q.name) : undefined,
+    q.ticketType !== undefined ? eq(t.discountProducts.ticketType, q.ticketType) : undefined,
+    q.status !== undefined ? eq(t.discountProducts.status, q.status) : undefined,
+  );
+}
+
+export async function pageProducts(deps: AppDeps, a: AuthContext, q: PageQuery) {
+  const cond = where(a, q);
+  const order = q.sort === 'price,asc' ? sql`${t.discountProducts.price} asc` : q.sort === 'price,desc' ? sql`${t.discountProducts.price} desc` : q.sort === 'updatedDate,asc' ? sql`${t.discountProducts.updatedAt} asc` : sql`${t.discountProducts.updatedAt} desc`;
+  return paged(
+    q,
+    async (limit, offset) => (await select(deps.db).where(cond).orderBy(order, desc(t.discountProducts.id)).limit(limit).offset(offset)).map(dto),
+    () => deps.db.select({ n: count() }).from(t.discountProducts).where(cond),
+  );
+}
+
+export async function productTotals(deps: AppDeps, a: AuthContext, q: Filters) {
+  const [r] = await deps.db
+    .select({ total: count(), onSale: sql<number>`count(*) filter (where ${t.discountProducts.status} = 1)::int` })
+    .from(t.discountProducts)
+    .where(where(a, q));
+  const total = r?.total ?? 0;
+  return { total, onSale: Number(r?.onSale ?? 0), offSale: total - Number(r?.onSale ?? 0) };
+}
+
+async function load(db: Db, a: AuthContext, id: number, lock = false) {
+  const base = db.select().from(t.discountProducts).where(and(eq(t.discountProducts.id, id), isNull(t.discountProducts.deletedAt)));
+  const [p] = lock ? await base.for('update') : await base;
+  if (!p) throw notFound('优惠卡不存在');
+  assertInScope(a, p.districtId);
+  return p;
+}
+
+const row = async (db: Db, id: number) => dto((await select(db).where(eq(t.discountProducts.id, id)))[0]!);
+
+export async function productById(deps: AppDeps, a: AuthContext, id: number) {
+  await load(deps.db, a, id);
+  return row(deps.db, id);
+}
+
+export async function saveProduct(deps: AppDeps, a: AuthContext, body: SaveBody) {
+  const now = deps.clock.now();
+  const values = { name: body.name, ticketType: body.ticketType, price: body.price, validDays: body.validDays, description: body.description ?? null, updatedAt: now };
+  return deps.db.transaction(async (tx) => {
+    if (body.id === undefined) {
+      if (a.districtScope === null) throw fail('请先选择区域再新增优惠卡');
+      const [created] = await tx.insert(t.discountProducts).values({ ...values, districtId: a.districtScope, status: 0, createdAt: now }).returning({ id: t.discountProducts.id });
+      const after = await row(tx, created!.id);
+      await audit(tx, a.actor, { type: 'DISCOUNT_CARD_SAVE', targetDistrictId: a.districtScope, target: `discount-card/${after.id}`, summary: `新增优惠卡「${after.name}」（未上架）`, after }, now);
+      return after;
+    }
+    const p = await load(tx, a, body.id, true);
+    const before = await row(tx, p.id);
+    await tx.update(t.discountProducts).set(values).where(eq(t.discountProducts.id, p.id));
+    const after = await row(tx, p.id);
+    await audit(tx, a.actor, { type: 'DISCOUNT_CARD_SAVE', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `修改优惠卡「${after.name}」`, before, after }, now);
+    return after;
+  });
+}
+
+export async function setStatus(deps: AppDeps, a: AuthContext, q: { id: number; status: number }) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const p = await load(tx, a, q.id, true);
+    if (p.status === q.status) throw fail(`优惠卡「${p.name}」已经${q.status ? '上架' : '下架'}`);
+    const before = await row(tx, p.id);
+    await tx.update(t.discountProducts).set({ status: q.status, updatedAt: now }).where(eq(t.discountProducts.id, p.id));
+    const after = await row(tx, p.id);
+    await audit(tx, a.actor, { type: 'DISCOUNT_CARD_STATUS', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `优惠卡「${p.name}」${q.status ? '上架' : '下架'}`, before, after }, now);
+    return after;
+  });
+}
+
+/** A product nobody bought is deleted; one with orders is kept for their history and refused here. */
+export async function deleteProduct(deps: AppDeps, a: AuthContext, id: number) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const p = await load(tx, a, id, true);
+    const before = await row(tx, p.id);
+    if (before.orders > 0) throw fail(`优惠卡「${p.name}」已有 ${before.orders} 笔订单，不能删除，请改为下架`);
+    await tx.update(t.discountProducts).set({ deletedAt: now, status: 0, updatedAt: now }).where(eq(t.discountProducts.id, p.id));
+    await audit(tx, a.actor, { type: 'DISCOUNT_CARD_DELETE', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `删除优惠卡「${p.name}」`, before }, now);
+    return { id: p.id };
+  });
+}
