@@ -352,7 +352,8 @@ export const riders = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('riders_phone_idx').on(t.phoneIdx), index('riders_citizen_idx').on(t.citizenIdx), index('riders_district_idx').on(t.districtId, t.id)],
+  // One rider per phone number: the blind index holds it unique without the number itself.
+  (t) => [uniqueIndex('riders_phone_uq').on(t.phoneIdx), index('riders_citizen_idx').on(t.citizenIdx), index('riders_district_idx').on(t.districtId, t.id)],
 );
 
 /** Bus cards (spec §3): state 0–11, category 1–6, balance in fen; the holder is a rider when known. */

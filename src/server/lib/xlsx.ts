@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import yazl from 'yazl';
 
 /**
@@ -91,4 +92,10 @@ export function xlsxStream(spec: SheetSpec): NodeJS.ReadableStream {
 export function attachmentHeader(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** Answers a request with a streamed xlsx download (never cached). */
+export function sendXlsx(reply: FastifyReply, fileName: string, spec: SheetSpec) {
+  reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').header('content-disposition', attachmentHeader(fileName)).header('cache-control', 'no-store');
+  return reply.send(xlsxStream(spec));
 }

@@ -3,6 +3,7 @@ import { BUSCODE, endpoint } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grant } from './permissions';
+import { isValidCitizenId } from '../domain/citizen-id';
 
 /**
  * The call-centre desk (issue 11): riders (spec `wx-user`), bus cards and the card lookup behind the
@@ -168,4 +169,45 @@ export const cardView = endpoint({
   }),
   permission: SESSION,
   readsOnly: true,
+});
+
+/** A new rider entered by staff (a caller without the mini-program): phone, and a verified identity when given. */
+export const riderAdd = endpoint({
+  id: 'rider.add',
+  title: '新增乘客',
+  method: 'POST',
+  path: `${BUSCODE}/wx-user/addUser`,
+  body: z
+    .object({
+      phone: z
+        .string({ error: '手机号不能为空' })
+        .transform((v) => v.replace(/[\s-]/g, ''))
+        .pipe(z.string().regex(/^1[3-9]\d{9}$/, { error: '手机号应为11位，以1开头' })),
+      citizenCardNo: z
+        .string()
+        .trim()
+        .transform((v) => v.toUpperCase())
+        .refine((v) => isValidCitizenId(v), { error: '身份证号不正确（位数、出生日期或校验位）' })
+        .optional(),
+      name: z.string().trim().min(1, { error: '姓名不能为空' }).max(20, { error: '姓名不能超过20个字' }).optional(),
+    })
+    .refine((b) => !b.citizenCardNo === !b.name, { error: '实名信息需同时填写姓名和身份证号', path: ['name'] }),
+  response: riderRow,
+  permission: grant({ buttons: ['RIDER_ADD'] }),
+});
+
+/** The riders as a spreadsheet (masked, formula text escaped, audited); a task in the download centre once it exists. */
+export const riderExport = endpoint({
+  id: 'rider.export',
+  title: '导出乘客用户',
+  method: 'GET',
+  path: `${BUSCODE}/xls/async/user/export`,
+  query: z.object({
+    realName: z.enum(['0', '1'], { error: '实名状态应为 0 或 1' }).transform(Number).optional(),
+    state: z.enum(['0', '1'], { error: '用户状态应为 0 或 1' }).transform(Number).optional(),
+  }),
+  response: z.instanceof(Blob),
+  permission: SESSION,
+  file: true,
+  timeoutMs: 40_000,
 });

@@ -178,3 +178,61 @@ export const productDelete = endpoint({
   response: z.object({ id: z.number().int() }),
   permission: PRODUCT_EDITORS,
 });
+
+/** Orders counted per product (统计): how many, paid and refunded, and the amounts. */
+export const productCountRow = z.object({
+  productId: z.number().int(),
+  productName: z.string(),
+  ticketType: z.number().int(),
+  orders: z.number().int(),
+  paid: z.number().int(),
+  paidAmount: z.number().int(),
+  refunded: z.number().int(),
+  refundedAmount: z.number().int(),
+});
+
+export const countPage = endpoint({
+  id: 'discountOrder.countPage',
+  title: '优惠卡订单统计',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCardOrder/count/page`,
+  query: pageQuery(['orders'] as const).extend(orderFilters.shape),
+  response: pageOf(productCountRow),
+  permission: SESSION,
+  timeoutMs: 40_000,
+});
+
+export const countTotal = endpoint({
+  id: 'discountOrder.countTotal',
+  title: '优惠卡订单统计合计',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCardOrder/count/total`,
+  query: orderFilters,
+  response: productCountRow.omit({ productId: true, productName: true, ticketType: true }).extend({ products: z.number().int() }),
+  permission: SESSION,
+  timeoutMs: 40_000,
+});
+
+export const downloadTotal = endpoint({
+  id: 'discountOrder.downloadTotal',
+  title: '导出优惠卡订单统计',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCardOrder/download/total`,
+  query: orderFilters,
+  response: z.instanceof(Blob),
+  permission: SESSION,
+  file: true,
+  timeoutMs: 40_000,
+});
+
+export const downloadOrder = endpoint({
+  id: 'discountOrder.downloadOrder',
+  title: '导出优惠卡订单',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCardOrder/download/order`,
+  query: orderFilters,
+  response: z.instanceof(Blob),
+  permission: SESSION,
+  file: true,
+  timeoutMs: 40_000,
+});

@@ -129,3 +129,27 @@ export const checkCard = endpoint({
   response: z.object({ cardNo: z.string(), exists: z.boolean(), state: z.number().int().nullable(), category: z.number().int().nullable(), bindable: z.boolean(), reason: z.string().nullable() }),
   permission: SESSION,
 });
+
+export const bindExport = endpoint({
+  id: 'family.bindExport',
+  title: '导出亲情卡绑定',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/bind/export`,
+  query: bindFilters,
+  response: z.instanceof(Blob),
+  permission: SESSION,
+  file: true,
+  timeoutMs: 40_000,
+});
+
+export const renewLogExport = endpoint({
+  id: 'family.renewLogExport',
+  title: '导出亲情卡续期记录',
+  method: 'GET',
+  path: `${BUSCODE}/familyCard/renewLog/export`,
+  query: z.object({ busCardNo: optionalText('卡号', 16).optional() }),
+  response: z.instanceof(Blob),
+  permission: SESSION,
+  file: true,
+  timeoutMs: 40_000,
+});

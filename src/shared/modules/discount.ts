@@ -27,7 +27,11 @@ export const discountModule = defineModule({
     discount.productStatus,
     discount.productSave,
     discount.productDelete,
+    discount.countPage,
+    discount.countTotal,
+    discount.downloadTotal,
+    discount.downloadOrder,
   ],
   buttons: {},
-  operations: { ORDER_REFUND: '订单退款', DISCOUNT_CARD_SAVE: '保存优惠卡', DISCOUNT_CARD_STATUS: '上架/下架优惠卡', DISCOUNT_CARD_DELETE: '删除优惠卡' },
+  operations: { ORDER_REFUND: '订单退款', DISCOUNT_CARD_SAVE: '保存优惠卡', DISCOUNT_CARD_STATUS: '上架/下架优惠卡', DISCOUNT_CARD_DELETE: '删除优惠卡', ORDER_EXPORT: '导出优惠卡订单' },
 });

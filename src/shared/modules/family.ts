@@ -15,7 +15,7 @@ export const familyModule = defineModule({
       { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true, planned: true },
     ],
   },
-  endpoints: [family.bindPage, family.bindSummary, family.renewLogPage, family.renewLogSummary, family.unBind, family.updateBind, family.cardTypeDict, family.checkCard],
+  endpoints: [family.bindPage, family.bindSummary, family.renewLogPage, family.renewLogSummary, family.unBind, family.updateBind, family.cardTypeDict, family.checkCard, family.bindExport, family.renewLogExport],
   buttons: { FAMILY_CARD_EDIT: '亲情卡解绑/修改' },
-  operations: { FAMILY_UNBIND: '解绑亲情卡', FAMILY_UPDATE: '修改亲情卡绑定' },
+  operations: { FAMILY_UNBIND: '解绑亲情卡', FAMILY_UPDATE: '修改亲情卡绑定', FAMILY_EXPORT: '导出亲情卡数据' },
 });

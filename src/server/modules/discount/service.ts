@@ -1,4 +1,6 @@
+import dayjs from 'dayjs';
 import { and, asc, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { discount } from '../../../shared/api';
 import { maskPhone } from '../../../shared/domain/mask';
@@ -10,6 +12,7 @@ import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
+import { sendXlsx } from '../../lib/xlsx';
 
 type Filters = z.output<typeof discount.discountOrderTotal.query>;
 type PageQuery = z.output<typeof discount.discountOrderPage.query>;
@@ -144,4 +147,77 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
     }
     throw err;
   }
+}
+
+const perProduct = {
+  productId: t.discountProducts.id,
+  productName: t.discountProducts.name,
+  ticketType: t.discountProducts.ticketType,
+  orders: sql<number>`count(*)::int`,
+  paid: sql<number>`count(*) filter (where ${t.discountOrders.payStatus} = 1)::int`,
+  paidAmount: sql<number>`coalesce(sum(${t.discountOrders.amount}) filter (where ${t.discountOrders.payStatus} = 1), 0)::int`,
+  refunded: sql<number>`count(*) filter (where ${t.discountOrders.payStatus} = 2)::int`,
+  refundedAmount: sql<number>`coalesce(sum(${t.discountOrders.amount}) filter (where ${t.discountOrders.payStatus} = 2), 0)::int`,
+};
+const counted = (db: Db, cond: SQL | undefined) =>
+  db.select(perProduct).from(t.discountOrders).innerJoin(t.discountProducts, eq(t.discountProducts.id, t.discountOrders.productId)).where(cond).groupBy(t.discountProducts.id, t.discountProducts.name, t.discountProducts.ticketType);
+const numbers = <T extends Record<string, unknown>>(r: T) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v])) as T;
+
+/** 统计: orders counted per product, most orders first. */
+export async function countByProduct(deps: AppDeps, a: AuthContext, q: z.output<typeof discount.countPage.query>) {
+  const cond = where(a, q);
+  const dir = q.sort === 'orders,asc' ? sql`asc` : sql`desc`;
+  return paged(
+    q,
+    async (limit, offset) => (await counted(deps.db, cond).orderBy(sql`count(*) ${dir}`, t.discountProducts.id).limit(limit).offset(offset)).map(numbers),
+    () => deps.db.select({ n: sql<number>`count(distinct ${t.discountOrders.productId})::int` }).from(t.discountOrders).where(cond),
+  );
+}
+
+export async function countTotals(deps: AppDeps, a: AuthContext, q: Filters) {
+  const rows = (await counted(deps.db, where(a, q))).map(numbers);
+  const sum = (k: 'orders' | 'paid' | 'paidAmount' | 'refunded' | 'refundedAmount') => rows.reduce((acc, r) => acc + Number(r[k]), 0);
+  return { products: rows.length, orders: sum('orders'), paid: sum('paid'), paidAmount: sum('paidAmount'), refunded: sum('refunded'), refundedAmount: sum('refundedAmount') };
+}
+
+const yuan = (fen: number) => fen / 100;
+
+export async function downloadTotals(deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) {
+  const now = deps.clock.now();
+  await audit(deps.db, a.actor, { type: 'ORDER_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出优惠卡订单统计', after: { filters: q } }, now);
+  const rows = (await counted(deps.db, where(a, q)).orderBy(sql`count(*) desc`)).map(numbers);
+  async function* cells() {
+    for (const r of rows) yield [r.productName, TICKETS[r.ticketType] ?? r.ticketType, r.orders, r.paid, yuan(r.paidAmount), r.refunded, yuan(r.refundedAmount)];
+  }
+  return sendXlsx(reply, `优惠卡订单统计-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
+    sheet: '订单统计',
+    columns: [{ title: '产品', width: 16 }, { title: '票种', width: 8 }, { title: '订单数', width: 10 }, { title: '已支付', width: 10 }, { title: '支付金额（元）', width: 14 }, { title: '已退款', width: 10 }, { title: '退款金额（元）', width: 14 }],
+    rows: cells(),
+  });
+}
+
+const TICKETS: Record<number, string> = { 1: '单次票', 2: '月票', 3: '年票' };
+const PAY: Record<number, string> = { 0: '未支付', 1: '已支付', 2: '已退款' };
+
+async function* orderRows(deps: AppDeps, a: AuthContext, q: Filters) {
+  const cond = where(a, q);
+  for (let after = 0; ; ) {
+    const rows = await select(deps.db).where(and(cond, sql`${t.discountOrders.id} > ${after}`)).orderBy(t.discountOrders.id).limit(1_000);
+    for (const r of rows) {
+      const o = dto(deps, r);
+      yield [o.orderNo, o.productName, TICKETS[o.ticketType] ?? o.ticketType, o.cardNo, o.riderPhone, yuan(o.amount), PAY[o.payStatus] ?? o.payStatus, o.createdDate.slice(0, 19).replace('T', ' '), o.paidDate?.slice(0, 19).replace('T', ' ') ?? '', o.refundedDate?.slice(0, 19).replace('T', ' ') ?? ''];
+    }
+    if (rows.length < 1_000) return;
+    after = rows.at(-1)!.o.id;
+  }
+}
+
+export async function downloadOrders(deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) {
+  const now = deps.clock.now();
+  await audit(deps.db, a.actor, { type: 'ORDER_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出优惠卡订单（手机号已脱敏）', after: { filters: q } }, now);
+  return sendXlsx(reply, `优惠卡订单-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
+    sheet: '优惠卡订单',
+    columns: [{ title: '订单号', width: 22 }, { title: '产品', width: 14 }, { title: '票种', width: 8 }, { title: '卡号', width: 20 }, { title: '手机号', width: 14 }, { title: '金额（元）', width: 10 }, { title: '状态', width: 8 }, { title: '下单时间', width: 20 }, { title: '支付时间', width: 20 }, { title: '退款时间', width: 20 }],
+    rows: orderRows(deps, a, q),
+  });
 }

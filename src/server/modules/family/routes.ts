@@ -18,5 +18,7 @@ export const familyServer: ServerModule = {
     b.bind(family.updateBind, ({ auth, query, body, req }) => service.updateBinding(deps, auth, req.ip, query.pwd, body));
     b.bind(family.cardTypeDict, async () => service.cardTypes());
     b.bind(family.checkCard, ({ query }) => service.checkCard(centre, query.busCardNo));
+    b.bind(family.bindExport, ({ auth, query, reply }) => service.exportBindings(deps, auth, query, reply));
+    b.bind(family.renewLogExport, ({ auth, query, reply }) => service.exportRenewals(deps, auth, query, reply));
   },
 };

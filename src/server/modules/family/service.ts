@@ -1,4 +1,6 @@
+import dayjs from 'dayjs';
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { family } from '../../../shared/api';
 import { CARD_CATEGORIES } from '../../../shared/api/card';
@@ -11,6 +13,7 @@ import { fail, notFound } from '../../lib/errors';
 import { paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
+import { sendXlsx } from '../../lib/xlsx';
 import { verifyOwnPassword } from '../shell/credential-guard';
 import { type CardCentre, bindable } from './card-centre';
 
@@ -172,3 +175,44 @@ export async function checkCard(centre: CardCentre, cardNo: string) {
   return { cardNo, ...card, bindable: reason === null, reason };
 }
 
+
+/** Bindings of the area as a spreadsheet, 1,000 rows at a time by id, the binder masked. */
+async function* bindingRows(deps: AppDeps, a: AuthContext, q: BindFilters) {
+  for (let after = 0; ; ) {
+    const rows = await select(deps.db).where(and(where(deps, a, q), sql`${t.familyBindings.id} > ${after}`)).orderBy(t.familyBindings.id).limit(1_000);
+    for (const r of rows) {
+      const d = dto(deps, r);
+      yield [d.id, d.cardNo, CARD_CATEGORIES[d.cardCategory as keyof typeof CARD_CATEGORIES] ?? d.cardCategory, d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, d.status ? '已绑定' : '已解绑', d.boundDate.slice(0, 10), d.expiresDate.slice(0, 10), d.renewals];
+    }
+    if (rows.length < 1_000) return;
+    after = rows.at(-1)!.b.id;
+  }
+}
+
+export async function exportBindings(deps: AppDeps, a: AuthContext, q: BindFilters, reply: FastifyReply) {
+  const now = deps.clock.now();
+  await audit(deps.db, a.actor, { type: 'FAMILY_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出亲情卡绑定（绑定人信息已脱敏）', after: { filters: { ...q, citizenCardNo: q.citizenCardNo ? '（按身份证号筛选）' : undefined } } }, now);
+  return sendXlsx(reply, `亲情卡绑定-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
+    sheet: '亲情卡绑定',
+    columns: [{ title: '绑定ID', width: 10 }, { title: '卡号', width: 20 }, { title: '卡类别', width: 14 }, { title: '关系', width: 8 }, { title: '绑定人', width: 10 }, { title: '手机号', width: 14 }, { title: '身份证号', width: 22 }, { title: '状态', width: 8 }, { title: '绑定日期', width: 12 }, { title: '到期日期', width: 12 }, { title: '续期次数', width: 10 }],
+    rows: bindingRows(deps, a, q),
+  });
+}
+
+async function* renewalRows(deps: AppDeps, a: AuthContext, q: { busCardNo?: string | undefined }) {
+  for (let page = 0; ; page++) {
+    const res = await pageRenewals(deps, a, { page, size: 1_000, busCardNo: q.busCardNo, sort: 'renewedDate,asc' });
+    for (const r of res.content) yield [r.id, r.cardNo, r.holder.name, r.holder.phone, r.months, r.amount / 100, r.renewedDate.slice(0, 19).replace('T', ' ')];
+    if (res.content.length < 1_000) return;
+  }
+}
+
+export async function exportRenewals(deps: AppDeps, a: AuthContext, q: { busCardNo?: string | undefined }, reply: FastifyReply) {
+  const now = deps.clock.now();
+  await audit(deps.db, a.actor, { type: 'FAMILY_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出亲情卡续期记录（绑定人信息已脱敏）', after: { filters: q } }, now);
+  return sendXlsx(reply, `亲情卡续期-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
+    sheet: '续期记录',
+    columns: [{ title: '记录ID', width: 10 }, { title: '卡号', width: 20 }, { title: '绑定人', width: 10 }, { title: '手机号', width: 14 }, { title: '续期月数', width: 10 }, { title: '金额（元）', width: 10 }, { title: '续期时间', width: 20 }],
+    rows: renewalRows(deps, a, q),
+  });
+}

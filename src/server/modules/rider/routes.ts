@@ -16,5 +16,7 @@ export const riderServer: ServerModule = {
     b.bind(card.riderReveal, ({ auth, query, reply }) => service.revealRider(deps, auth, query, () => void reply.header('cache-control', 'no-store')));
     b.bind(card.cardLookup, ({ auth, body }) => service.lookup(deps, auth, body.q));
     b.bind(card.cardView, ({ auth, body }) => service.viewCard(deps, auth, body.cardNo));
+    b.bind(card.riderAdd, ({ auth, body }) => service.addRider(deps, auth, body));
+    b.bind(card.riderExport, ({ auth, query, reply }) => service.exportRiders(deps, auth, query, reply));
   },
 };

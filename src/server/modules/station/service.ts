@@ -13,7 +13,7 @@ import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { orderBy, paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
-import { attachmentHeader, xlsxStream } from '../../lib/xlsx';
+import { sendXlsx } from '../../lib/xlsx';
 
 type ListQuery = z.output<typeof station.stationList.query>;
 type SaveBody = z.output<typeof station.stationSave.body>;
@@ -201,12 +201,13 @@ export async function qrExport(deps: AppDeps, a: AuthContext, q: { name?: string
   const now = deps.clock.now();
   await audit(deps.db, a.actor, { type: 'STATION_QR_EXPORT', targetDistrictId: a.districtScope, target: null, summary: `导出站点二维码${q.name ? `（站点名称含「${q.name}」）` : ''}` }, now);
   const file = `站点二维码-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`;
-  reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').header('content-disposition', attachmentHeader(file)).header('cache-control', 'no-store');
-  return reply.send(
-    xlsxStream({
+  return sendXlsx(
+    reply,
+    file,
+    {
       sheet: '站点二维码',
       columns: [{ title: '站点ID', width: 10 }, { title: '站点名称', width: 28 }, { title: '区域', width: 12 }, { title: '二维码', width: 14 }, { title: '二维码内容', width: 40 }, { title: '经度', width: 12 }, { title: '纬度', width: 12 }],
       rows: qrRows(deps, a, q.name),
-    }),
+    },
   );
 }
