@@ -170,7 +170,8 @@ function Item({ term, value }: { term: string; value: React.ReactNode }) {
 
 function Table({ label, head, rows }: { label: string; head: string[]; rows: React.ReactNode[][] }) {
   return (
-    <div className="overflow-x-auto">
+    // Focusable, so a keyboard can scroll it sideways on a phone.
+    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label={label}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{label}</caption>
         <thead>
