@@ -42,6 +42,8 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   AddSubLine: '所属线路',
   SubLineStation: /子线路不存在/,
   CardView: /输入卡号、身份证号或手机号查询卡片/,
+  ListBusUser: /\d{3}\*{4}\d{4}/,
+  ListYcUser: /异常：/,
 };
 
 describe('every built screen', () => {

@@ -19,6 +19,7 @@ export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, BaseSetting, District, SysLog } from './system';
 export type { Station, StationQr } from './station';
 export type { LineVersion } from './line-version';
+export type { Card, Rider } from './card';
 export type { BusLine, BusLineInfo, LineRoute, LineStop, SubLine, SubLineInfo } from './bus-line';
 
 // Derived from the modules' manifests: the endpoints list, button keys and operation types.

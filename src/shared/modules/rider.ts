@@ -10,8 +10,8 @@ export const riderModule = defineModule({
     icon: 'peoples',
     jumpKey: 'p',
     pages: [
-      { key: 'bus-user', title: '乘客用户', component: 'ListBusUser', planned: true },
-      { key: 'yc-user', title: '异常用户', component: 'ListYcUser', planned: true },
+      { key: 'bus-user', title: '乘客用户', component: 'ListBusUser' },
+      { key: 'yc-user', title: '异常用户', component: 'ListYcUser' },
       { key: 'card', title: '卡片详情', component: 'CardView', hidden: true },
     ],
   },
