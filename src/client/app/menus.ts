@@ -67,11 +67,21 @@ export function buildMenus(items: readonly AuthItem[], roles: readonly string[])
 
 export const buttonKeysOf = (items: readonly AuthItem[]) => items.filter((i) => i.type === 'button').map((i) => i.path);
 
-/** Where `/` goes: the first visible child of the first permitted menu (spec §2). */
 /** Where a menu opens: its first page listed in the sidebar (hidden pages are reached from others). */
 export const firstPageOf = (menu: MenuEntry | undefined) => menu?.children.find((c) => !c.hidden);
 
-export const homePath = (menus: readonly MenuEntry[]) => firstPageOf(menus[0])?.path ?? '/404';
+/**
+ * Where `/` goes: spec §2's first visible child of the first permitted menu, but skipping pages not
+ * built yet (`isBuilt`), so nobody's day starts on 「模块尚未上线」 (README decision 77); with nothing
+ * built, the spec's page.
+ */
+export function homePath(menus: readonly MenuEntry[], isBuilt: (component: string) => boolean = () => true): string {
+  for (const m of menus) {
+    const page = m.children.find((c) => !c.hidden && isBuilt(c.component));
+    if (page) return page.path;
+  }
+  return firstPageOf(menus[0])?.path ?? '/404';
+}
 
 export const findPage = (menus: readonly MenuEntry[], path: string) =>
   menus.flatMap((m) => m.children).find((c) => c.path === path);

@@ -9,7 +9,7 @@ import { allowedCommands } from '../../commands/registry';
 import type { CommandContext } from '../../commands/types';
 import { GrantsContext } from '../../lib/permission';
 import { jumpCommands, pageItems } from '../commands';
-import { COMMANDS, SOURCES } from '../features';
+import { COMMANDS, SCREENS, SOURCES } from '../features';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { toast } from '../../components/toast';
@@ -109,7 +109,7 @@ export function Layout() {
 
   const { menus, user } = session;
   const page = findPage(menus, location);
-  const home = homePath(menus);
+  const home = homePath(menus, (component) => Object.hasOwn(SCREENS, component));
   const sidebarOpen = mobile ? mobileOpen : desktopOpen;
 
   useEffect(() => {
