@@ -16,4 +16,3 @@ export function idParam(search: string, name = 'id'): number | null {
   return Number.isInteger(n) && n > 0 ? n : null;
 }
 
-export const yuan = (fen: number) => (fen / 100).toFixed(2);

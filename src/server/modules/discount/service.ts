@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm'
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { discount } from '../../../shared/api';
+import { PAY_STATUS, TICKET_TYPES } from '../../../shared/api/card';
 import { maskPhone } from '../../../shared/domain/mask';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
@@ -196,8 +197,8 @@ export async function downloadTotals(deps: AppDeps, a: AuthContext, q: Filters, 
   });
 }
 
-const TICKETS: Record<number, string> = { 1: '单次票', 2: '月票', 3: '年票' };
-const PAY: Record<number, string> = { 0: '未支付', 1: '已支付', 2: '已退款' };
+const TICKETS: Record<number, string> = TICKET_TYPES;
+const PAY: Record<number, string> = PAY_STATUS;
 
 async function* orderRows(deps: AppDeps, a: AuthContext, q: Filters) {
   const cond = where(a, q);

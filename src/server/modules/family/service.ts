@@ -4,12 +4,12 @@ import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { family } from '../../../shared/api';
 import { CARD_CATEGORIES } from '../../../shared/api/card';
-import { maskCitizenId, maskName, maskPhone } from '../../../shared/domain/mask';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, notFound } from '../../lib/errors';
+import { maskedRider } from '../../lib/masked-rider';
 import { paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
@@ -25,9 +25,6 @@ const renewals = sql<number>`(select count(*)::int from ${t.familyRenewals} r wh
 const columns = { b: t.familyBindings, c: t.busCards, r: t.riders, renewals };
 const select = (db: Db) => db.select(columns).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId));
 
-function maskedHolder(deps: AppDeps, r: typeof t.riders.$inferSelect) {
-  return { id: r.id, name: r.nameEnc ? maskName(deps.pii.decrypt(r.nameEnc)) : null, phone: maskPhone(deps.pii.decrypt(r.phoneEnc)), citizenId: r.citizenEnc ? maskCitizenId(deps.pii.decrypt(r.citizenEnc)) : null };
-}
 
 type Row = { b: typeof t.familyBindings.$inferSelect; c: typeof t.busCards.$inferSelect; r: typeof t.riders.$inferSelect; renewals: number };
 const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
@@ -41,7 +38,7 @@ const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
   boundDate: iso(b.boundAt),
   expiresDate: iso(b.expiresAt),
   unboundDate: b.unboundAt ? iso(b.unboundAt) : null,
-  holder: maskedHolder(deps, r),
+  holder: maskedRider(deps.pii, r),
   renewals: Number(n),
 });
 
@@ -105,7 +102,7 @@ export async function pageRenewals(deps: AppDeps, a: AuthContext, q: RenewQuery)
         months: n.months,
         amount: n.amount,
         renewedDate: iso(n.renewedAt),
-        holder: maskedHolder(deps, r),
+        holder: maskedRider(deps.pii, r),
       })),
     () => deps.db.select({ n: count() }).from(t.familyRenewals).innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId)).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).where(cond),
   );

@@ -11,6 +11,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, failOn, isUniqueViolation, notFound } from '../../lib/errors';
+import { maskedRider } from '../../lib/masked-rider';
 import { paged } from '../../lib/paging';
 import type { Pii } from '../../lib/pii';
 import { assertInScope, inScope } from '../../lib/scope';
@@ -96,7 +97,7 @@ export async function cardsWhere(deps: AppDeps, cond: SQL | undefined, limit = L
     category: c.category,
     balance: c.balance,
     issuedDate: iso(c.issuedAt),
-    holder: r ? { id: r.id, name: r.nameEnc ? maskName(deps.pii.decrypt(r.nameEnc)) : null, phone: maskPhone(deps.pii.decrypt(r.phoneEnc)) } : null,
+    holder: r ? (({ id, name, phone }) => ({ id, name, phone }))(maskedRider(deps.pii, r)) : null,
   }));
 }
 
@@ -154,7 +155,7 @@ export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
       boundDate: iso(b.boundAt),
       expiresDate: iso(b.expiresAt),
       unboundDate: b.unboundAt ? iso(b.unboundAt) : null,
-      holder: { id: r.id, name: r.nameEnc ? maskName(deps.pii.decrypt(r.nameEnc)) : null, phone: maskPhone(deps.pii.decrypt(r.phoneEnc)), citizenId: r.citizenEnc ? maskCitizenId(deps.pii.decrypt(r.citizenEnc)) : null },
+      holder: maskedRider(deps.pii, r),
       renewals: Number(n),
     })),
     orders: orders.map(({ o, productName, ticketType }) => ({

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { type BusLineInfo, type LineStop, busLine } from '../../../../shared/api';
 import { directionLabel } from '../../../../shared/api/bus-line';
 import { Button } from '../../../components/button';
@@ -6,6 +6,7 @@ import { type OrderedItem, OrderedListEditor } from '../../../components/ordered
 import { PinyinPicker, type PickerItem } from '../../../components/pinyin-picker';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { saveKey } from '../../../lib/use-save-key';
 import { useDraft } from '../../../lib/use-draft';
 import { useStationsOffLine } from '../api';
 
@@ -72,12 +73,7 @@ export function DirectionStops({ line, direction, onSaved }: { line: BusLineInfo
       setBusy(false);
     }
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's' && line.editable) {
-      e.preventDefault();
-      void save();
-    }
-  };
+  const onKeyDown = saveKey(() => line.editable && void save());
   const loopOpen = line.isLoop && draft.length >= 2 && draft[0]!.stationId !== draft.at(-1)!.stationId;
   const rows = withBadges(draft);
   return (

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { type BusLine, busLine } from '../../../../shared/api';
 import { LINE_STATES, directionLabel } from '../../../../shared/api/bus-line';
 import { VERSION_STATUS, type VersionStatus } from '../../../../shared/api/line-version';
+import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
@@ -12,7 +13,7 @@ import { useTableState } from '../../../components/table-state';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
-import { useLines, yuan } from '../api';
+import { useLines } from '../api';
 
 const FILTER_KEYS = ['name', 'state', 'versionId'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -53,7 +54,7 @@ export function LineListPage() {
     { id: 'terminals', header: '起点 — 终点', cell: (l) => l.terminals ?? <span className="text-gray-500">未设站点</span>, className: 'max-w-72 truncate' },
     { id: 'stops', header: '站数（上/下）', align: 'right', cell: (l) => `${l.upStops} / ${l.downStops}`, className: 'tabular-nums' },
     { id: 'hours', header: '运营时间', cell: (l) => (l.firstBus || l.lastBus ? `${l.firstBus ?? '—'}–${l.lastBus ?? '—'}` : '—'), className: 'tabular-nums', hiddenByDefault: true },
-    { id: 'fare', header: '票价（元）', align: 'right', cell: (l) => yuan(l.fare), className: 'tabular-nums', hiddenByDefault: true },
+    { id: 'fare', header: '票价（元）', align: 'right', cell: (l) => fenToYuan(l.fare), className: 'tabular-nums', hiddenByDefault: true },
     { id: 'subLines', header: '子线路', align: 'right', cell: (l) => l.subLines, className: 'tabular-nums' },
     {
       id: 'state',

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { type BusLineInfo, busLine } from '../../../../shared/api';
 import { LINE_STATES, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
 import { VERSION_STATUS, type VersionStatus } from '../../../../shared/api/line-version';
+import { fenToYuan } from '../../../../shared/domain/money';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../../components/modal';
@@ -11,7 +12,7 @@ import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenLocation } from '../../../lib/screen-context';
-import { idParam, useLineInfo, yuan } from '../api';
+import { idParam, useLineInfo } from '../api';
 import { DirectionStops } from '../components/direction-stops';
 import { LineFields, useLineForm } from '../components/line-form';
 
@@ -78,7 +79,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
           <Item term="编号" value={line.code} />
           <Item term="方向" value={`${directionLabel(line.direction)}${line.isLoop ? ' · 环线' : ''}`} />
           <Item term="运营时间" value={line.firstBus || line.lastBus ? `${line.firstBus ?? '—'} – ${line.lastBus ?? '—'}` : '—'} />
-          <Item term="票价" value={`${yuan(line.fare)} 元`} />
+          <Item term="票价" value={`${fenToYuan(line.fare)} 元`} />
           <Item term="状态" value={LINE_STATES[line.state]} />
           <Item term="版本" value={`${line.version.name}（${status}）`} />
           <Item term="子线路" value={`${line.subLines} 条`} />

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { type BusLineInfo, busLine } from '../../../../shared/api';
 import { MAX_STOP_OFFSET_M, type TravelDirection, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
@@ -8,6 +8,7 @@ import { LazyMap, type LngLat } from '../../../components/map/lazy-map';
 import { ScreenSection } from '../../../components/screen-section';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { saveKey } from '../../../lib/use-save-key';
 import { useDraft } from '../../../lib/use-draft';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { idParam, useLineInfo } from '../api';
@@ -72,12 +73,7 @@ function PathEditor({ line, direction, reload }: { line: BusLineInfo; direction:
       setBusy(false);
     }
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-      e.preventDefault();
-      void save();
-    }
-  };
+  const onKeyDown = saveKey(() => void save());
   return (
     <ScreenSection title={`线路轨迹 · ${line.name}`}>
       <div className="flex flex-col gap-3" onKeyDown={onKeyDown}>

@@ -6,6 +6,7 @@ import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { saveKey } from '../../../lib/use-save-key';
 import { useDraft } from '../../../lib/use-draft';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { idParam, useSubLineInfo } from '../api';
@@ -65,12 +66,7 @@ function Editor({ detail, onSaved }: { detail: SubLineInfo; onSaved(d: SubLineIn
   };
   const save = () => run(() => api.call(busLine.busLineDetailStationSave, { body: { detailId: detail.id, stationIds: stops.filter((s) => served.has(s.stationId)).map((s) => s.stationId) } }), `已保存子线路「${detail.name}」的站点`);
   const allOn = () => run(() => api.call(busLine.busLineDetailAllOn, { body: { id: detail.id } }), `子线路「${detail.name}」全部站点停靠`);
-  const onSaveKey = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-      e.preventDefault();
-      if (detail.editable && dirty) void save();
-    }
-  };
+  const onSaveKey = saveKey(() => detail.editable && dirty && void save());
   // The list's own keys: Space on a button must still press the button.
   const onListKey = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;

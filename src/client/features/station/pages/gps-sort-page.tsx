@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { busLine } from '../../../../shared/api';
 import { type TravelDirection, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
@@ -9,6 +9,7 @@ import { PinyinPicker } from '../../../components/pinyin-picker';
 import { ScreenSection } from '../../../components/screen-section';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { saveKey } from '../../../lib/use-save-key';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
 
@@ -87,12 +88,7 @@ function Preview({ lineId, direction, onSaved }: { lineId: number; direction: Tr
       setBusy(false);
     }
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-      e.preventDefault();
-      void save();
-    }
-  };
+  const onKeyDown = saveKey(() => void save());
   const points = sorted.map((s, i) => ({ id: s.stationId, name: `${i + 1}. ${s.name}`, lng: s.lng, lat: s.lat }));
   return (
     <div className="flex flex-col gap-3" onKeyDown={onKeyDown}>
