@@ -1,6 +1,7 @@
 import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Page } from '../../shared/api';
 import { useScreenLocation } from '../lib/screen-context';
+import { ApiError } from '../lib/errors';
 import { MAIN_ID } from '../lib/focus';
 import { Button } from './button';
 import { ColumnMenu, useHiddenColumns } from './column-menu';
@@ -97,7 +98,9 @@ export function DataTable<T, K extends string = string>({
   const [cursor, setCursor] = useState(0);
   const [hidden, toggleColumn] = useHiddenColumns(id, columns);
 
-  const { data, error, isLoading, isValidating } = result;
+  const { data, isLoading, isValidating } = result;
+  // An ended session is the session notice's to tell (one notice, spec §8): the table says nothing of it.
+  const error = result.error instanceof ApiError && result.error.code === 401 ? undefined : result.error;
   const rows: readonly T[] = isPage(data) ? data.content : (data ?? []);
   const page = isPage(data) ? data : null;
   // Read by the document-level key listener without re-binding it on every render.
