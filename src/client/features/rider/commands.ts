@@ -4,7 +4,7 @@ import type { EntityRecord, EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { maskCitizenId, maskPhone } from '../../../shared/domain/mask';
 import { api } from '../../lib/api-client';
-import { handOff } from './lookup-handoff';
+import { handOff } from '../../components/desk/lookup-handoff';
 
 const CARD_VIEW = '/busUser/card';
 

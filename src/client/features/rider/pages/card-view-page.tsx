@@ -9,8 +9,8 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
-import { RefundDialog, RevealDialog, UnbindDialog } from '../components/desk-dialogs';
-import { takeHandOff } from '../lookup-handoff';
+import { RefundDialog, RevealDialog, UnbindDialog } from '../../../components/desk/desk-dialogs';
+import { takeHandOff } from '../../../components/desk/lookup-handoff';
 
 type View = NonNullable<ReturnType<typeof useCardView>['data']>;
 const useCardView = (no: string | null) => useApi(card.cardView, no ? { body: { cardNo: no } } : null);

@@ -15,7 +15,7 @@ import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
 import { useListScreen } from '../../../components/use-list-screen';
 import { AddRiderDialog } from '../components/add-rider-dialog';
-import { RevealDialog } from '../components/desk-dialogs';
+import { RevealDialog } from '../../../components/desk/desk-dialogs';
 
 const FILTER_KEYS = ['phone', 'citizenCardNo', 'realName', 'state'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];

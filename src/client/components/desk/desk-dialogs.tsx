@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { card, discount, family } from '../../../../shared/api';
-import { fenToYuan } from '../../../../shared/domain/money';
-import { Field } from '../../../components/field';
-import { FormError } from '../../../components/form-controls';
-import { Modal, ModalActions } from '../../../components/modal';
-import { api } from '../../../lib/api-client';
-import { useContractForm } from '../../../lib/use-contract-form';
+import { card, discount, family } from '../../../shared/api';
+import { fenToYuan } from '../../../shared/domain/money';
+import { Field } from '../field';
+import { FormError } from '../form-controls';
+import { Modal, ModalActions } from '../modal';
+import { api } from '../../lib/api-client';
+import { useContractForm } from '../../lib/use-contract-form';
 
 /** 查看实名信息: asks why, then shows one rider in full; closing forgets the values. */
 export function RevealDialog({ riderId, onClose }: { riderId: number; onClose(): void }) {
