@@ -82,3 +82,48 @@ describe('卡片详情', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: `退款 ${order!.o.orderNo}` })).toBeNull());
   });
 });
+
+describe('异常用户: 处理异常 (ycOrder)', () => {
+  it('the agent clears an abnormal rider with a note: Enter on the row, the note, Enter; the row leaves the list', async () => {
+    const [d] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+    const [r] = await db().select().from(t.riders).where(and(eq(t.riders.districtId, d!.id), eq(t.riders.state, 0))).limit(1);
+    const phone = pii.decrypt(r!.phoneEnc);
+    const masked = `${phone.slice(0, 3)}****${phone.slice(7)}`;
+    await signIn(s, 'agent');
+    visit(s, '/busUser/yc-user');
+    const { user } = renderWithUser(<App />);
+    await user.click(await screen.findByRole('button', { name: `处理异常 ${masked}` }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: `处理异常 · ${masked}` });
+    expect(within(dialog).getByText(`异常原因：${r!.abnormalReason}`)).toBeTruthy();
+    await user.type(within(dialog).getByLabelText(/处理说明/), '好{Enter}');
+    expect(await within(dialog).findByText('处理说明至少4个字')).toBeTruthy();
+    expect((await db().select().from(t.riders).where(eq(t.riders.id, r!.id)))[0]!.state).toBe(0);
+    await user.type(within(dialog).getByLabelText(/处理说明/), '已电话核实本人{Enter}');
+    expect(await screen.findByText(`乘客 ${masked} 已恢复正常`)).toBeTruthy();
+    expect((await db().select().from(t.riders).where(eq(t.riders.id, r!.id)))[0]).toMatchObject({ state: 1, abnormalReason: null });
+    await waitFor(() => expect(screen.queryByRole('button', { name: `处理异常 ${masked}` })).toBeNull());
+  });
+
+  it('乘客用户 offers no 处理异常: the action belongs to the abnormal list', async () => {
+    await signIn(s, 'agent');
+    visit(s, '/busUser/bus-user');
+    renderWithUser(<App />);
+    expect((await screen.findAllByRole('button', { name: /^查看实名信息 / }, { timeout: 5_000 })).length).toBeGreaterThan(0);
+    expect(screen.queryAllByRole('button', { name: /^处理异常 / })).toHaveLength(0);
+  });
+});
+
+describe('卡片列表', () => {
+  it('finds cards by a number prefix; a card number opens 卡片详情', async () => {
+    const c = await xuhuiCard();
+    await signIn(s, 'agent');
+    visit(s, '/handleCard/card-list');
+    const { user } = renderWithUser(<App />);
+    const input = await screen.findByLabelText('卡号', {}, { timeout: 5_000 });
+    await user.type(input, `${c.cardNo.slice(0, 14)}{Enter}`);
+    const link = await screen.findByRole('link', { name: `卡片详情 ${c.cardNo}` }, { timeout: 5_000 });
+    await user.click(link);
+    await waitFor(() => expect(window.location.pathname + window.location.search).toBe(`/busUser/card?no=${c.cardNo}`));
+    expect(await screen.findByText(`卡片详情 · ${c.cardNo}`, {}, { timeout: 5_000 })).toBeTruthy();
+  });
+});

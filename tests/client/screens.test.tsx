@@ -44,6 +44,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   CardView: /输入卡号、身份证号或手机号查询卡片/,
   ListBusUser: /\d{3}\*{4}\d{4}/,
   ListYcUser: /异常：/,
+  ListCard: /^\d{16}$/m,
 };
 
 describe('every built screen', () => {

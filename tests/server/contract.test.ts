@@ -15,7 +15,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -65,6 +65,7 @@ beforeAll(async () => {
   const [fresh] = await db.insert(t.discountProducts).values({ districtId: districts[0].id, name: '契约待删优惠卡', ticketType: 1, price: 100, validDays: 1, createdAt: new Date(), updatedAt: new Date() }).returning({ id: t.discountProducts.id });
   ids.freshProduct = fresh!.id;
   ids.paidOrder = (await db.select({ id: t.discountOrders.id }).from(t.discountOrders).where(eq(t.discountOrders.payStatus, 1)).limit(1))[0]!.id;
+  ids.abnormalRider = (await db.select({ id: t.riders.id }).from(t.riders).where(eq(t.riders.state, 0)).limit(1))[0]!.id;
 });
 
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
@@ -157,6 +158,9 @@ const VALID: Record<string, () => CallOptions> = {
   'family.bindPage': () => ({ query: { size: 5 } }),
   'rider.add': () => ({ body: { phone: `139${String(Date.now() % 100_000_000).padStart(8, '0')}` }, district: ids.home }),
   'rider.export': () => ({ query: { realName: '1' } }),
+  'rider.resolveAbnormal': () => ({ body: { id: ids.abnormalRider, note: '契约测试核实' } }),
+  'card.page': () => ({ query: { size: 5, cardNo: '31', state: '1', category: '2' } }),
+  'card.stateCounts': () => ({}),
   'family.bindExport': () => ({}),
   'family.renewLogExport': () => ({}),
   'discountOrder.countPage': () => ({ query: { size: 5 } }),
@@ -237,6 +241,8 @@ const INVALID: Record<string, () => CallOptions> = {
   'family.bindPage': () => ({ query: { status: '2' } }),
   'rider.add': () => ({ body: { phone: '12345' } }),
   'rider.export': () => ({ query: { state: '5' } }),
+  'rider.resolveAbnormal': () => ({ body: { id: 1, note: '短' } }),
+  'card.page': () => ({ query: { cardNo: '31a' } }),
   'family.bindExport': () => ({ query: { status: '9' } }),
   'family.renewLogExport': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
   'discountOrder.countPage': () => ({ query: { payStatus: '4' } }),

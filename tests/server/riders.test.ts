@@ -180,3 +180,67 @@ describe('card/view', () => {
     expect(bad.body.msg).toContain('卡号应为16位数字');
   });
 });
+
+describe('busCard/page and summary: the card list', () => {
+  it('pages the area\'s cards by number prefix, state and category, holders masked', async () => {
+    const [c] = await db().select().from(t.busCards).where(and(eq(t.busCards.districtId, xuhui), isNotNull(t.busCards.riderId))).orderBy(asc(t.busCards.id)).limit(1);
+    const prefix = c!.cardNo.slice(0, 12);
+    const res = await s.call<{ content: Card[]; totalElements: number }>(card.cardPage, { token: agent, query: { cardNo: prefix, size: 50 } });
+    expect(res.body.code).toBe(1);
+    const page = res.body.data!;
+    const [expected] = await db().select({ n: sql<number>`count(*)::int` }).from(t.busCards).where(and(eq(t.busCards.districtId, xuhui), sql`${t.busCards.cardNo} like ${`${prefix}%`}`));
+    expect(page.totalElements).toBe(Number(expected!.n));
+    expect(page.content.every((x) => x.cardNo.startsWith(prefix) && x.districtId === xuhui)).toBe(true);
+    expect(page.content.map((x) => x.cardNo)).toContain(c!.cardNo);
+    expect(JSON.stringify(page)).not.toMatch(PHONE);
+    const [odd] = await db().select().from(t.busCards).where(and(eq(t.busCards.districtId, xuhui), sql`${t.busCards.state} <> 1`)).limit(1);
+    const some = await s.call<{ content: Card[] }>(card.cardPage, { token: agent, query: { state: String(odd!.state), category: String(odd!.category), size: 20 } });
+    expect(some.body.data!.content.map((x) => x.cardNo)).toContain(odd!.cardNo);
+    expect(some.body.data!.content.every((x) => x.state === odd!.state && x.category === odd!.category)).toBe(true);
+  });
+
+  it('counts the area\'s cards by state, and refuses a prefix that is not digits', async () => {
+    const res = await s.call<{ total: number; byState: { state: number; count: number }[] }>(card.cardStateCounts, { token: agent });
+    const [n] = await db().select({ n: sql<number>`count(*)::int` }).from(t.busCards).where(eq(t.busCards.districtId, xuhui));
+    expect(res.body.data!.total).toBe(Number(n!.n));
+    expect(res.body.data!.byState.reduce((a, r) => a + r.count, 0)).toBe(Number(n!.n));
+    const bad = await s.call(card.cardPage, { token: agent, query: { cardNo: '31a' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('卡号只能是数字');
+  });
+});
+
+describe('wx-user/resolveAbnormal: ycOrder', () => {
+  const abnormal = async (district: 'own' | 'foreign') => {
+    const [r] = await db().select().from(t.riders).where(and(eq(t.riders.state, 0), district === 'own' ? eq(t.riders.districtId, xuhui) : sql`${t.riders.districtId} <> ${xuhui}`)).orderBy(asc(t.riders.id)).limit(1);
+    return r!;
+  };
+
+  it('clears the abnormal flag once, logging the note and the old reason, never the phone', async () => {
+    const r = await abnormal('own');
+    const res = await s.call<Rider>(card.riderResolve, { token: agent, body: { id: r.id, note: '已电话核实本人' } });
+    expect(res.body.code).toBe(1);
+    expect(res.body.data).toMatchObject({ id: r.id, state: 1, abnormalReason: null });
+    const [after] = await db().select().from(t.riders).where(eq(t.riders.id, r.id));
+    expect(after).toMatchObject({ state: 1, abnormalReason: null });
+    const [log] = await db().select().from(t.sysLog).where(eq(t.sysLog.operationType, 'RIDER_RESOLVE')).orderBy(desc(t.sysLog.id)).limit(1);
+    expect(log).toMatchObject({ operatorLogin: 'agent', target: `rider/${r.id}`, targetDistrictId: xuhui });
+    expect(JSON.stringify(log)).toContain('已电话核实本人');
+    expect(JSON.stringify(log)).toContain(r.abnormalReason!);
+    expect(JSON.stringify(log)).not.toContain(pii.decrypt(r.phoneEnc));
+    const again = await s.call(card.riderResolve, { token: agent, body: { id: r.id, note: '已电话核实本人' } });
+    expect(again.body).toMatchObject({ code: 0, msg: '该乘客已是正常状态，无需处理' });
+  });
+
+  it('refuses without ycOrder (403), another district\'s rider (403), a short note (400), and changes nothing', async () => {
+    const r = await abnormal('own');
+    expect((await s.call(card.riderResolve, { token: viewer, body: { id: r.id, note: '已电话核实本人' } })).status).toBe(403);
+    const foreign = await abnormal('foreign');
+    expect((await s.call(card.riderResolve, { token: agent, body: { id: foreign.id, note: '已电话核实本人' } })).status).toBe(403);
+    const short = await s.call(card.riderResolve, { token: agent, body: { id: r.id, note: '好' } });
+    expect(short.status).toBe(400);
+    expect(short.body.msg).toContain('处理说明至少4个字');
+    const rows = await db().select().from(t.riders).where(sql`${t.riders.id} in (${r.id}, ${foreign.id})`);
+    expect(rows.every((x) => x.state === 0)).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@ import { accountFeature } from '../features/account';
 import { busFeature } from '../features/bus';
 import { discountFeature } from '../features/discount';
 import { familyFeature } from '../features/family';
+import { handleCardFeature } from '../features/handle-card';
 import { riderFeature } from '../features/rider';
 import { settingsFeature } from '../features/settings';
 import { stationFeature } from '../features/station';
@@ -15,13 +16,13 @@ import { shellCommands, switchDistrictCommand } from './commands';
  * Every client feature, composed here (the app is the composition root; features never import
  * each other). A new feature is one line in this list.
  */
-export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature] as const;
+export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature] as const;
 
 /**
  * Screens by the `component` the modules' pages name. Typed as the complete map: a page that is not
  * planned but has no screen is a compile error, and a feature cannot offer a screen no page names.
  */
-export const SCREENS: Record<ScreenComponent, Screen> = { ...accountFeature.screens, ...settingsFeature.screens, ...stationFeature.screens, ...versionFeature.screens, ...busFeature.screens, ...riderFeature.screens, ...familyFeature.screens, ...discountFeature.screens };
+export const SCREENS: Record<ScreenComponent, Screen> = { ...accountFeature.screens, ...settingsFeature.screens, ...stationFeature.screens, ...versionFeature.screens, ...busFeature.screens, ...riderFeature.screens, ...familyFeature.screens, ...discountFeature.screens, ...handleCardFeature.screens };
 
 export const COMMANDS = buildRegistry(shellCommands, [switchDistrictCommand], ...FEATURES.map((f) => f.commands));
 export const SOURCES = FEATURES.flatMap((f) => f.sources);

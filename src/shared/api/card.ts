@@ -211,3 +211,51 @@ export const riderExport = endpoint({
   file: true,
   timeoutMs: 40_000,
 });
+
+/**
+ * 卡片列表 (handleCard card-list): the area's cards by number prefix, state and category. Card numbers
+ * are not personal data (the holder is masked), so a prefix may sit in the query.
+ */
+export const cardPage = endpoint({
+  id: 'card.page',
+  title: '卡片列表',
+  method: 'GET',
+  path: `${BUSCODE}/busCard/page`,
+  query: pageQuery(['issuedDate', 'balance'] as const).extend({
+    cardNo: z.string().trim().regex(/^\d{0,16}$/, { error: '卡号只能是数字，最多16位' }).optional(),
+    state: z.enum(Object.keys(CARD_STATES) as [string, ...string[]], { error: '卡状态应为 0–11' }).transform(Number).optional(),
+    category: z.enum(Object.keys(CARD_CATEGORIES) as [string, ...string[]], { error: '卡类别应为 1–6' }).transform(Number).optional(),
+  }),
+  response: pageOf(cardRow),
+  permission: SESSION,
+  timeoutMs: 40_000,
+});
+
+/** The area's cards counted by state (the card list's summary line). */
+export const cardStateCounts = endpoint({
+  id: 'card.stateCounts',
+  title: '卡片状态统计',
+  method: 'GET',
+  path: `${BUSCODE}/busCard/summary`,
+  response: z.object({ total: z.number().int(), byState: z.array(z.object({ state: z.number().int(), count: z.number().int() })) }),
+  permission: SESSION,
+  timeoutMs: 40_000,
+});
+
+/**
+ * 异常处理 on 异常用户: the spec's `ycOrder` key (README decision 79). The agent has checked the
+ * abnormal rider with the caller and clears the flag with a note; the note and the old reason stay in
+ * the system log.
+ */
+export const riderResolve = endpoint({
+  id: 'rider.resolveAbnormal',
+  title: '处理异常用户',
+  method: 'POST',
+  path: `${BUSCODE}/wx-user/resolveAbnormal`,
+  body: z.object({
+    id: id('乘客ID'),
+    note: z.string({ error: '请填写处理说明' }).trim().min(4, { error: '处理说明至少4个字' }).max(100, { error: '处理说明不能超过100个字' }),
+  }),
+  response: riderRow,
+  permission: grant({ buttons: ['ycOrder'] }),
+});

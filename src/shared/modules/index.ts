@@ -4,6 +4,7 @@ import type { ModuleManifest } from './define';
 import { busModule } from './bus';
 import { discountModule } from './discount';
 import { familyModule } from './family';
+import { handleCardModule } from './handle-card';
 import { riderModule } from './rider';
 import * as planned from './planned';
 import { settingsModule } from './settings';
@@ -32,7 +33,7 @@ export const MODULES = [
   planned.rechargeableModule,
   familyModule,
   discountModule,
-  planned.handleCardModule,
+  handleCardModule,
 ] as const satisfies readonly ModuleManifest[];
 
 type Module = (typeof MODULES)[number];

@@ -92,10 +92,3 @@ export const rechargeableModule = planned('rechargeable', '储值管理', 'walle
   { key: 'recharge-setting', title: '储值设置', component: 'RechargeSetting' },
   { key: 'recharge-agreement', title: '储值协议', component: 'RechargeAgreement' },
 ]);
-
-export const handleCardModule = planned('handleCard', '线上办卡', 'card', 'h', [
-  { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard' },
-  { key: 'handle-card-setting', title: '办卡设置', component: 'HandleCardSetting' },
-  { key: 'handle-card-rule-edit', title: '办卡规则编辑', component: 'HandleCardRuleEdit', hidden: true },
-  { key: 'card-list', title: '卡片列表', component: 'ListCard' },
-]);

@@ -18,5 +18,6 @@ export const riderServer: ServerModule = {
     b.bind(card.cardView, ({ auth, body }) => service.viewCard(deps, auth, body.cardNo));
     b.bind(card.riderAdd, ({ auth, body }) => service.addRider(deps, auth, body));
     b.bind(card.riderExport, ({ auth, query, reply }) => service.exportRiders(deps, auth, query, reply));
+    b.bind(card.riderResolve, ({ auth, body }) => service.resolveAbnormal(deps, auth, body));
   },
 };

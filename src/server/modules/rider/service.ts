@@ -10,6 +10,7 @@ import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
+import { cardRows } from '../../lib/card-rows';
 import { fail, failOn, isUniqueViolation, notFound } from '../../lib/errors';
 import { maskedRider } from '../../lib/masked-rider';
 import { paged } from '../../lib/paging';
@@ -86,21 +87,6 @@ export async function revealRider(deps: AppDeps, a: AuthContext, q: { id: number
 
 const LOOKUP_LIMIT = 10;
 
-/** Cards as the desk shows them, with the holder masked. */
-export async function cardsWhere(deps: AppDeps, cond: SQL | undefined, limit = LOOKUP_LIMIT) {
-  const rows = await deps.db.select({ c: t.busCards, r: t.riders }).from(t.busCards).leftJoin(t.riders, eq(t.riders.id, t.busCards.riderId)).where(cond).orderBy(t.busCards.id).limit(limit);
-  return rows.map(({ c, r }) => ({
-    id: c.id,
-    cardNo: c.cardNo,
-    districtId: c.districtId,
-    state: c.state,
-    category: c.category,
-    balance: c.balance,
-    issuedDate: iso(c.issuedAt),
-    holder: r ? (({ id, name, phone }) => ({ id, name, phone }))(maskedRider(deps.pii, r)) : null,
-  }));
-}
-
 /**
  * What a typed number finds: a 16-digit card number (exact), a citizen id (valid by its checksum,
  * through the blind index) or a mobile number (11 digits, spaces and dashes allowed). The riders'
@@ -117,7 +103,7 @@ export async function lookup(deps: AppDeps, a: AuthContext, raw: string) {
   const cardConds: SQL[] = [];
   if (CARD_NO.test(q)) cardConds.push(eq(t.busCards.cardNo, q));
   if (riders.length) cardConds.push(inArray(t.busCards.riderId, riders.map((r) => r.id)));
-  const cards = cardConds.length ? await cardsWhere(deps, and(inScope(a, t.busCards.districtId), cardConds.length === 1 ? cardConds[0] : sql`(${sql.join(cardConds, sql` or `)})`)) : [];
+  const cards = cardConds.length ? await cardRows(deps, and(inScope(a, t.busCards.districtId), cardConds.length === 1 ? cardConds[0] : sql`(${sql.join(cardConds, sql` or `)})`), { limit: LOOKUP_LIMIT }) : [];
   return { cards, riders };
 }
 
@@ -128,7 +114,7 @@ export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
   const [c] = await deps.db.select({ c: t.busCards, districtName: t.districts.name }).from(t.busCards).leftJoin(t.districts, eq(t.districts.id, t.busCards.districtId)).where(eq(t.busCards.cardNo, cardNo));
   if (!c) throw notFound('卡片不存在');
   assertInScope(a, c.c.districtId);
-  const [card] = await cardsWhere(deps, eq(t.busCards.id, c.c.id), 1);
+  const [card] = await cardRows(deps, eq(t.busCards.id, c.c.id), { limit: 1 });
   const [holder] = c.c.riderId ? await selectRiders(deps.db).where(eq(t.riders.id, c.c.riderId)) : [];
   const renewals = sql<number>`(select count(*)::int from ${t.familyRenewals} r where r.binding_id = ${t.familyBindings.id})`;
   const bindings = await deps.db
@@ -230,5 +216,24 @@ export async function exportRiders(deps: AppDeps, a: AuthContext, q: { realName?
     sheet: '乘客用户',
     columns: [{ title: '乘客ID', width: 10 }, { title: '姓名', width: 10 }, { title: '手机号', width: 14 }, { title: '身份证号', width: 22 }, { title: '实名', width: 8 }, { title: '状态', width: 8 }, { title: '异常原因', width: 24 }, { title: '卡片数', width: 8 }, { title: '区域', width: 10 }, { title: '注册日期', width: 12 }],
     rows: riderRows(deps, a, q),
+  });
+}
+
+/**
+ * 处理异常 (ycOrder): clears a rider's abnormal flag once, under a row lock, with the agent's note and
+ * the old reason in the audit row (the same transaction).
+ */
+export async function resolveAbnormal(deps: AppDeps, a: AuthContext, body: { id: number; note: string }) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [r] = await tx.select().from(t.riders).where(eq(t.riders.id, body.id)).for('update');
+    if (!r) throw notFound('乘客不存在');
+    assertInScope(a, r.districtId);
+    if (r.state === 1) throw fail('该乘客已是正常状态，无需处理');
+    await tx.update(t.riders).set({ state: 1, abnormalReason: null, updatedAt: now }).where(eq(t.riders.id, r.id));
+    const [row] = await selectRiders(tx).where(eq(t.riders.id, r.id));
+    const after = riderDto(deps.pii, row!);
+    await audit(tx, a.actor, { type: 'RIDER_RESOLVE', targetDistrictId: r.districtId, target: `rider/${r.id}`, summary: `处理异常用户 ${after.phone}：${body.note}`, before: { state: 0, abnormalReason: r.abnormalReason }, after: { state: 1, note: body.note } }, now);
+    return after;
   });
 }

@@ -16,6 +16,7 @@ import { useApi } from '../../../lib/use-api';
 import { useListScreen } from '../../../components/use-list-screen';
 import { AddRiderDialog } from '../components/add-rider-dialog';
 import { RevealDialog } from '../../../components/desk/desk-dialogs';
+import { ResolveDialog } from '../components/resolve-dialog';
 
 const FILTER_KEYS = ['phone', 'citizenCardNo', 'realName', 'state'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -32,6 +33,9 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   const riders = useApi(card.riderPage, { query });
   const summary = useApi(card.riderSummary, {});
   const canReveal = useAllowed(card.riderReveal.permission);
+  // 处理异常 is the spec's ycOrder key (README decision 79), offered on 异常用户 only.
+  const canResolve = useAllowed(card.riderResolve.permission) && abnormal;
+  const [resolving, setResolving] = useState<Rider | null>(null);
   const noArea = useNoAreaChosen();
   const [revealing, setRevealing] = useState<number | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -77,16 +81,25 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
     { id: 'state', header: '状态', cell: (r) => (r.state ? '正常' : <span className="text-orange-800">异常：{r.abnormalReason}</span>) },
     { id: 'district', header: '区域', cell: (r) => r.districtName ?? '—', hiddenByDefault: true },
     { id: 'createdDate', header: '注册时间', sort: 'createdDate', cell: (r) => formatDateTime(r.createdDate, 'YYYY-MM-DD'), className: 'tabular-nums' },
-    ...(canReveal
+    ...(canReveal || canResolve
       ? [
           {
             id: 'actions',
             header: '操作',
             fixed: true,
             cell: (r: Rider) => (
-              <Button variant="text" onClick={() => setRevealing(r.id)} aria-label={`查看实名信息 ${r.phone}`}>
-                查看实名
-              </Button>
+              <span className="flex gap-1">
+                {canResolve && (
+                  <Button variant="text" onClick={() => setResolving(r)} aria-label={`处理异常 ${r.phone}`}>
+                    处理异常
+                  </Button>
+                )}
+                {canReveal && (
+                  <Button variant="text" onClick={() => setRevealing(r.id)} aria-label={`查看实名信息 ${r.phone}`}>
+                    查看实名
+                  </Button>
+                )}
+              </span>
             ),
           },
         ]
@@ -108,8 +121,8 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
         result={riders}
         state={table}
         filters={filters}
-        onRowActivate={canReveal ? (r) => setRevealing(r.id) : undefined}
-        activateHint={canReveal ? '按 Enter 查看实名信息' : undefined}
+        onRowActivate={canResolve ? (r) => setResolving(r) : canReveal ? (r) => setRevealing(r.id) : undefined}
+        activateHint={canResolve ? '按 Enter 处理异常' : canReveal ? '按 Enter 查看实名信息' : undefined}
         emptyText={table.filters.phone || table.filters.citizenCardNo ? '暂无数据：手机号和身份证号需完整输入' : '暂无数据'}
         toolbar={
           <>
@@ -124,6 +137,7 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
           </>
         }
       />
+      {resolving && <ResolveDialog rider={resolving} onClose={() => setResolving(null)} onSaved={() => (setResolving(null), void riders.mutate(), void summary.mutate())} />}
       {revealing !== null && <RevealDialog riderId={revealing} onClose={() => setRevealing(null)} />}
       {screen.editing && <AddRiderDialog onClose={screen.close} onSaved={() => (screen.close(), void riders.mutate(), void summary.mutate())} />}
     </ScreenSection>
