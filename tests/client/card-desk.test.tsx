@@ -127,3 +127,38 @@ describe('卡片列表', () => {
     expect(await screen.findByText(`卡片详情 · ${c.cardNo}`, {}, { timeout: 5_000 })).toBeTruthy();
   });
 });
+
+describe('the desk\'s palette commands', () => {
+  it('查看实名信息 takes a card number and opens the holder\'s reveal dialog on the card view', async () => {
+    const c = await xuhuiCard({ held: true });
+    await signIn(s, 'agent');
+    visit(s, '/');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    await user.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    await user.keyboard('查看实名信息');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('查看实名信息（持卡人）'));
+    // Typed ahead, as an agent does: the number and its Enter may arrive while the first Enter waits
+    // for results, and neither a digit nor the Enter may be lost.
+    await user.keyboard('{Enter}');
+    await user.keyboard(`${c.cardNo}{Enter}`);
+    const reveal = await screen.findByRole('dialog', { name: '查看实名信息' }, { timeout: 5_000 });
+    expect(within(reveal).getByLabelText(/查看原因/)).toBeTruthy();
+    expect(window.location.search).toBe(`?no=${c.cardNo}`);
+  });
+
+  it('新增乘客 opens the add dialog on 乘客用户', async () => {
+    await signIn(s, 'agent');
+    visit(s, '/');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    await user.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    await user.keyboard('新增乘客');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('新增乘客'));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: '新增乘客' }, { timeout: 5_000 })).toBeTruthy();
+    expect(window.location.pathname).toBe('/busUser/bus-user');
+  });
+});

@@ -101,6 +101,11 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const [enterQueued, setEnterQueued] = useState(false);
   const [enterWaitOver, setEnterWaitOver] = useState(false);
   const typedAfterEnter = useRef('');
+  // The queue as the key handlers see it at once: the render that clears `enterQueued` may come after
+  // the next keystroke, whose handler would still hold the old state.
+  const queued = useRef(false);
+  // An Enter typed after the argument's keys, while the first Enter waited: submits that argument.
+  const enterAfter = useRef(false);
   const [loadsPending, setLoadsPending] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -275,6 +280,8 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     setEnterQueued(false);
     setEnterWaitOver(false);
     typedAfterEnter.current = '';
+    queued.current = false;
+    enterAfter.current = false;
     onClose();
     const target = returnFocus.current;
     const from = window.location.href;
@@ -340,6 +347,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     }
     setEnterQueued(false);
     setEnterWaitOver(false);
+    queued.current = false;
     const key = userMoved.current ? selected : items[0]?.key;
     const after = typedAfterEnter.current;
     typedAfterEnter.current = '';
@@ -347,17 +355,34 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     if (key) choose(key);
     // A command that asks for an argument now has the keys typed meanwhile as its input.
     if (after && asksNext) setRaw(after);
+    else enterAfter.current = false;
     // `choose` is recreated each render; the queue runs once, when the results settle.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enterQueued, settled, enterWaitOver, open]);
+
+  // The second Enter of `command Enter argument Enter` typed ahead: once the step shows the argument.
+  useEffect(() => {
+    if (!enterAfter.current || !step || !raw) return;
+    enterAfter.current = false;
+    choose('arg:accept');
+    // `choose` is recreated each render; this runs once, when the step and its text are in.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [step, raw]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (MOVE_KEYS.has(e.key) || (e.ctrlKey && ['n', 'p', 'j', 'k'].includes(e.key))) userMoved.current = true;
     // An Enter that confirms an IME composition is the input method's, never a row's.
     if (e.nativeEvent.isComposing || e.keyCode === 229) return;
+    if (e.key === 'Enter' && (queued.current || enterQueued)) {
+      // An Enter after keys typed behind a waiting Enter: it submits those keys as the argument.
+      e.preventDefault();
+      if (queued.current ? typedAfterEnter.current : raw) enterAfter.current = true;
+      return;
+    }
     if (e.key === 'Enter' && !step && !settled) {
       // Typed ahead of the results: the row is chosen when they are in, not from a partial list.
       e.preventDefault();
+      queued.current = true;
       setEnterQueued(true);
       return;
     }
@@ -405,9 +430,16 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
           onValueChange={(v) => {
             // Typed after an Enter that waits for results: the Enter chooses from the query as it was,
             // and these keys belong to what comes next (a command's first argument).
-            if (enterQueued) {
+            if (queued.current) {
               if (v.startsWith(raw)) typedAfterEnter.current += v.slice(raw.length);
               else typedAfterEnter.current = typedAfterEnter.current.slice(0, -1);
+              return;
+            }
+            if (enterQueued) {
+              // The queue has just run but this handler is from before it: the key follows the text
+              // the queue handed to the argument.
+              const added = v.startsWith(raw) ? v.slice(raw.length) : null;
+              setRaw((r) => (added === null ? r.slice(0, -1) : r + added));
               return;
             }
             setRaw(v);

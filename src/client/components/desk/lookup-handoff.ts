@@ -1,15 +1,21 @@
 /**
  * A phone number or citizen id typed into the palette reaches the card view through memory, not the
- * address: personal data stays out of URLs, history and server logs. A reload forgets it.
+ * address: personal data stays out of URLs, history and server logs. A reload forgets it. `then`
+ * names the card view's action to run once the card is found (e.g. `reveal`).
  */
-let pending: string | null = null;
-
-export function handOff(q: string): void {
-  pending = q;
+export interface HandOff {
+  q: string;
+  then?: string | undefined;
 }
 
-export function takeHandOff(): string | null {
-  const q = pending;
+let pending: HandOff | null = null;
+
+export function handOff(q: string, then?: string): void {
+  pending = { q, then };
+}
+
+export function takeHandOff(): HandOff | null {
+  const h = pending;
   pending = null;
-  return q;
+  return h;
 }

@@ -8,13 +8,18 @@ import { handOff } from '../../components/desk/lookup-handoff';
 
 const CARD_VIEW = '/busUser/card';
 
-/** Where a typed number opens: a card number in the address, a phone or citizen id through memory. */
-export function openLookup(navigate: (path: string) => void, q: string): void {
+/**
+ * Where a typed number opens: a card number in the address, a phone or citizen id through memory;
+ * `then` is the card view's action to run once the card is there.
+ */
+export function openLookup(navigate: (path: string) => void, q: string, then?: 'reveal' | 'unbind'): void {
   const v = q.replace(/[\s-]/g, '');
-  if (/^\d{16}$/.test(v)) return navigate(`${CARD_VIEW}?no=${v}`);
-  handOff(v);
+  if (/^\d{16}$/.test(v)) return navigate(`${CARD_VIEW}?no=${v}${then ? `&action=${then}` : ''}`);
+  handOff(v, then);
   navigate(CARD_VIEW);
 }
+
+const LOOKUP_ARG = { name: 'q', label: '卡号、身份证号或手机号', kind: 'text', placeholder: '3101000020000012' } as const;
 
 export const riderCommands: Command[] = [
   {
@@ -23,8 +28,41 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['卡', '查卡', '身份证', '手机', 'card'],
     permission: card.cardLookup.permission,
-    args: [{ name: 'q', label: '卡号、身份证号或手机号', kind: 'text', placeholder: '3101000020000012' }],
+    args: [LOOKUP_ARG],
     run: (ctx, a) => openLookup(ctx.navigate, a.q ?? ''),
+  },
+  {
+    id: 'rider.reveal',
+    title: '查看实名信息（持卡人）',
+    group: '乘客与卡片',
+    keywords: ['实名', '身份证', 'reveal', 'shiming'],
+    permission: card.riderReveal.permission,
+    args: [LOOKUP_ARG],
+    run: (ctx, a) => openLookup(ctx.navigate, a.q ?? '', 'reveal'),
+  },
+  {
+    id: 'rider.add',
+    title: '新增乘客',
+    group: '乘客与卡片',
+    keywords: ['乘客', '新增', 'add rider'],
+    permission: card.riderAdd.permission,
+    run: (ctx) => ctx.navigate('/busUser/bus-user?action=add'),
+  },
+  {
+    id: 'rider.export',
+    title: '导出乘客用户',
+    group: '乘客与卡片',
+    keywords: ['导出', 'Excel', 'export riders'],
+    permission: card.riderExport.permission,
+    run: (ctx) => ctx.navigate('/busUser/bus-user?action=export'),
+  },
+  {
+    id: 'rider.abnormal',
+    title: '处理异常用户',
+    group: '乘客与卡片',
+    keywords: ['异常', 'ycOrder'],
+    permission: card.riderResolve.permission,
+    run: (ctx) => ctx.navigate('/busUser/yc-user'),
   },
 ];
 

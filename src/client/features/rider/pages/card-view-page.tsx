@@ -11,6 +11,8 @@ import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
 import { RefundDialog, RevealDialog, UnbindDialog } from '../../../components/desk/desk-dialogs';
 import { takeHandOff } from '../../../components/desk/lookup-handoff';
+import { cardViewPath } from '../../../components/desk/card-no-link';
+import { useScreenAction } from '../../../lib/screen-action';
 
 type View = NonNullable<ReturnType<typeof useCardView>['data']>;
 const useCardView = (no: string | null) => useApi(card.cardView, no ? { body: { cardNo: no } } : null);
@@ -27,14 +29,15 @@ export function CardViewPage() {
   const { search } = useScreenLocation();
   const [, navigate] = useLocation();
   const no = new URLSearchParams(search).get('no');
-  const [q] = useState(() => (no ? null : takeHandOff()));
+  const [handed] = useState(() => (no ? null : takeHandOff()));
+  const q = handed?.q ?? null;
   const found = useApi(card.cardLookup, q ? { body: { q } } : null);
   const view = useCardView(no && /^\d{16}$/.test(no) ? no : null);
   // One card found: straight to it (its number may sit in the address; the phone or id never does).
   const only = found.data?.cards.length === 1 ? found.data.cards[0]!.cardNo : null;
   useEffect(() => {
-    if (only && !no) navigate(`/busUser/card?no=${only}`, { replace: true });
-  }, [only, no, navigate]);
+    if (only && !no) navigate(`${cardViewPath(only)}${handed?.then ? `&action=${handed.then}` : ''}`, { replace: true });
+  }, [only, no, navigate, handed]);
   if (view.data) return <CardView data={view.data} reload={() => void view.mutate()} />;
   if (no) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">{view.error ? (view.error instanceof Error ? view.error.message : '卡片不存在') : '加载中…'}</p></ScreenSection>;
   if (!q) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">按 Ctrl+K，输入卡号、身份证号或手机号查询卡片。</p></ScreenSection>;
@@ -49,7 +52,7 @@ export function CardViewPage() {
         <ul aria-label="查到的卡片" className="flex max-w-2xl flex-col divide-y divide-gray-100 rounded border border-gray-200 bg-white">
           {cards.map((c) => (
             <li key={c.id}>
-              <button type="button" className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-[var(--theme)]" onClick={() => navigate(`/busUser/card?no=${c.cardNo}`)}>
+              <button type="button" className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-[var(--theme)]" onClick={() => navigate(`${cardViewPath(c.cardNo)}${handed?.then ? `&action=${handed.then}` : ''}`)}>
                 <span className="tabular-nums font-medium">{c.cardNo}</span>
                 <span className="text-gray-700">{CARD_CATEGORIES[c.category as CardCategory]}</span>
                 <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{CARD_STATES[c.state as CardState]}</span>
@@ -72,6 +75,13 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
   const [refunding, setRefunding] = useState<View['orders'][number] | null>(null);
   const c = data.card;
   const live = data.bindings.some((b) => b.status === 1);
+  // The palette's 查看实名信息 and 解绑亲情卡 land here with `?action=`.
+  useScreenAction('reveal', () => {
+    if (canReveal && data.holder) setRevealing(data.holder.id);
+  });
+  useScreenAction('unbind', () => {
+    if (canUnbind && live) setUnbinding(true);
+  });
   return (
     <ScreenSection title={`卡片详情 · ${c.cardNo}`}>
       <div className="flex flex-col gap-4">
