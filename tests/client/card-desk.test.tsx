@@ -161,4 +161,19 @@ describe('the desk\'s palette commands', () => {
     expect(await screen.findByRole('dialog', { name: '新增乘客' }, { timeout: 5_000 })).toBeTruthy();
     expect(window.location.pathname).toBe('/busUser/bus-user');
   });
+
+  it('an account without 乘客用户管理 (the viewer) is offered no card lookup: a typed card number finds nothing to open', async () => {
+    const c = await xuhuiCard();
+    await signIn(s, 'viewer');
+    visit(s, '/');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    await user.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    await user.keyboard(c.cardNo);
+    await waitFor(() => expect(within(dialog).queryByRole('option', { name: /查询卡片/ })).toBeNull());
+    await user.clear(within(dialog).getByRole('combobox'));
+    await user.keyboard('查看实名');
+    await waitFor(() => expect(within(dialog).queryByRole('option', { name: /查看实名信息/ })).toBeNull());
+  });
 });

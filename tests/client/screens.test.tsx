@@ -45,6 +45,9 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListBusUser: /\d{3}\*{4}\d{4}/,
   ListYcUser: /异常：/,
   ListCard: /^\d{16}$/m,
+  ListFamilyBind: /共 \d+ 条，已绑定 \d+/,
+  ListRenewLog: /续期 \d+ 次，合计 [\d.]+ 元/,
+  CardSubscription: '卡类型字典',
 };
 
 describe('every built screen', () => {

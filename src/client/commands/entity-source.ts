@@ -24,6 +24,8 @@ export interface EntitySource {
   group: string;
   permission: Permission;
   prefix?: '#' | '@';
+  /** The page its rows open: the source is asked only for accounts whose menus hold it. */
+  page?: string;
   load?(): Promise<EntityRecord[]>;
   query?(q: string): Promise<EntityRecord[]>;
   /**

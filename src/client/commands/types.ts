@@ -57,6 +57,11 @@ export interface Command {
   whileTyping?: boolean;
   /** Available only in some states (a screen, a selection), besides its permission. */
   when?(state: CommandState): boolean;
+  /**
+   * The page the command opens (`/busUser/card`): offered only to accounts whose menus hold it, so a
+   * command never leads to a page the account cannot see.
+   */
+  page?: string;
   args?: CommandArg[];
   run(ctx: CommandContext, args: Record<string, string>): void;
 }

@@ -10,9 +10,9 @@ export const familyModule = defineModule({
     icon: 'family',
     jumpKey: 'f',
     pages: [
-      { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind', planned: true },
-      { key: 'renew-log', title: '续费记录', component: 'ListRenewLog', planned: true },
-      { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true, planned: true },
+      { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind' },
+      { key: 'renew-log', title: '续费记录', component: 'ListRenewLog' },
+      { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true },
     ],
   },
   endpoints: [family.bindPage, family.bindSummary, family.renewLogPage, family.renewLogSummary, family.unBind, family.updateBind, family.cardTypeDict, family.checkCard, family.bindExport, family.renewLogExport],

@@ -182,10 +182,10 @@ export function Layout() {
     [navigate, logout, toggleTags, changeDistrict, toggleSidebar, fetchPalette],
   );
   const commands = useMemo(
-    () => allowedCommands(COMMANDS, grants).filter((c) => c.id !== 'shell.switch-district' || !!user?.openDistrict),
-    [grants, user],
+    () => allowedCommands(COMMANDS, grants).filter((c) => (c.id !== 'shell.switch-district' || !!user?.openDistrict) && (!c.page || !!findPage(menus, c.page))),
+    [grants, user, menus],
   );
-  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants)), [grants]);
+  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && (!s.page || !!findPage(menus, s.page))), [grants, menus]);
   const pages = useMemo(() => pageItems(menus), [menus]);
   const jumps = useMemo(() => jumpCommands(menus), [menus]);
   const registry = useMemo(() => ({ commands, jumps }), [commands, jumps]);

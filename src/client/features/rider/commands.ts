@@ -28,6 +28,7 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['卡', '查卡', '身份证', '手机', 'card'],
     permission: card.cardLookup.permission,
+    page: CARD_VIEW,
     args: [LOOKUP_ARG],
     run: (ctx, a) => openLookup(ctx.navigate, a.q ?? ''),
   },
@@ -37,6 +38,7 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['实名', '身份证', 'reveal', 'shiming'],
     permission: card.riderReveal.permission,
+    page: CARD_VIEW,
     args: [LOOKUP_ARG],
     run: (ctx, a) => openLookup(ctx.navigate, a.q ?? '', 'reveal'),
   },
@@ -46,6 +48,7 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['乘客', '新增', 'add rider'],
     permission: card.riderAdd.permission,
+    page: '/busUser/bus-user',
     run: (ctx) => ctx.navigate('/busUser/bus-user?action=add'),
   },
   {
@@ -54,6 +57,7 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['导出', 'Excel', 'export riders'],
     permission: card.riderExport.permission,
+    page: '/busUser/bus-user',
     run: (ctx) => ctx.navigate('/busUser/bus-user?action=export'),
   },
   {
@@ -62,6 +66,7 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['异常', 'ycOrder'],
     permission: card.riderResolve.permission,
+    page: '/busUser/yc-user',
     run: (ctx) => ctx.navigate('/busUser/yc-user'),
   },
 ];
@@ -77,6 +82,7 @@ export const riderSources: EntitySource[] = [
     id: 'cards',
     group: '乘客与卡片',
     permission: card.cardLookup.permission,
+    page: CARD_VIEW,
     prefix: '@',
     lookup(s): EntityRecord | null {
       if (s.kind === 'card' && /^\d{16}$/.test(s.value)) return { key: `card:${s.value}`, title: `查询卡片 ${s.value}`, path: `${CARD_VIEW}?no=${s.value}` };

@@ -1,0 +1,32 @@
+import { card, family } from '../../../../shared/api';
+import type { Binding } from '../../../../shared/api/family';
+import { Field } from '../../../components/field';
+import { FormError } from '../../../components/form-controls';
+import { Modal, ModalActions } from '../../../components/modal';
+import { useContractForm } from '../../../lib/use-contract-form';
+
+/**
+ * 修改关系: the new relation and the agent's own password again (the spec's `pwd`, sent in the query
+ * as the contract has it; the form keeps it in memory only and forgets it when the dialog closes).
+ */
+export function UpdateRelationDialog({ binding, onClose, onDone }: { binding: Binding; onClose(): void; onDone(): void }) {
+  const form = useContractForm(family.updateBind, {
+    initial: { relation: binding.relation, pwd: '' },
+    toInput: (v) => ({ query: { pwd: v.pwd }, body: { id: binding.id, relation: v.relation.trim() } }),
+    success: (b) => `已将亲情卡 ${b.cardNo} 的关系改为「${b.relation}」`,
+    onSaved: onDone,
+    // The card view lists the card's bindings with their relation too.
+    revalidate: [family.bindPage, card.cardView],
+  });
+  const { values, errors, set } = form;
+  return (
+    <Modal open title={`修改关系 · ${binding.cardNo}`} onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} submitLabel="保存" />}>
+      <FormError>{errors['']}</FormError>
+      <p className="mb-3 text-sm text-gray-700">
+        绑定人：{binding.holder.name ?? '未实名'} <span className="tabular-nums">{binding.holder.phone}</span>
+      </p>
+      <Field label="关系" required autoFocus maxLength={10} autoComplete="off" placeholder="如 父亲、外孙女" value={values.relation} onChange={(e) => set('relation', e.target.value)} error={errors.relation} />
+      <Field label="您的登录密码" required type="password" autoComplete="current-password" value={values.pwd} onChange={(e) => set('pwd', e.target.value)} error={errors.pwd} hint="连续输错 5 次将锁定 30 分钟" />
+    </Modal>
+  );
+}

@@ -1,0 +1,182 @@
+import { useMemo, useState } from 'react';
+import dayjs from 'dayjs';
+import { useLocation } from 'wouter';
+import { family } from '../../../../shared/api';
+import { CARD_CATEGORIES, CARD_NO, type CardCategory } from '../../../../shared/api/card';
+import type { Binding } from '../../../../shared/api/family';
+import { formatDateTime } from '../../../../shared/domain/time';
+import { Button } from '../../../components/button';
+import { type Column, DataTable } from '../../../components/data-table';
+import { CardNoLink } from '../../../components/desk/card-no-link';
+import { UnbindDialog } from '../../../components/desk/desk-dialogs';
+import type { FilterDef } from '../../../components/filter-bar';
+import { ScreenSection } from '../../../components/screen-section';
+import { toast } from '../../../components/toast';
+import { useListScreen } from '../../../components/use-list-screen';
+import { api } from '../../../lib/api-client';
+import { useAllowed } from '../../../lib/permission';
+import { saveFile } from '../../../lib/save-file';
+import { useScreenAction } from '../../../lib/screen-action';
+import { useApi } from '../../../lib/use-api';
+import { UpdateRelationDialog } from '../components/update-relation-dialog';
+import { CARD_SUBSCRIPTION_PATH, normaliseCardNo } from '../paths';
+
+const FILTER_KEYS = ['busCardNo', 'citizenCardNo', 'status'] as const;
+type FilterKey = (typeof FILTER_KEYS)[number];
+
+const FILTERS: FilterDef<FilterKey>[] = [
+  { key: 'busCardNo', label: '卡号', type: 'text', placeholder: '16位卡号', maxLength: 16 },
+  // The server finds a citizen through a blind index of the whole number: a fragment matches nothing.
+  { key: 'citizenCardNo', label: '身份证号', type: 'text', placeholder: '完整身份证号', maxLength: 18 },
+  {
+    key: 'status',
+    label: '状态',
+    type: 'select',
+    options: [
+      { value: '', label: '全部' },
+      { value: '1', label: '已绑定' },
+      { value: '0', label: '已解绑' },
+    ],
+  },
+];
+
+const categoryOf = (n: number) => CARD_CATEGORIES[n as CardCategory] ?? String(n);
+
+/**
+ * 绑定关系 (ListFamilyBind): the area's family-card bindings, the binder masked as the server sends
+ * it; found by card number or by the whole citizen id. Those holding FAMILY_CARD_EDIT change the
+ * relation or unbind a live binding, each with their own password again. 导出 Excel for everyone
+ * with the screen (the file is masked too).
+ */
+export function FamilyBindPage() {
+  const screen = useListScreen<FilterKey, Binding>({ filters: FILTER_KEYS, schema: family.bindPage.query });
+  const { table } = screen;
+  const [, navigate] = useLocation();
+  // The summary and the export count what the list shows: the same filters, without paging.
+  const filterQuery = useMemo(() => Object.fromEntries(FILTER_KEYS.flatMap((k) => (table.filters[k] ? [[k, table.filters[k]]] : []))), [table.filters]);
+  const bindings = useApi(family.bindPage, { query: table.query });
+  const summary = useApi(family.bindSummary, { query: filterQuery });
+  const canUnbind = useAllowed(family.unBind.permission);
+  const canUpdate = useAllowed(family.updateBind.permission);
+  // Both are FAMILY_CARD_EDIT today; the buttons follow whichever the contract declares.
+  const canEdit = canUnbind || canUpdate;
+  const [unbinding, setUnbinding] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Binding | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const reload = () => {
+    void bindings.mutate();
+    void summary.mutate();
+  };
+  const exportAll = async () => {
+    if (exporting) return;
+    setExporting(true);
+    try {
+      const file = await api.call(family.bindExport, { query: filterQuery });
+      saveFile(file, `亲情卡绑定-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
+      toast.success('已导出（绑定人姓名、手机号、身份证号已脱敏）');
+    } catch {
+      // In the toast.
+    } finally {
+      setExporting(false);
+    }
+  };
+  useScreenAction('export', () => void exportAll());
+  // The palette's 解绑亲情卡 lands here with the card filtered (`busCardNo` stays as the filter).
+  useScreenAction('unbind', (args) => {
+    const no = normaliseCardNo(args.get('busCardNo') ?? '');
+    if (canUnbind && CARD_NO.test(no)) setUnbinding(no);
+  });
+
+  const live = (b: Binding) => b.status === 1;
+  const columns: Column<Binding>[] = [
+    { id: 'cardNo', header: '卡号', fixed: true, cell: (b) => <CardNoLink cardNo={b.cardNo} /> },
+    { id: 'category', header: '卡类别', cell: (b) => categoryOf(b.cardCategory) },
+    { id: 'relation', header: '关系', cell: (b) => b.relation },
+    {
+      id: 'holder',
+      header: '绑定人',
+      cell: (b) => (
+        <span className="flex flex-wrap gap-x-2">
+          <span>{b.holder.name ?? '未实名'}</span>
+          <span className="tabular-nums">{b.holder.phone}</span>
+          {b.holder.citizenId && <span className="tabular-nums text-gray-600">{b.holder.citizenId}</span>}
+        </span>
+      ),
+    },
+    {
+      id: 'status',
+      header: '状态',
+      cell: (b) =>
+        live(b) ? (
+          <span className="rounded bg-green-50 px-1.5 py-0.5 text-xs text-green-800">已绑定</span>
+        ) : (
+          <span className="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-700">已解绑{b.unboundDate ? ` ${formatDateTime(b.unboundDate, 'YYYY-MM-DD')}` : ''}</span>
+        ),
+    },
+    { id: 'boundDate', header: '绑定时间', sort: 'boundDate', cell: (b) => formatDateTime(b.boundDate, 'YYYY-MM-DD'), className: 'tabular-nums' },
+    { id: 'expiresDate', header: '到期时间', sort: 'expiresDate', cell: (b) => formatDateTime(b.expiresDate, 'YYYY-MM-DD'), className: 'tabular-nums' },
+    { id: 'renewals', header: '续期次数', align: 'right', cell: (b) => b.renewals, className: 'tabular-nums' },
+    ...(canEdit
+      ? [
+          {
+            id: 'actions',
+            header: '操作',
+            fixed: true,
+            cell: (b: Binding) =>
+              live(b) ? (
+                <span className="flex gap-1">
+                  {canUpdate && (
+                    <Button variant="text" onClick={() => setEditing(b)} aria-label={`修改关系 ${b.cardNo}`}>
+                      修改关系
+                    </Button>
+                  )}
+                  {canUnbind && (
+                    <Button variant="text" onClick={() => setUnbinding(b.cardNo)} aria-label={`解绑 ${b.cardNo}`}>
+                      解绑
+                    </Button>
+                  )}
+                </span>
+              ) : (
+                <span className="text-gray-500">—</span>
+              ),
+          },
+        ]
+      : []),
+  ];
+  const s = summary.data;
+  return (
+    <ScreenSection title="绑定关系">
+      {s && (
+        <p className="mb-3 text-sm text-gray-700" aria-live="polite">
+          共 {s.total} 条，已绑定 {s.bound}，已解绑 {s.unbound}，30天内到期 {s.expiringSoon}
+        </p>
+      )}
+      <DataTable
+        id="family.bind"
+        label="亲情卡绑定列表"
+        columns={columns}
+        rowKey={(b) => b.id}
+        result={bindings}
+        state={table}
+        filters={FILTERS}
+        // Enter on a live row changes its relation (the gentler of the two actions; 解绑 is its own button).
+        onRowActivate={canUpdate ? (b) => live(b) && setEditing(b) : undefined}
+        activateHint={canUpdate ? (b) => (live(b) ? '按 Enter 修改关系' : undefined) : undefined}
+        emptyText={table.filters.citizenCardNo ? '暂无数据：身份证号需完整输入' : '暂无数据'}
+        toolbar={
+          <>
+            <Button className="h-8" onClick={() => navigate(CARD_SUBSCRIPTION_PATH)} title="向卡中心查询一张卡能否绑定为亲情卡">
+              卡片订阅/查卡
+            </Button>
+            <Button className="h-8" disabled={exporting} onClick={() => void exportAll()}>
+              {exporting ? '导出中…' : '导出 Excel'}
+            </Button>
+          </>
+        }
+      />
+      {unbinding !== null && <UnbindDialog cardNo={unbinding} onClose={() => setUnbinding(null)} onDone={() => (setUnbinding(null), reload())} />}
+      {editing && <UpdateRelationDialog binding={editing} onClose={() => setEditing(null)} onDone={() => (setEditing(null), reload())} />}
+    </ScreenSection>
+  );
+}
