@@ -44,10 +44,17 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   CardView: /输入卡号、身份证号或手机号查询卡片/,
   ListBusUser: /\d{3}\*{4}\d{4}/,
   ListYcUser: /异常：/,
-  ListCard: /^\d{16}$/m,
+  ListSpecialCode: /共 \d+ 笔订单，已支付 \d+ 笔/,
+  SpecialCodeCount: /共 \d+ 种产品，\d+ 笔订单/,
+  RuleSetting: /共 \d+ 种，在售 \d+，已下架 \d+/,
+  // Opened without ?id= it is a new rule (tests/client/discount-screens.test.tsx saves real ones).
+  RuleEdit: /购买后多少天内有效/,
+  // The super user starts on 全部区域: the agreement belongs to one area.
+  SpecialCodeAgreement: /请先在顶部选择区域/,
   ListFamilyBind: /共 \d+ 条，已绑定 \d+/,
   ListRenewLog: /续期 \d+ 次，合计 [\d.]+ 元/,
   CardSubscription: '卡类型字典',
+  ListCard: /^\d{16}$/m,
 };
 
 describe('every built screen', () => {

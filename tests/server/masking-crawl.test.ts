@@ -10,7 +10,7 @@ import { riderModule } from '../../src/shared/modules/rider';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
-import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
+import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
 
 /**
@@ -24,7 +24,7 @@ let token: string;
 const pii = createPii(TEST_PII_KEY);
 const db = () => s.database.db;
 const DESK = [riderModule, familyModule, discountModule, handleCardModule];
-const ENDPOINTS: readonly Endpoint[] = DESK.flatMap((m) => m.endpoints);
+const ENDPOINTS: readonly Endpoint[] = DESK.flatMap((m): readonly Endpoint[] => m.endpoints);
 
 const PHONE = /(?<![\dA-Za-z])1[3-9]\d{9}(?!\d)/;
 const CITIZEN = /(?<![\dA-Za-z])\d{17}[\dXx](?!\d)/;
@@ -43,7 +43,7 @@ function scan(where: string, value: unknown): void {
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) scan(`${where}.${k}`, v);
 }
 
-async function crawl(e: Endpoint, opts: { query?: Record<string, unknown>; body?: Record<string, unknown>; token?: string } = {}, expectStatus = 200) {
+async function crawl(e: Endpoint, opts: CallOptions = {}, expectStatus = 200) {
   called.add(e.id);
   const res = await s.call(e, { token, ...opts });
   expect(res.status, `${e.id} ${JSON.stringify(res.body)?.slice(0, 200)}`).toBe(expectStatus);
@@ -57,7 +57,7 @@ async function crawl(e: Endpoint, opts: { query?: Record<string, unknown>; body?
 }
 
 /** Every page of a list, the largest pages the contract allows. */
-async function crawlPages(e: Endpoint, query: Record<string, unknown> = {}) {
+async function crawlPages(e: Endpoint, query: NonNullable<CallOptions['query']> = {}) {
   for (let page = 0; ; page++) {
     const data = (await crawl(e, { query: { ...query, page, size: MAX_PAGE_SIZE } })) as { content: unknown[]; totalPages: number };
     if (page + 1 >= data.totalPages) return;

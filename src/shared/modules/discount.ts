@@ -10,10 +10,11 @@ export const discountModule = defineModule({
     icon: 'discount',
     jumpKey: 't',
     pages: [
-      { key: 'special-code-list', title: '特殊码列表', component: 'ListSpecialCode', planned: true },
-      { key: 'rule-setting', title: '规则设置', component: 'RuleSetting', planned: true },
-      { key: 'rule-edit', title: '规则编辑', component: 'RuleEdit', hidden: true, planned: true },
-      { key: 'special-code-agreement', title: '特殊码协议', component: 'SpecialCodeAgreement', planned: true },
+      { key: 'special-code-list', title: '特殊码列表', component: 'ListSpecialCode' },
+      { key: 'special-code-count', title: '订单统计', component: 'SpecialCodeCount' },
+      { key: 'rule-setting', title: '规则设置', component: 'RuleSetting' },
+      { key: 'rule-edit', title: '规则编辑', component: 'RuleEdit', hidden: true },
+      { key: 'special-code-agreement', title: '特殊码协议', component: 'SpecialCodeAgreement' },
     ],
   },
   endpoints: [

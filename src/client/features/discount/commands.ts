@@ -1,0 +1,79 @@
+import { discount } from '../../../shared/api';
+import { TICKET_TYPES } from '../../../shared/api/card';
+import { fenToYuan } from '../../../shared/domain/money';
+import type { Command } from '../../commands/types';
+import { toast } from '../../components/toast';
+import { api } from '../../lib/api-client';
+import { PATHS } from './paths';
+
+/** The area's products on sale (1) or off sale (0), as palette choices: name, ticket type and price. */
+const productsIn = (status: 0 | 1) => async () => {
+  const page = await api.call(discount.productPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true });
+  return page.content.map((p) => ({
+    value: String(p.id),
+    label: `${p.name}（${TICKET_TYPES[p.ticketType as keyof typeof TICKET_TYPES] ?? ''} ${fenToYuan(p.price)} 元）`,
+    keywords: [p.name, p.districtName ?? ''],
+  }));
+};
+
+/**
+ * 上架 / 下架 from the palette: choosing the product in the palette is the confirmation (the list's
+ * buttons ask in a dialog instead); the same call, refusal and toast, then 规则设置 shows the result.
+ */
+function statusCommand(id: string, title: string, to: 0 | 1, keywords: string[]): Command {
+  const done = to ? '上架' : '下架';
+  return {
+    id,
+    title,
+    group: '特殊码管理',
+    keywords,
+    permission: discount.productStatus.permission,
+    page: PATHS.rules,
+    args: [{ name: 'id', label: `选择${to ? '已下架' : '在售'}的优惠卡`, kind: 'choice', options: productsIn(to ? 0 : 1) }],
+    run: (ctx, a) => {
+      api
+        .call(discount.productStatus, { query: { id: Number(a.id), status: String(to) } })
+        .then((p) => {
+          toast.success(`优惠卡「${p.name}」已${done}`);
+          ctx.navigate(`${PATHS.rules}?status=${to}`);
+        })
+        // The refusal is in the toast.
+        .catch(() => undefined);
+    },
+  };
+}
+
+export const discountCommands: Command[] = [
+  {
+    // A command cannot hold a dialog: it hands the order number to 特殊码列表, which filters to the
+    // order, finds it and opens the refund (or, for an order that cannot be refunded, its detail).
+    id: 'discount.refund',
+    title: '订单退款',
+    group: '特殊码管理',
+    keywords: ['退款', '订单', '特殊码', '优惠卡', 'refund', 'tuikuan'],
+    permission: discount.discountOrderRefund.permission,
+    page: PATHS.list,
+    args: [{ name: 'orderNo', label: '订单号', kind: 'text', placeholder: 'DC202609180000099', validate: (v) => (v.trim() ? (v.trim().length > 40 ? '订单号不能超过40个字符' : null) : '请输入订单号') }],
+    run: (ctx, a) => ctx.navigate(`${PATHS.list}?orderNo=${encodeURIComponent((a.orderNo ?? '').trim())}&action=refund`),
+  },
+  statusCommand('discount.on-sale', '上架优惠卡', 1, ['上架', '优惠卡', '特殊码', 'shangjia']),
+  statusCommand('discount.off-sale', '下架优惠卡', 0, ['下架', '优惠卡', '特殊码', 'xiajia']),
+  {
+    id: 'discount.add-rule',
+    title: '新增优惠卡规则',
+    group: '特殊码管理',
+    keywords: ['新增', '优惠卡', '规则', '特殊码', 'xinzeng'],
+    permission: discount.productSave.permission,
+    page: PATHS.ruleEdit,
+    run: (ctx) => ctx.navigate(PATHS.ruleEdit),
+  },
+  {
+    id: 'discount.export-orders',
+    title: '导出特殊码订单（Excel）',
+    group: '特殊码管理',
+    keywords: ['导出', '订单', 'excel', 'daochu'],
+    permission: discount.downloadOrder.permission,
+    page: PATHS.list,
+    run: (ctx) => ctx.navigate(`${PATHS.list}?action=export`),
+  },
+];

@@ -1,0 +1,85 @@
+import type { ReactNode } from 'react';
+import { discount } from '../../../../shared/api';
+import { fenToYuan } from '../../../../shared/domain/money';
+import { formatDateTime } from '../../../../shared/domain/time';
+import { Button } from '../../../components/button';
+import { CardNoLink } from '../../../components/desk/card-no-link';
+import { Modal } from '../../../components/modal';
+import { useAllowed } from '../../../lib/permission';
+import { useApi } from '../../../lib/use-api';
+import { PAY_TONE, payLabel, ticketLabel } from './discount-filters';
+
+export type OrderRef = { id: number; orderNo: string; amount: number };
+
+/**
+ * 订单详情: every field of one order from the server (not the list's copy, which may be stale), the
+ * refund when there is one, and 退款 for a paid order when the account may refund.
+ */
+export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClose(): void; onRefund(order: OrderRef): void }) {
+  const msg = useApi(discount.discountOrderMsg, { query: { id } });
+  const canRefund = useAllowed(discount.discountOrderRefund.permission);
+  const o = msg.data?.id === id ? msg.data : undefined;
+  const refundable = !!o && o.payStatus === 1 && canRefund;
+  return (
+    <Modal
+      open
+      title={o ? `订单详情 · ${o.orderNo}` : '订单详情'}
+      onClose={onClose}
+      width="max-w-xl"
+      footer={
+        <>
+          <Button onClick={onClose} hotkey="Esc" autoFocus={!refundable}>
+            关闭
+          </Button>
+          {refundable && (
+            <Button variant="danger" autoFocus onClick={() => onRefund({ id: o.id, orderNo: o.orderNo, amount: o.amount })}>
+              退款 {fenToYuan(o.amount)} 元
+            </Button>
+          )}
+        </>
+      }
+    >
+      {!o ? (
+        <p role="status" className="text-sm text-gray-600">
+          {msg.error ? `加载失败：${msg.error instanceof Error ? msg.error.message : String(msg.error)}` : '加载中…'}
+        </p>
+      ) : (
+        <>
+          <dl className="grid grid-cols-[6rem_1fr] gap-y-2 text-sm">
+            <Item term="订单号" value={<span className="tabular-nums">{o.orderNo}</span>} />
+            <Item term="产品" value={o.productName} />
+            <Item term="票种" value={ticketLabel(o.ticketType)} />
+            {/* Following the link leaves the screen: the dialog closes first so it is not left open behind the card view. */}
+            <Item term="卡号" value={<span onClickCapture={onClose}><CardNoLink cardNo={o.cardNo} /></span>} />
+            <Item term="手机号" value={<span className="tabular-nums">{o.riderPhone ?? '—'}</span>} />
+            <Item term="金额" value={`${fenToYuan(o.amount)} 元`} />
+            <Item term="支付状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payLabel(o.payStatus)}</span>} />
+            <Item term="下单时间" value={formatDateTime(o.createdDate)} />
+            <Item term="支付时间" value={formatDateTime(o.paidDate) || '—'} />
+            {o.refundedDate && <Item term="退款时间" value={formatDateTime(o.refundedDate)} />}
+          </dl>
+          {o.refund && (
+            <section aria-label="退款信息" className="mt-4 rounded border border-orange-200 bg-orange-50 p-3 text-sm">
+              <h3 className="mb-2 font-medium text-orange-900">退款信息</h3>
+              <dl className="grid grid-cols-[6rem_1fr] gap-y-1">
+                <Item term="退款金额" value={`${fenToYuan(o.refund.amount)} 元`} />
+                <Item term="退款原因" value={o.refund.reason} />
+                <Item term="办理时间" value={formatDateTime(o.refund.createdDate)} />
+              </dl>
+            </section>
+          )}
+          {o.payStatus === 1 && !canRefund && <p className="mt-4 text-xs text-gray-600">退款需要「订单退款」权限，请联系有权限的同事办理。</p>}
+        </>
+      )}
+    </Modal>
+  );
+}
+
+function Item({ term, value }: { term: string; value: ReactNode }) {
+  return (
+    <>
+      <dt className="text-gray-600">{term}</dt>
+      <dd className="text-gray-900">{value}</dd>
+    </>
+  );
+}

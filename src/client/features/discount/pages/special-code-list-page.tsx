@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { discount } from '../../../../shared/api';
+import type { DiscountOrder } from '../../../../shared/api/discount';
+import { fenToYuan } from '../../../../shared/domain/money';
+import { formatDateTime } from '../../../../shared/domain/time';
+import { Button } from '../../../components/button';
+import { type Column, DataTable } from '../../../components/data-table';
+import { CardNoLink } from '../../../components/desk/card-no-link';
+import { RefundDialog } from '../../../components/desk/desk-dialogs';
+import { ScreenSection } from '../../../components/screen-section';
+import { useTableState } from '../../../components/table-state';
+import { toast } from '../../../components/toast';
+import { api } from '../../../lib/api-client';
+import { useAllowed } from '../../../lib/permission';
+import { useScreenAction } from '../../../lib/screen-action';
+import { useApi } from '../../../lib/use-api';
+import { ORDER_FILTERS, ORDER_FILTER_KEYS, PAY_TONE, payLabel, ticketLabel, useExport, useFilterQuery } from '../components/discount-filters';
+import { OrderDetailDialog, type OrderRef } from '../components/order-detail-dialog';
+
+/** One dialog at a time: the detail, or the refund started from it (Esc there returns to the detail). */
+type Open = { kind: 'detail'; id: number } | { kind: 'refund'; order: OrderRef; back: boolean } | null;
+
+/**
+ * 特殊码列表 (ListSpecialCode): the area's discount-card orders, filtered, with their totals; Enter
+ * opens an order's detail, where a paid one is refunded (once) by those who may; 导出 Excel exports
+ * what the filters select. The palette's 订单退款 lands here with `?orderNo=…&action=refund`.
+ */
+export function SpecialCodeListPage() {
+  const table = useTableState({ filters: ORDER_FILTER_KEYS, schema: discount.discountOrderPage.query });
+  const filterQuery = useFilterQuery(table.filters);
+  const orders = useApi(discount.discountOrderPage, { query: table.query });
+  const totals = useApi(discount.discountOrderTotal, { query: filterQuery });
+  const canRefund = useAllowed(discount.discountOrderRefund.permission);
+  const { mutate } = useSWRConfig();
+  const [open, setOpen] = useState<Open>(null);
+  const exporter = useExport(discount.downloadOrder, filterQuery, '优惠卡订单', '已导出（手机号已脱敏）');
+
+  // The palette's 订单退款: the order is found by its number; the refund opens only for a paid order.
+  useScreenAction('refund', (args) => {
+    const orderNo = args.get('orderNo')?.trim();
+    if (!orderNo) return;
+    api
+      .call(discount.discountOrderPage, { query: { orderNo, size: 1 } })
+      .then((page) => {
+        const o = page.content[0];
+        if (!o) return toast.error(`没有找到订单 ${orderNo}（仅能查询当前区域的订单）`);
+        if (o.payStatus !== 1 || !canRefund) {
+          toast.info(o.payStatus === 2 ? `订单 ${o.orderNo} 已退款` : o.payStatus === 0 ? `订单 ${o.orderNo} 未支付，不能退款` : '没有订单退款权限');
+          return setOpen({ kind: 'detail', id: o.id });
+        }
+        setOpen({ kind: 'refund', order: { id: o.id, orderNo: o.orderNo, amount: o.amount }, back: false });
+      })
+      .catch(() => undefined);
+  });
+
+  const refunded = async (id: number, back: boolean) => {
+    setOpen(back ? { kind: 'detail', id } : null);
+    // The order's row, the totals and its detail all changed.
+    const stale = new Set<string>([discount.discountOrderPage.id, discount.discountOrderTotal.id, discount.discountOrderMsg.id, discount.countPage.id, discount.countTotal.id]);
+    await mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
+  };
+
+  const columns: Column<DiscountOrder>[] = [
+    { id: 'orderNo', header: '订单号', fixed: true, cell: (o) => <span className="tabular-nums">{o.orderNo}</span> },
+    { id: 'productName', header: '产品', cell: (o) => o.productName },
+    { id: 'ticketType', header: '票种', cell: (o) => ticketLabel(o.ticketType) },
+    { id: 'cardNo', header: '卡号', cell: (o) => <CardNoLink cardNo={o.cardNo} /> },
+    { id: 'riderPhone', header: '手机号', cell: (o) => o.riderPhone ?? '—', className: 'tabular-nums' },
+    { id: 'amount', header: '金额（元）', sort: 'amount', align: 'right', cell: (o) => fenToYuan(o.amount), className: 'tabular-nums' },
+    { id: 'payStatus', header: '状态', cell: (o) => <span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payLabel(o.payStatus)}</span> },
+    { id: 'createdDate', header: '下单时间', sort: 'createdDate', cell: (o) => formatDateTime(o.createdDate), className: 'tabular-nums' },
+    { id: 'paidDate', header: '支付时间', cell: (o) => formatDateTime(o.paidDate) || '—', className: 'tabular-nums', hiddenByDefault: true },
+    {
+      id: 'actions',
+      header: '操作',
+      fixed: true,
+      cell: (o) => (
+        <span className="flex gap-1">
+          <Button variant="text" onClick={() => setOpen({ kind: 'detail', id: o.id })} aria-label={`详情 ${o.orderNo}`}>
+            详情
+          </Button>
+          {canRefund && o.payStatus === 1 && (
+            <Button variant="text" className="!text-red-600" onClick={() => setOpen({ kind: 'refund', order: { id: o.id, orderNo: o.orderNo, amount: o.amount }, back: false })} aria-label={`退款 ${o.orderNo}`}>
+              退款
+            </Button>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  const t = totals.data;
+  return (
+    <ScreenSection title="特殊码列表">
+      {t && (
+        <p className="mb-3 text-sm text-gray-700">
+          共 {t.orders} 笔订单，已支付 {t.paid} 笔 {fenToYuan(t.paidAmount)} 元，已退款 {t.refunded} 笔 {fenToYuan(t.refundedAmount)} 元，未支付 {t.unpaid} 笔
+        </p>
+      )}
+      <DataTable
+        id="discount.orders"
+        label="优惠卡订单列表"
+        columns={columns}
+        rowKey={(o) => o.id}
+        result={orders}
+        state={table}
+        filters={ORDER_FILTERS}
+        onRowActivate={(o) => setOpen({ kind: 'detail', id: o.id })}
+        activateHint="按 Enter 查看订单详情"
+        emptyText={table.filters.orderNo || table.filters.cardNo ? '暂无数据：订单号和卡号需完整输入' : '暂无数据'}
+        toolbar={
+          <Button className="h-8" disabled={exporter.exporting} onClick={() => void exporter.run()}>
+            {exporter.exporting ? '导出中…' : '导出 Excel'}
+          </Button>
+        }
+      />
+      {open?.kind === 'detail' && <OrderDetailDialog id={open.id} onClose={() => setOpen(null)} onRefund={(order) => setOpen({ kind: 'refund', order, back: true })} />}
+      {open?.kind === 'refund' && (
+        <RefundDialog
+          order={open.order}
+          onClose={() => setOpen(open.back ? { kind: 'detail', id: open.order.id } : null)}
+          onDone={() => void refunded(open.order.id, open.back)}
+        />
+      )}
+    </ScreenSection>
+  );
+}
