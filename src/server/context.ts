@@ -26,6 +26,8 @@ export interface AuthContext {
   session: SessionRow;
   roles: string[];
   buttons: string[];
+  /** The menus (module ids) the account sees: a module's reads are for those who have its screens. */
+  menus: string[];
   /** The district the request works in; null means every district (openDistrict without a choice). */
   districtScope: number | null;
   actor: Actor;

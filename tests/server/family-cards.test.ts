@@ -58,7 +58,8 @@ describe('familyCard/bind and renewLog reads', () => {
   });
 
   it('answers the card type dictionary and checks a card against the card centre', async () => {
-    const dict = await s.call<{ value: number; label: string }[]>(family.cardTypeDict, { token: viewer });
+    expect((await s.call(family.cardTypeDict, { token: viewer })).status).toBe(403);
+    const dict = await s.call<{ value: number; label: string }[]>(family.cardTypeDict, { token: agent });
     expect(dict.body.data).toContainEqual({ value: 5, label: '老年卡' });
     const [senior] = await db().select().from(t.busCards).where(and(eq(t.busCards.category, 5), eq(t.busCards.state, 1))).limit(1);
     expect((await s.call(family.checkCard, { token: agent, query: { busCardNo: senior!.cardNo } })).body.data).toMatchObject({ exists: true, bindable: true, reason: null });

@@ -126,7 +126,9 @@ describe('the masking crawl over the desk', () => {
     await crawl(card.riderAdd, { body: { phone: '13912345678', name: '巡检新乘客', citizenCardNo: '11010519491231002X' } });
     plain.add('13912345678').add('巡检新乘客').add('11010519491231002X');
     const [abnormal] = await db().select().from(t.riders).where(and(eq(t.riders.districtId, district.id), eq(t.riders.state, 0))).limit(1);
-    await crawl(card.riderResolve, { body: { id: abnormal!.id, note: '巡检处理说明' } });
+    // A note quoting the caller's numbers: the audit row must mask them inside the text.
+    await crawl(card.riderResolve, { body: { id: abnormal!.id, note: '已致电13812345678核实，身份证110105194912310037' } });
+    plain.add('13812345678').add('110105194912310037');
     // Products are managed by district managers (ROLE_ADMIN); they hold no rider, but are crawled all the same.
     const manager = await s.login('manager');
     const saved = (await crawl(discount.productSave, { token: manager, body: { name: '巡检产品', ticketType: 2, price: 3000, validDays: 30 } })) as { id: number };
@@ -142,7 +144,22 @@ describe('the masking crawl over the desk', () => {
     expect(masked).toBeGreaterThan(100);
     expect(strings).toBeGreaterThan(2_000);
   });
+
+  it('refuses every call of the desk to an account without its menus (the viewer): 403, nothing read or changed', async () => {
+    const viewer = await s.login('viewer');
+    const before = await db().select({ n: t.sysLog.id }).from(t.sysLog);
+    const refused = [];
+    for (const e of ENDPOINTS) {
+      const res = await s.call(e, { token: viewer, query: {}, ...(e.bodyType === 'none' ? {} : { body: {} }) });
+      refused.push([e.id, res.status]);
+    }
+    expect(refused.filter(([, status]) => status !== 403)).toEqual([]);
+    // Each refusal is in the system log (as every 403 is), and nothing else was written.
+    const after = await db().select({ n: t.sysLog.id }).from(t.sysLog);
+    expect(after.length - before.length).toBe(ENDPOINTS.length);
+  });
 });
+
 
 /** The agent's own district: the crawl reads what the desk of that area reads. */
 async function agentArea(): Promise<number> {

@@ -63,8 +63,9 @@ describe('the seeded desk', () => {
 });
 
 describe('wx-user/page and summary', () => {
-  it('masks every phone, citizen id and name, for every reader', async () => {
-    for (const token of [admin, manager, agent, viewer]) {
+  it('masks every phone, citizen id and name, for every reader; refuses an account without the menu', async () => {
+    expect((await s.call(card.riderPage, { token: viewer, query: { size: 100 } })).status).toBe(403);
+    for (const token of [admin, manager, agent]) {
       const res = await s.call<{ content: Rider[] }>(card.riderPage, { token, query: { size: 100 } });
       expect(res.body.code).toBe(1);
       const text = JSON.stringify(res.body.data);

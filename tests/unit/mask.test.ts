@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeCitizenId, looksLikeMobile, maskCitizenId, maskName, maskPersonal, maskPhone } from '../../src/shared/domain/mask';
+import { looksLikeCitizenId, looksLikeMobile, maskCitizenId, maskInText, maskName, maskPersonal, maskPhone } from '../../src/shared/domain/mask';
 
 describe('maskPhone', () => {
   it.each([
@@ -78,7 +78,7 @@ describe('maskPersonal', () => {
     ['staff first name and other names are kept', { firstName: '客服小李', name: '徐汇区', login: 'agent' }, { firstName: '客服小李', name: '徐汇区', login: 'agent' }],
     ['password-like keys are dropped', { login: 'a', password: 'Secret123', pwd: 'x', passwordHash: 'scrypt$..', oldPassword: 'o', new_password: 'n', jwtSecret: 's', idToken: 't' }, { login: 'a' }],
     ['backstop under any key', { note: '13800138001', remark: ['11010519491231002X', 'ok'] }, { note: '138****8001', remark: ['110***********002X', 'ok'] }],
-    ['text around a number is not a bare number', { note: '电话13800138001' }, { note: '电话13800138001' }],
+    ['a number inside free text is masked where it stands', { note: '电话13800138001' }, { note: '电话138****8001' }],
     [
       'nested objects and arrays',
       { riders: [{ realName: '张三', phone: '13800138001', cards: [{ holderName: '李四', no: '31000001' }] }], meta: { deep: { deeper: { mobile: '13700001111' } } } },
@@ -108,5 +108,17 @@ describe('maskPersonal', () => {
     expect(json).not.toMatch(/1[3-9]\d{9}/);
     expect(json).not.toContain('Bus@2026');
     expect(json).not.toContain('password');
+  });
+});
+
+describe('maskInText: numbers quoted in free text', () => {
+  it('masks a mobile number or citizen id standing among other characters, and nothing else', () => {
+    expect(maskInText('已致电13812345678核实，身份证11010519491231002X，卡号3101000020000012')).toBe('已致电138****5678核实，身份证110***********002X，卡号3101000020000012');
+    expect(maskInText('订单 DC2026112300066 于 2026-11-24 退款')).toBe('订单 DC2026112300066 于 2026-11-24 退款');
+    expect(maskInText('13812345678')).toBe('138****5678');
+  });
+
+  it('is applied by maskPersonal to every string, under any key', () => {
+    expect(maskPersonal({ note: '回电 139 1234 5678 或 139-1234-5678，13912345678' })).toEqual({ note: '回电 139****5678 或 139****5678，139****5678' });
   });
 });

@@ -66,6 +66,7 @@ export function buildMenus(items: readonly AuthItem[], roles: readonly string[])
 }
 
 export const buttonKeysOf = (items: readonly AuthItem[]) => items.filter((i) => i.type === 'button').map((i) => i.path);
+export const menuIdsOf = (items: readonly AuthItem[]) => items.filter((i) => i.type === 'menu').map((i) => i.id);
 
 /** Where a menu opens: its first page listed in the sidebar (hidden pages are reached from others). */
 export const firstPageOf = (menu: MenuEntry | undefined) => menu?.children.find((c) => !c.hidden);

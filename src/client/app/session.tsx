@@ -7,7 +7,7 @@ import { takeFlash } from '../lib/flash';
 import { GrantsContext } from '../lib/permission';
 import { clearSession, readExpiredToken, readToken, saveToken } from '../lib/session-store';
 import { KEYS, readJson, remove, writeJson } from '../lib/storage';
-import { type MenuEntry, buildMenus, buttonKeysOf } from './menus';
+import { type MenuEntry, buildMenus, buttonKeysOf, menuIdsOf } from './menus';
 
 interface StoredProfile {
   user: UserInfo;
@@ -133,7 +133,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [status, profile, login, logout, dismissPasswordBanner]);
 
-  const grants = useMemo(() => (value.user ? { roles: value.user.authority.map((a) => a.name), buttons: value.buttons } : null), [value.user, value.buttons]);
+  const menuIds = useMemo(() => (profile ? menuIdsOf(profile.items) : []), [profile]);
+  const grants = useMemo(() => (value.user ? { roles: value.user.authority.map((a) => a.name), buttons: value.buttons, menus: menuIds } : null), [value.user, value.buttons, menuIds]);
 
   return (
     <SessionContext.Provider value={value}>

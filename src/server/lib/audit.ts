@@ -1,4 +1,4 @@
-import { maskPersonal } from '../../shared/domain/mask';
+import { maskInText, maskPersonal } from '../../shared/domain/mask';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connection';
 import { sysLog } from '../db/schema';
@@ -45,7 +45,8 @@ export async function audit(db: Db, actor: Actor, entry: AuditEntry, at: Date): 
     operatorLogin: actor.login,
     operationType: entry.type,
     target: entry.target ?? null,
-    summary: entry.summary,
+    // A summary quotes what the operator typed (a reason, a note): numbers in it are masked too.
+    summary: maskInText(entry.summary),
     before: entry.before === undefined || entry.before === null ? null : maskPersonal(entry.before),
     after: entry.after === undefined || entry.after === null ? null : maskPersonal(entry.after),
     ip: actor.ip,

@@ -5,7 +5,7 @@ import * as t from '../db/schema';
 export { rankOf } from '../../shared/api';
 
 /** The super user holds every item; everyone else the items of their role group. */
-export async function itemsOf(db: Db, roles: readonly string[], groupId: number | null, type?: 'button') {
+export async function itemsOf(db: Db, roles: readonly string[], groupId: number | null, type?: 'button' | 'menu') {
   const byType = type ? eq(t.authItems.type, type) : undefined;
   if (roles.includes('ROLE_APP_ADMIN')) {
     return db.select().from(t.authItems).where(byType).orderBy(asc(t.authItems.sort));

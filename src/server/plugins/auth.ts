@@ -83,12 +83,14 @@ export async function resolveAuth(deps: AppDeps, req: FastifyRequest): Promise<A
   // Known from here on: a refusal below is written to the log under this account.
   req.actor = { id: user.id, login: user.login, districtId: user.districtId, ip: req.ip };
   const buttons = (await itemsOf(deps.db, user.authorities, user.groupId, 'button')).map((i) => i.id);
+  const menus = (await itemsOf(deps.db, user.authorities, user.groupId, 'menu')).map((i) => i.id);
   const districtScope = await resolveDistrict(deps, req, user);
   return {
     user,
     session,
     roles: user.authorities,
     buttons,
+    menus,
     districtScope,
     actor: { ...req.actor, districtId: districtScope ?? user.districtId },
   };

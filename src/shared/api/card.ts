@@ -2,8 +2,13 @@ import { z } from 'zod';
 import { BUSCODE, endpoint } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { SESSION, grant } from './permissions';
+import { grant } from './permissions';
 import { isValidCitizenId } from '../domain/citizen-id';
+
+/** Reading this module's records is for the accounts that have its screens (the busUser menu). */
+export const BUS_USER_READ = grant({ menus: ['busUser'] });
+/** The card list is 线上办卡's screen. */
+export const HANDLE_CARD_READ = grant({ menus: ['handleCard'] });
 
 /**
  * The call-centre desk (issue 11): riders (spec `wx-user`), bus cards and the card lookup behind the
@@ -85,7 +90,7 @@ export const riderPage = endpoint({
     state: z.enum(['0', '1'], { error: '用户状态应为 0 或 1' }).transform(Number).optional(),
   }),
   response: pageOf(riderRow),
-  permission: SESSION,
+  permission: BUS_USER_READ,
   timeoutMs: 40_000,
 });
 
@@ -95,7 +100,7 @@ export const riderSummary = endpoint({
   method: 'GET',
   path: `${BUSCODE}/wx-user/summary`,
   response: z.object({ total: z.number().int(), realName: z.number().int(), abnormal: z.number().int(), cards: z.number().int() }),
-  permission: SESSION,
+  permission: BUS_USER_READ,
   timeoutMs: 40_000,
 });
 
@@ -122,7 +127,7 @@ export const cardLookup = endpoint({
   // A POST body: a citizen id or phone never sits in a URL, a log line or the browser history.
   body: z.object({ q: z.string({ error: '请输入卡号、身份证号或手机号' }).trim().min(4, { error: '至少输入4位' }).max(40, { error: '不能超过40个字符' }) }),
   response: z.object({ cards: z.array(cardRow), riders: z.array(riderRow) }),
-  permission: SESSION,
+  permission: BUS_USER_READ,
   readsOnly: true,
 });
 
@@ -167,7 +172,7 @@ export const cardView = endpoint({
     /** Ride records arrive with issue 12; until then the view says so. */
     rides: z.null(),
   }),
-  permission: SESSION,
+  permission: BUS_USER_READ,
   readsOnly: true,
 });
 
@@ -207,7 +212,7 @@ export const riderExport = endpoint({
     state: z.enum(['0', '1'], { error: '用户状态应为 0 或 1' }).transform(Number).optional(),
   }),
   response: z.instanceof(Blob),
-  permission: SESSION,
+  permission: BUS_USER_READ,
   file: true,
   timeoutMs: 40_000,
 });
@@ -227,7 +232,7 @@ export const cardPage = endpoint({
     category: z.enum(Object.keys(CARD_CATEGORIES) as [string, ...string[]], { error: '卡类别应为 1–6' }).transform(Number).optional(),
   }),
   response: pageOf(cardRow),
-  permission: SESSION,
+  permission: HANDLE_CARD_READ,
   timeoutMs: 40_000,
 });
 
@@ -238,7 +243,7 @@ export const cardStateCounts = endpoint({
   method: 'GET',
   path: `${BUSCODE}/busCard/summary`,
   response: z.object({ total: z.number().int(), byState: z.array(z.object({ state: z.number().int(), count: z.number().int() })) }),
-  permission: SESSION,
+  permission: HANDLE_CARD_READ,
   timeoutMs: 40_000,
 });
 

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { BUSCODE, endpoint } from './endpoint';
 import { id, isoDateTime, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { SESSION, grant } from './permissions';
+import { grant } from './permissions';
+
+/** Reading this module's records is for the accounts that have its screens (the specialCode menu). */
+export const SPECIAL_CODE_READ = grant({ menus: ['specialCode'] });
 
 /**
  * Discount-card orders (spec §7, busDiscountCardOrder) and their refund, which happens exactly once
@@ -43,7 +46,7 @@ export const discountOrderPage = endpoint({
   path: `${BUSCODE}/busDiscountCardOrder/query/page`,
   query: pageQuery(['createdDate', 'amount'] as const).extend(orderFilters.shape),
   response: pageOf(discountOrderRow),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
   timeoutMs: 40_000,
 });
 
@@ -54,7 +57,7 @@ export const discountOrderTotal = endpoint({
   path: `${BUSCODE}/busDiscountCardOrder/query/total`,
   query: orderFilters,
   response: z.object({ orders: z.number().int(), paid: z.number().int(), paidAmount: z.number().int(), refunded: z.number().int(), refundedAmount: z.number().int(), unpaid: z.number().int() }),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
   timeoutMs: 40_000,
 });
 
@@ -67,7 +70,7 @@ export const discountOrderMsg = endpoint({
   path: `${BUSCODE}/busDiscountCardOrder/query/msg`,
   query: z.object({ id: id('订单ID') }),
   response: discountOrderRow.extend({ refund: refundRow.nullable() }),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
 });
 
 export const discountOrderRefund = endpoint({
@@ -117,7 +120,7 @@ export const productPage = endpoint({
   path: `${BUSCODE}/busDiscountCard/page`,
   query: pageQuery(['updatedDate', 'price'] as const).extend(productFilters.shape),
   response: pageOf(productRow),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
 });
 
 export const productById = endpoint({
@@ -127,7 +130,7 @@ export const productById = endpoint({
   path: `${BUSCODE}/busDiscountCard/queryById`,
   query: z.object({ id: id('优惠卡ID') }),
   response: productRow,
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
 });
 
 export const productTotal = endpoint({
@@ -137,7 +140,7 @@ export const productTotal = endpoint({
   path: `${BUSCODE}/busDiscountCard/total`,
   query: productFilters,
   response: z.object({ total: z.number().int(), onSale: z.number().int(), offSale: z.number().int() }),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
 });
 
 /** The spec's own shape: a GET that changes the status (query id and status). */
@@ -198,7 +201,7 @@ export const countPage = endpoint({
   path: `${BUSCODE}/busDiscountCardOrder/count/page`,
   query: pageQuery(['orders'] as const).extend(orderFilters.shape),
   response: pageOf(productCountRow),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
   timeoutMs: 40_000,
 });
 
@@ -209,7 +212,7 @@ export const countTotal = endpoint({
   path: `${BUSCODE}/busDiscountCardOrder/count/total`,
   query: orderFilters,
   response: productCountRow.omit({ productId: true, productName: true, ticketType: true }).extend({ products: z.number().int() }),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
   timeoutMs: 40_000,
 });
 
@@ -220,7 +223,7 @@ export const downloadTotal = endpoint({
   path: `${BUSCODE}/busDiscountCardOrder/download/total`,
   query: orderFilters,
   response: z.instanceof(Blob),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
   file: true,
   timeoutMs: 40_000,
 });
@@ -232,7 +235,7 @@ export const downloadOrder = endpoint({
   path: `${BUSCODE}/busDiscountCardOrder/download/order`,
   query: orderFilters,
   response: z.instanceof(Blob),
-  permission: SESSION,
+  permission: SPECIAL_CODE_READ,
   file: true,
   timeoutMs: 40_000,
 });

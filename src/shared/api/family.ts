@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { BUSCODE, endpoint } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { SESSION, grant } from './permissions';
+import { grant } from './permissions';
 import { CARD_NO } from './card';
+
+/** Reading this module's records is for the accounts that have its screens (the callingCard menu). */
+export const FAMILY_READ = grant({ menus: ['callingCard'] });
 
 /**
  * 亲情卡 (spec §7 familyCard): citizens bind relatives' cards. Changing a binding needs the operator's
@@ -45,7 +48,7 @@ export const bindPage = endpoint({
   path: `${BUSCODE}/familyCard/bind/page`,
   query: pageQuery(['boundDate', 'expiresDate'] as const).extend(bindFilters.shape),
   response: pageOf(bindingRow),
-  permission: SESSION,
+  permission: FAMILY_READ,
 });
 
 export const bindSummary = endpoint({
@@ -55,7 +58,7 @@ export const bindSummary = endpoint({
   path: `${BUSCODE}/familyCard/bind/summary`,
   query: bindFilters,
   response: z.object({ total: z.number().int(), bound: z.number().int(), unbound: z.number().int(), expiringSoon: z.number().int() }),
-  permission: SESSION,
+  permission: FAMILY_READ,
 });
 
 export const renewRow = z.object({ id: z.number().int(), bindingId: z.number().int(), cardNo: z.string(), months: z.number().int(), amount: z.number().int(), renewedDate: timestamp, holder: masked });
@@ -67,7 +70,7 @@ export const renewLogPage = endpoint({
   path: `${BUSCODE}/familyCard/renewLog/page`,
   query: pageQuery(['renewedDate'] as const).extend({ busCardNo: optionalText('卡号', 16).optional() }),
   response: pageOf(renewRow),
-  permission: SESSION,
+  permission: FAMILY_READ,
 });
 
 export const renewLogSummary = endpoint({
@@ -77,7 +80,7 @@ export const renewLogSummary = endpoint({
   path: `${BUSCODE}/familyCard/renewLog/summary`,
   query: z.object({ busCardNo: optionalText('卡号', 16).optional() }),
   response: z.object({ count: z.number().int(), amount: z.number().int() }),
-  permission: SESSION,
+  permission: FAMILY_READ,
 });
 
 const pwd = z.string({ error: '请输入您的登录密码' }).min(1, { error: '请输入您的登录密码' }).max(128, { error: '密码过长' });
@@ -116,7 +119,7 @@ export const cardTypeDict = endpoint({
   method: 'GET',
   path: `${BUSCODE}/familyCard/getCardTypeDict`,
   response: z.array(z.object({ value: z.number().int(), label: z.string() })),
-  permission: SESSION,
+  permission: FAMILY_READ,
 });
 
 /** The card centre's answer about a card (checkCardFromKZX): our own table unless a real centre is configured. */
@@ -127,7 +130,7 @@ export const checkCard = endpoint({
   path: `${BUSCODE}/familyCard/checkCardFromKZX`,
   query: z.object({ busCardNo: z.string({ error: '请输入卡号' }).trim().regex(CARD_NO, { error: '卡号应为16位数字' }) }),
   response: z.object({ cardNo: z.string(), exists: z.boolean(), state: z.number().int().nullable(), category: z.number().int().nullable(), bindable: z.boolean(), reason: z.string().nullable() }),
-  permission: SESSION,
+  permission: FAMILY_READ,
 });
 
 export const bindExport = endpoint({
@@ -137,7 +140,7 @@ export const bindExport = endpoint({
   path: `${BUSCODE}/familyCard/bind/export`,
   query: bindFilters,
   response: z.instanceof(Blob),
-  permission: SESSION,
+  permission: FAMILY_READ,
   file: true,
   timeoutMs: 40_000,
 });
@@ -149,7 +152,7 @@ export const renewLogExport = endpoint({
   path: `${BUSCODE}/familyCard/renewLog/export`,
   query: z.object({ busCardNo: optionalText('卡号', 16).optional() }),
   response: z.instanceof(Blob),
-  permission: SESSION,
+  permission: FAMILY_READ,
   file: true,
   timeoutMs: 40_000,
 });

@@ -19,14 +19,15 @@ export const ROLE_LABELS: Record<Role, string> = {
  * - public:  no session (only authenticate)
  * - session: any signed-in account, read-only reference data
  * - self:    any signed-in account, acting on its own session or password only
- * - grant:   one of `roles` or one of `buttons` (keys declared by the modules); ROLE_APP_ADMIN
- *            (super user) always passes
+ * - grant:   one of `roles`, one of `buttons` (keys declared by the modules) or one of `menus` (the
+ *            account sees that menu: reading a module's records is for those who have its screens);
+ *            ROLE_APP_ADMIN (super user) always passes
  */
 export type Permission =
   | { kind: 'public' }
   | { kind: 'session' }
   | { kind: 'self' }
-  | { kind: 'grant'; roles?: readonly Role[]; buttons?: readonly string[] };
+  | { kind: 'grant'; roles?: readonly Role[]; buttons?: readonly string[]; menus?: readonly string[] };
 
 export const PUBLIC: Permission = { kind: 'public' };
 export const SESSION: Permission = { kind: 'session' };
@@ -35,7 +36,7 @@ export const SELF: Permission = { kind: 'self' };
  * Button keys are declared by the modules (modules/*.ts); contract files grant them through
  * `grantIn(buttons)`, which checks the keys against their module's declaration.
  */
-export const grant = (spec: { roles?: readonly Role[]; buttons?: readonly string[] }): Permission => ({
+export const grant = (spec: { roles?: readonly Role[]; buttons?: readonly string[]; menus?: readonly string[] }): Permission => ({
   kind: 'grant',
   ...spec,
 });
@@ -43,6 +44,8 @@ export const grant = (spec: { roles?: readonly Role[]; buttons?: readonly string
 export interface Grants {
   roles: readonly string[];
   buttons: readonly string[];
+  /** The menus (module ids) the account sees. */
+  menus?: readonly string[];
 }
 
 /** The one permission rule, used by the server to refuse and the console to hide. */
@@ -53,5 +56,6 @@ export function isAllowed(permission: Permission, grants: Grants | null): boolea
   if (grants.roles.includes('ROLE_APP_ADMIN')) return true;
   if (permission.roles?.some((r) => grants.roles.includes(r))) return true;
   if (permission.buttons?.some((b) => grants.buttons.includes(b))) return true;
+  if (permission.menus?.some((m) => grants.menus?.includes(m))) return true;
   return false;
 }

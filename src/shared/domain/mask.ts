@@ -86,11 +86,20 @@ function kindOfKey(k: string): Kind | null {
 
 const MASKERS: Record<Kind, (s: string) => string> = { phone: maskPhone, citizenId: maskCitizenId, name: maskName };
 
-/** Whatever its key: a value that is exactly a mobile number or a citizen id is masked. */
+/** Whatever its key: a value that is exactly a mobile number or a citizen id is masked, and so is one inside free text. */
 function backstop(s: string): string {
   if (looksLikeMobile(s)) return maskPhone(s);
   if (looksLikeCitizenId(s)) return maskCitizenId(s);
-  return s;
+  return maskInText(s);
+}
+
+/**
+ * Free text an operator typed (a note, a reason) may quote a number: a mobile number or a citizen id
+ * standing alone among other characters (a phone also as `139 1234 5678`) is masked where it stands. Digit runs of other lengths
+ * (card numbers, order numbers, dates) are left as they are.
+ */
+export function maskInText(s: string): string {
+  return s.replace(/(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/g, (m) => maskCitizenId(m)).replace(/(?<!\d)1[3-9]\d(?:[\s-]?\d){8}(?!\d)/g, (m) => maskPhone(m.replace(/[\s-]/g, '')));
 }
 
 /** As JSON.stringify would see it: a Date becomes its ISO string, not an empty object. */
