@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
@@ -175,5 +175,45 @@ describe('the desk\'s palette commands', () => {
     await user.clear(within(dialog).getByRole('combobox'));
     await user.keyboard('查看实名');
     await waitFor(() => expect(within(dialog).queryByRole('option', { name: /查看实名信息/ })).toBeNull());
+  });
+
+  it('a phone typed into 乘客用户\'s filter finds the rider, and stays out of the address and local storage', async () => {
+    const c = await xuhuiCard({ held: true });
+    const [holder] = await db().select().from(t.riders).where(eq(t.riders.id, c.riderId!));
+    const phone = pii.decrypt(holder!.phoneEnc);
+    await signIn(s, 'agent');
+    visit(s, '/busUser/bus-user');
+    const { user } = renderWithUser(<App />);
+    const input = await screen.findByLabelText('手机号', {}, { timeout: 5_000 });
+    await user.type(input, `${phone}{Enter}`);
+    const masked = `${phone.slice(0, 3)}****${phone.slice(7)}`;
+    await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(2), { timeout: 5_000 });
+    expect(within(screen.getByRole('table')).getByText(masked)).toBeTruthy();
+    expect(window.location.href).not.toContain(phone);
+    const stored = Object.keys(localStorage).map((k) => localStorage.getItem(k) ?? '').join('\n');
+    expect(stored).not.toContain(phone);
+  });
+
+  it('查看实名信息 for card B while card A is shown reveals B\'s holder, never A\'s (the previous answer is not acted on)', async () => {
+    const [d] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+    const held = await db().select().from(t.busCards).where(and(eq(t.busCards.districtId, d!.id), isNotNull(t.busCards.riderId))).limit(50);
+    const a = held[0]!;
+    const b = held.find((x) => x.riderId !== a.riderId)!;
+    await signIn(s, 'agent');
+    visit(s, `/busUser/card?no=${a.cardNo}`);
+    const { user } = renderWithUser(<App />);
+    expect(await screen.findByText(`卡片详情 · ${a.cardNo}`, {}, { timeout: 5_000 })).toBeTruthy();
+    await user.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    await user.keyboard('查看实名信息');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('查看实名信息（持卡人）'));
+    await user.keyboard('{Enter}');
+    await user.keyboard(`${b.cardNo}{Enter}`);
+    const reveal = await screen.findByRole('dialog', { name: '查看实名信息' }, { timeout: 5_000 });
+    expect(screen.getByText(`卡片详情 · ${b.cardNo}`)).toBeTruthy();
+    await user.type(within(reveal).getByLabelText(/查看原因/), '乘客来电核实{Enter}');
+    await within(reveal).findByText('本次查看已记入系统日志（含原因，不含号码）。');
+    const [log] = await db().select().from(t.sysLog).where(eq(t.sysLog.operationType, 'RIDER_REVEAL')).orderBy(desc(t.sysLog.id)).limit(1);
+    expect(log!.target).toBe(`rider/${b.riderId}`);
   });
 });

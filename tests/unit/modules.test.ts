@@ -56,6 +56,7 @@ describe('the console’s screens', () => {
     const ctx: CommandContext = {
       navigate: (path) => visited.push(path),
       setDistrict: () => undefined,
+      revalidate: () => undefined,
       shell: () => undefined,
     };
     const commands = [...shellCommands, switchDistrictCommand, ...FEATURES.flatMap((f) => f.commands)];

@@ -18,11 +18,15 @@ import { shellCommands, switchDistrictCommand } from './commands';
  */
 export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature] as const;
 
+type ScreensOf<F> = F extends { screens: infer S } ? S : never;
+type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
 /**
- * Screens by the `component` the modules' pages name. Typed as the complete map: a page that is not
- * planned but has no screen is a compile error, and a feature cannot offer a screen no page names.
+ * Screens by the `component` the modules' pages name, merged from the features above. Typed as the
+ * complete map: a page that is not planned but has no screen is a compile error, and a feature cannot
+ * offer a screen no page names.
  */
-export const SCREENS: Record<ScreenComponent, Screen> = { ...accountFeature.screens, ...settingsFeature.screens, ...stationFeature.screens, ...versionFeature.screens, ...busFeature.screens, ...riderFeature.screens, ...familyFeature.screens, ...discountFeature.screens, ...handleCardFeature.screens };
+export const SCREENS: Record<ScreenComponent, Screen> = Object.assign({}, ...FEATURES.map((f) => f.screens)) as AllOf<ScreensOf<(typeof FEATURES)[number]>>;
 
 export const COMMANDS = buildRegistry(shellCommands, [switchDistrictCommand], ...FEATURES.map((f) => f.commands));
 export const SOURCES = FEATURES.flatMap((f) => f.sources);

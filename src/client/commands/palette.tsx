@@ -19,6 +19,15 @@ const MOVE_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home',
 type Mode = 'all' | 'commands' | 'pages' | 'stations' | 'riders';
 /** Records carry the palette mode their source puts them in. */
 type ModedItem = PaletteItem & { mode?: Mode };
+
+type Pools = Record<Mode, readonly PaletteItem[]>;
+/** The ranking over one set of pools: what the rows are computed from. */
+interface ReadyIndex {
+  items: Pools;
+  byKeys: Record<Mode, Map<string, PaletteItem>>;
+  romanized: boolean;
+  searchers: Record<Mode, ReturnType<typeof createSearcher>>;
+}
 const PREFIX: Record<string, Mode> = { '>': 'commands', '/': 'pages', '#': 'stations', '@': 'riders' };
 const MODE_HINT: Record<Mode, string> = {
   all: '搜索页面、命令和记录（拼音或首字母均可）',
@@ -106,6 +115,8 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const queued = useRef(false);
   // An Enter typed after the argument's keys, while the first Enter waited: submits that argument.
   const enterAfter = useRef(false);
+  // The queue has handed typed keys to a command's argument, and the step showing them is not drawn yet.
+  const argHanded = useRef(false);
   const [loadsPending, setLoadsPending] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -118,6 +129,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     if (seed) {
       setRaw(seed.text);
       setEnterQueued(seed.enter);
+      queued.current = seed.enter;
     }
     // `seed` is read once per opening: it is what was typed before this opening.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -192,17 +204,35 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const entriesOf = (items: readonly PaletteItem[]): SearchEntry[] =>
     items.map((i) => ({ id: i.key, title: i.title, keywords: [i.subtitle ?? '', ...(i.command?.keywords ?? [])] }));
   const small = localItems.all.length + localItems.stations.length + localItems.riders.length <= 5000;
-  const syncReady = useMemo(() => {
+  // While the palette is closed (lists arriving after a lookup's Enter), indexing waits for an idle
+  // moment: pinyin for 2,000 names took the main thread for 300 ms, just when the card view painted.
+  const [idleIndexing, setIdleIndexing] = useState(false);
+  const built = useRef<{ items: typeof localItems; romanize: typeof romanize; value: ReadyIndex } | null>(null);
+  const fresh = built.current?.items === localItems && built.current.romanize === romanize;
+  useEffect(() => {
+    if (open || !small || fresh) return;
+    setIdleIndexing(false);
+    const whenIdle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 500));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const id = whenIdle(() => setIdleIndexing(true), { timeout: 3_000 });
+    return () => cancel(id);
+  }, [open, small, fresh]);
+  const syncReady = useMemo((): ReadyIndex | null => {
     if (!small) return null;
+    if (fresh || (!open && !idleIndexing)) return built.current?.value ?? null;
     const make = (items: readonly PaletteItem[]) => createSearcher(buildIndex(entriesOf(items), romanize ?? undefined));
-    return {
+    const value = {
       items: localItems,
       byKeys,
       romanized: !!romanize,
       searchers: { all: make(localItems.all), commands: make(localItems.commands), pages: make(localItems.pages), stations: make(localItems.stations), riders: make(localItems.riders) },
     };
-  }, [localItems, byKeys, small, romanize]);
-  const [asyncReady, setAsyncReady] = useState<typeof syncReady>(null);
+    built.current = { items: localItems, romanize, value };
+    return value;
+    // `fresh` and `built` follow localItems and romanize; entriesOf is pure.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [localItems, byKeys, small, romanize, open, idleIndexing]);
+  const [asyncReady, setAsyncReady] = useState<ReadyIndex | null>(null);
   useEffect(() => {
     if (small) return;
     const ctl = new AbortController();
@@ -214,7 +244,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     })().catch(() => undefined);
     return () => ctl.abort();
   }, [localItems, byKeys, small, romanize]);
-  const lastReady = useRef<typeof syncReady>(null);
+  const lastReady = useRef<ReadyIndex | null>(null);
   const ready = syncReady ?? asyncReady ?? lastReady.current;
   useEffect(() => {
     lastReady.current = ready;
@@ -282,6 +312,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     typedAfterEnter.current = '';
     queued.current = false;
     enterAfter.current = false;
+    argHanded.current = false;
     onClose();
     const target = returnFocus.current;
     const from = window.location.href;
@@ -354,14 +385,17 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     const asksNext = !!items.find((i) => i.key === key)?.command?.args?.length;
     if (key) choose(key);
     // A command that asks for an argument now has the keys typed meanwhile as its input.
-    if (after && asksNext) setRaw(after);
-    else enterAfter.current = false;
+    if (after && asksNext) {
+      setRaw(after);
+      argHanded.current = true;
+    } else enterAfter.current = false;
     // `choose` is recreated each render; the queue runs once, when the results settle.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enterQueued, settled, enterWaitOver, open]);
 
   // The second Enter of `command Enter argument Enter` typed ahead: once the step shows the argument.
   useEffect(() => {
+    if (step) argHanded.current = false;
     if (!enterAfter.current || !step || !raw) return;
     enterAfter.current = false;
     choose('arg:accept');
@@ -376,10 +410,13 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     if (e.key === 'Enter' && (queued.current || enterQueued)) {
       // An Enter after keys typed behind a waiting Enter: it submits those keys as the argument.
       e.preventDefault();
-      if (queued.current ? typedAfterEnter.current : raw) enterAfter.current = true;
+      if (typedAfterEnter.current || argHanded.current) enterAfter.current = true;
       return;
     }
-    if (e.key === 'Enter' && !step && !settled) {
+    // A typed number's lookup row (a card, a phone, a citizen id) is first whatever else arrives:
+    // the agent's Enter opens it at once, without waiting for the palette's record lists.
+    const lookupFirst = !userMoved.current && !!items[0]?.key.startsWith('sniff:') && !items[0].disabledReason;
+    if (e.key === 'Enter' && !step && !settled && !lookupFirst) {
       // Typed ahead of the results: the row is chosen when they are in, not from a partial list.
       e.preventDefault();
       queued.current = true;

@@ -1,4 +1,4 @@
-import type { Permission } from '../../shared/api';
+import type { Endpoint, Permission } from '../../shared/api';
 
 /** Where a hotkey listens; one key may mean different things in different scopes, never twice in one. */
 export type HotkeyScope = 'global' | 'table' | 'dialog';
@@ -29,6 +29,8 @@ export interface CommandContext {
   setDistrict(id: string | null): void;
   /** Runs a shell action the layout owns (change password, settings, log out…). */
   shell(action: ShellAction): void;
+  /** Reloads the cached answers of these endpoints: a command that changed data refreshes what shows it. */
+  revalidate(endpoints: readonly Endpoint[]): void;
 }
 
 export type ShellAction = 'palette' | 'change-password' | 'settings' | 'logout' | 'toggle-sidebar' | 'cheat-sheet' | 'toggle-tags';

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { z } from 'zod';
 import { useScreenLocation } from '../lib/screen-context';
@@ -30,6 +30,11 @@ interface Options<K extends string> {
    * bookmark) is dropped here instead of turning the whole screen into a 400.
    */
   schema?: z.ZodType;
+  /**
+   * Filters holding personal data (a phone, a citizen id): kept in memory, never in the address,
+   * where history, the tags view's local storage and server logs would keep them. A reload forgets them.
+   */
+  privateFilters?: readonly K[];
 }
 
 interface Snapshot<K extends string> {
@@ -69,34 +74,40 @@ function toQuery<K extends string>(s: Snapshot<K>): Record<string, string | numb
  * link shows the same rows. Reads the screen's own location (cached views stay mounted while
  * hidden) and writes only while the screen is the active one.
  */
-export function useTableState<K extends string>({ filters: keys, defaultSize = DEFAULT_PAGE_SIZE, schema }: Options<K>): TableState<K> {
+export function useTableState<K extends string>({ filters: keys, defaultSize = DEFAULT_PAGE_SIZE, schema, privateFilters = [] }: Options<K>): TableState<K> {
   const { path, search, active } = useScreenLocation();
   // Only the setter: the live location belongs to whichever screen is showing.
   const [, navigate] = useLocation();
   const keyList = keys.join(',');
+  const privateList = privateFilters.join(',');
+  const [held, setHeld] = useState<Record<string, string>>({});
 
   const snapshot = useMemo(() => {
-    const s = parse(search, keyList ? (keyList.split(',') as K[]) : [], defaultSize);
+    const hidden = new Set(privateList ? privateList.split(',') : []);
+    const fromUrl = parse(search, keyList ? (keyList.split(',') as K[]) : [], defaultSize);
+    const s = { ...fromUrl, filters: Object.fromEntries(Object.entries<string>(fromUrl.filters).map(([k, v]) => [k, hidden.has(k) ? (held[k] ?? '') : v])) as Record<K, string> };
     if (!schema) return s;
     const checked = schema.safeParse(toQuery(s));
     if (checked.success) return s;
     const bad = new Set(checked.error.issues.map((i) => String(i.path[0] ?? '')));
     const filters = Object.fromEntries(Object.entries(s.filters).map(([k, v]) => [k, bad.has(k) ? '' : v])) as Record<K, string>;
     return { ...s, filters, sort: bad.has('sort') ? undefined : s.sort, page: bad.has('page') ? 0 : s.page };
-  }, [search, keyList, defaultSize, schema]);
+  }, [search, keyList, privateList, held, defaultSize, schema]);
 
   const write = useCallback(
     (next: Snapshot<K>) => {
       if (!active) return;
+      const hidden = new Set(privateList ? privateList.split(',') : []);
+      setHeld(Object.fromEntries(Object.entries<string>(next.filters).filter(([k]) => hidden.has(k))));
       const q = new URLSearchParams();
-      for (const [k, v] of Object.entries(next.filters) as [K, string][]) if (v) q.set(k, v);
+      for (const [k, v] of Object.entries(next.filters) as [K, string][]) if (v && !hidden.has(k)) q.set(k, v);
       if (next.page) q.set('page', String(next.page));
       if (next.size !== defaultSize) q.set('size', String(next.size));
       if (next.sort) q.set('sort', next.sort);
       const qs = q.toString();
       navigate(qs ? `${path}?${qs}` : path, { replace: true });
     },
-    [active, defaultSize, navigate, path],
+    [active, defaultSize, navigate, path, privateList],
   );
 
   return useMemo(

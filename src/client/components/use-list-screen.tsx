@@ -14,6 +14,8 @@ interface ListScreenOptions<K extends string, R> {
   filters: readonly K[];
   /** The list endpoint's query schema: a value it would refuse is dropped from the URL's filters. */
   schema?: z.ZodType;
+  /** Filters kept out of the address (personal data): see useTableState. */
+  privateFilters?: readonly K[];
   /** Adding and editing rows: who may (the save endpoint's permission) and how a row is named. */
   edit?: { permission: Permission; rowName(row: R): string; label?: string; /** False for lists whose rows are only edited (角色组). */ adds?: boolean };
 }
@@ -24,7 +26,7 @@ interface ListScreenOptions<K extends string, R> {
  * `?action=add` opening the add dialog once. The screen keeps only what is its own.
  */
 export function useListScreen<K extends string, R>(opts: ListScreenOptions<K, R>) {
-  const table = useTableState<K>({ filters: opts.filters, schema: opts.schema });
+  const table = useTableState<K>({ filters: opts.filters, schema: opts.schema, privateFilters: opts.privateFilters });
   const allowed = useAllowed(opts.edit?.permission ?? { kind: 'grant' });
   const canEdit = !!opts.edit && allowed;
   const [editing, setEditing] = useState<Editing<R>>(null);

@@ -1,9 +1,23 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { type ComponentType, type LazyExoticComponent, createElement, lazy } from 'react';
 import type { ScreenComponent } from '../../shared/api';
 import type { EntitySource } from '../commands/entity-source';
 import type { Command } from '../commands/types';
 
-export type Screen = LazyExoticComponent<ComponentType>;
+export type Screen = LazyExoticComponent<ComponentType> | ComponentType;
+
+/**
+ * A lazily loaded screen that can be fetched ahead (`preload`, e.g. while the agent types a card
+ * number): once its code is in, it renders at once instead of suspending, so the Suspense fallback
+ * and React's 300 ms reveal throttle never show for it.
+ */
+export function preloadableScreen(load: () => Promise<ComponentType>): { Screen: ComponentType; preload(): Promise<unknown> } {
+  let loaded: ComponentType | null = null;
+  let loading: Promise<ComponentType> | null = null;
+  const preload = () => (loading ??= load().then((c) => (loaded = c)));
+  const Lazy = lazy(() => preload().then((c) => ({ default: c })));
+  const Screen = () => createElement(loaded ?? Lazy);
+  return { Screen, preload };
+}
 
 /**
  * What a client feature gives the console, from its one `index.ts`: the screens for its pages'

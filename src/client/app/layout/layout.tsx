@@ -164,6 +164,10 @@ export function Layout() {
     () => ({
       navigate: (path) => !sessionEndedShowing() && navigate(path),
       setDistrict: (id) => !sessionEndedShowing() && changeDistrict(id),
+      revalidate: (endpoints) => {
+        const stale = new Set(endpoints.map((e) => e.id));
+        void mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
+      },
       shell: (action) => {
         if (sessionEndedShowing()) return;
         if (action === 'palette') {
@@ -179,7 +183,7 @@ export function Layout() {
         else if (action === 'toggle-tags') toggleTags();
       },
     }),
-    [navigate, logout, toggleTags, changeDistrict, toggleSidebar, fetchPalette],
+    [navigate, logout, toggleTags, changeDistrict, toggleSidebar, fetchPalette, mutate],
   );
   const commands = useMemo(
     () => allowedCommands(COMMANDS, grants).filter((c) => (c.id !== 'shell.switch-district' || !!user?.openDistrict) && (!c.page || !!findPage(menus, c.page))),

@@ -1,7 +1,10 @@
 import { Link } from 'wouter';
 
-/** The card view's address: a card number may sit in it (a phone or citizen id never does). */
-export const cardViewPath = (cardNo: string) => `/busUser/card?no=${cardNo}`;
+/** The card view, without a card: a phone or citizen id reaches it through the hand-off, never the address. */
+export const CARD_VIEW = '/busUser/card';
+
+/** The card view's address: a card number may sit in it; `action` runs a screen action once it is shown. */
+export const cardViewPath = (cardNo: string, action?: string) => `${CARD_VIEW}?no=${cardNo}${action ? `&action=${action}` : ''}`;
 
 /**
  * A card number in any table or panel: one Tab stop that opens the card view (卡片详情), so an agent
@@ -13,8 +16,11 @@ export function CardNoLink({ cardNo }: { cardNo: string }) {
       href={cardViewPath(cardNo)}
       className="tabular-nums text-[var(--theme-strong)] underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-[var(--theme)]"
       aria-label={`卡片详情 ${cardNo}`}
-      // A row's Enter opens the row's own action; the link must not also trigger it.
-      onKeyDown={(e) => e.stopPropagation()}
+      // A row's Enter opens the row's own action; the link's Enter must not also trigger it. Every
+      // other key (Ctrl+K, Esc, j/k) goes on to the table, dialog and hotkeys.
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.stopPropagation();
+      }}
       onClick={(e) => e.stopPropagation()}
     >
       {cardNo}

@@ -52,7 +52,8 @@ export function UnbindDialog({ cardNo, onClose, onDone }: { cardNo: string; onCl
     toInput: (v) => ({ query: { busCardNo: cardNo, citizenCardNo: v.citizenCardNo.trim(), pwd: v.pwd } }),
     success: () => `已解绑亲情卡 ${cardNo}`,
     onSaved: onDone,
-    revalidate: [card.cardView],
+    // Wherever the binding shows: the card view and the bindings list with its counts.
+    revalidate: [card.cardView, family.bindPage, family.bindSummary],
   });
   const { values, errors, set } = form;
   return (
@@ -72,7 +73,8 @@ export function RefundDialog({ order, onClose, onDone }: { order: { id: number; 
     toInput: (v) => ({ body: { id: order.id, reason: v.reason, idempotencyKey: key } }),
     success: (r) => `订单 ${r.order.orderNo} 已退款 ${fenToYuan(r.refund.amount)} 元${r.replayed ? '（此前已办理）' : ''}`,
     onSaved: onDone,
-    revalidate: [card.cardView],
+    // Wherever the order shows: the card view, the order list, its detail, totals and counts.
+    revalidate: [card.cardView, discount.discountOrderPage, discount.discountOrderTotal, discount.discountOrderMsg, discount.countPage, discount.countTotal],
   });
   const { values, errors, set } = form;
   return (

@@ -35,6 +35,7 @@ function statusCommand(id: string, title: string, to: 0 | 1, keywords: string[])
         .call(discount.productStatus, { query: { id: Number(a.id), status: String(to) } })
         .then((p) => {
           toast.success(`优惠卡「${p.name}」已${done}`);
+          ctx.revalidate([discount.productPage, discount.productTotal, discount.productById]);
           ctx.navigate(`${PATHS.rules}?status=${to}`);
         })
         // The refusal is in the toast.

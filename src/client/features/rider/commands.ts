@@ -1,20 +1,21 @@
 import { card } from '../../../shared/api';
-import { CARD_CATEGORIES, CARD_STATES, type CardCategory, type CardState } from '../../../shared/api/card';
+import { CARD_CATEGORIES, CARD_NO, CARD_STATES, type CardCategory, type CardState } from '../../../shared/api/card';
+import { CARD_VIEW, cardViewPath } from '../../components/desk/card-no-link';
 import type { EntityRecord, EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { maskCitizenId, maskPhone } from '../../../shared/domain/mask';
 import { api } from '../../lib/api-client';
 import { handOff } from '../../components/desk/lookup-handoff';
+import { cardViewScreen } from './card-view-chunk';
 
-const CARD_VIEW = '/busUser/card';
 
 /**
  * Where a typed number opens: a card number in the address, a phone or citizen id through memory;
  * `then` is the card view's action to run once the card is there.
  */
-export function openLookup(navigate: (path: string) => void, q: string, then?: 'reveal' | 'unbind'): void {
+export function openLookup(navigate: (path: string) => void, q: string, then?: 'reveal'): void {
   const v = q.replace(/[\s-]/g, '');
-  if (/^\d{16}$/.test(v)) return navigate(`${CARD_VIEW}?no=${v}${then ? `&action=${then}` : ''}`);
+  if (CARD_NO.test(v)) return navigate(cardViewPath(v, then));
   handOff(v, then);
   navigate(CARD_VIEW);
 }
@@ -85,7 +86,8 @@ export const riderSources: EntitySource[] = [
     page: CARD_VIEW,
     prefix: '@',
     lookup(s): EntityRecord | null {
-      if (s.kind === 'card' && /^\d{16}$/.test(s.value)) return { key: `card:${s.value}`, title: `查询卡片 ${s.value}`, path: `${CARD_VIEW}?no=${s.value}` };
+      if (s.kind === 'card' || s.kind === 'citizen-id' || s.kind === 'phone') void cardViewScreen.preload();
+      if (s.kind === 'card' && CARD_NO.test(s.value)) return { key: `card:${s.value}`, title: `查询卡片 ${s.value}`, path: cardViewPath(s.value) };
       // Keys and titles are kept in the recents (local storage): masked, never the whole number.
       if (s.kind === 'citizen-id') return { key: `citizen:${maskCitizenId(s.value)}`, title: `按身份证号查询 ${maskCitizenId(s.value)}`, path: CARD_VIEW, onOpen: () => handOff(s.value) };
       if (s.kind === 'phone') return { key: `phone:${maskPhone(s.value)}`, title: `按手机号查询 ${maskPhone(s.value)}`, path: CARD_VIEW, onOpen: () => handOff(s.value) };
@@ -96,7 +98,7 @@ export const riderSources: EntitySource[] = [
       if (v.length < 4) return [];
       const res = await api.call(card.cardLookup, { body: { q: v } }, { silent: true });
       return [
-        ...res.cards.map((c) => ({ key: `card:${c.cardNo}`, title: c.cardNo, subtitle: `${cardLabel(c)}${c.holder ? ` · ${c.holder.name ?? ''} ${c.holder.phone}` : ''}`, path: `${CARD_VIEW}?no=${c.cardNo}` })),
+        ...res.cards.map((c) => ({ key: `card:${c.cardNo}`, title: c.cardNo, subtitle: `${cardLabel(c)}${c.holder ? ` · ${c.holder.name ?? ''} ${c.holder.phone}` : ''}`, path: cardViewPath(c.cardNo) })),
         ...res.riders.map((r) => ({ key: `rider:${r.id}`, title: `${r.name ?? '未实名'} ${r.phone}`, subtitle: `${r.cards} 张卡 · ${r.districtName ?? ''}`, path: CARD_VIEW, onOpen: () => handOff(v) })),
       ];
     },

@@ -28,11 +28,12 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
       width="max-w-xl"
       footer={
         <>
-          <Button onClick={onClose} hotkey="Esc" autoFocus={!refundable}>
+          {/* 关闭 takes focus: a held or repeated Enter must not walk into a refund. */}
+          <Button onClick={onClose} hotkey="Esc" autoFocus>
             关闭
           </Button>
           {refundable && (
-            <Button variant="danger" autoFocus onClick={() => onRefund({ id: o.id, orderNo: o.orderNo, amount: o.amount })}>
+            <Button variant="danger" onClick={() => onRefund({ id: o.id, orderNo: o.orderNo, amount: o.amount })}>
               退款 {fenToYuan(o.amount)} 元
             </Button>
           )}

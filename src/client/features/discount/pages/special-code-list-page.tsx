@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { discount } from '../../../../shared/api';
 import type { DiscountOrder } from '../../../../shared/api/discount';
 import { fenToYuan } from '../../../../shared/domain/money';
@@ -32,7 +31,6 @@ export function SpecialCodeListPage() {
   const orders = useApi(discount.discountOrderPage, { query: table.query });
   const totals = useApi(discount.discountOrderTotal, { query: filterQuery });
   const canRefund = useAllowed(discount.discountOrderRefund.permission);
-  const { mutate } = useSWRConfig();
   const [open, setOpen] = useState<Open>(null);
   const exporter = useExport(discount.downloadOrder, filterQuery, '优惠卡订单', '已导出（手机号已脱敏）');
 
@@ -54,12 +52,8 @@ export function SpecialCodeListPage() {
       .catch(() => undefined);
   });
 
-  const refunded = async (id: number, back: boolean) => {
-    setOpen(back ? { kind: 'detail', id } : null);
-    // The order's row, the totals and its detail all changed.
-    const stale = new Set<string>([discount.discountOrderPage.id, discount.discountOrderTotal.id, discount.discountOrderMsg.id, discount.countPage.id, discount.countTotal.id]);
-    await mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
-  };
+  // The refund dialog has reloaded the order's row, totals and detail already.
+  const refunded = (id: number, back: boolean) => setOpen(back ? { kind: 'detail', id } : null);
 
   const columns: Column<DiscountOrder>[] = [
     { id: 'orderNo', header: '订单号', fixed: true, cell: (o) => <span className="tabular-nums">{o.orderNo}</span> },
@@ -120,7 +114,7 @@ export function SpecialCodeListPage() {
         <RefundDialog
           order={open.order}
           onClose={() => setOpen(open.back ? { kind: 'detail', id: open.order.id } : null)}
-          onDone={() => void refunded(open.order.id, open.back)}
+          onDone={() => refunded(open.order.id, open.back)}
         />
       )}
     </ScreenSection>

@@ -16,7 +16,7 @@ export function UpdateRelationDialog({ binding, onClose, onDone }: { binding: Bi
     success: (b) => `已将亲情卡 ${b.cardNo} 的关系改为「${b.relation}」`,
     onSaved: onDone,
     // The card view lists the card's bindings with their relation too.
-    revalidate: [family.bindPage, card.cardView],
+    revalidate: [family.bindPage, family.bindSummary, card.cardView],
   });
   const { values, errors, set } = form;
   return (

@@ -49,7 +49,7 @@ const categoryOf = (n: number) => CARD_CATEGORIES[n as CardCategory] ?? String(n
  * with the screen (the file is masked too).
  */
 export function FamilyBindPage() {
-  const screen = useListScreen<FilterKey, Binding>({ filters: FILTER_KEYS, schema: family.bindPage.query });
+  const screen = useListScreen<FilterKey, Binding>({ filters: FILTER_KEYS, schema: family.bindPage.query, privateFilters: ['citizenCardNo'] });
   const { table } = screen;
   const [, navigate] = useLocation();
   // The summary and the export count what the list shows: the same filters, without paging.
@@ -64,10 +64,6 @@ export function FamilyBindPage() {
   const [editing, setEditing] = useState<Binding | null>(null);
   const [exporting, setExporting] = useState(false);
 
-  const reload = () => {
-    void bindings.mutate();
-    void summary.mutate();
-  };
   const exportAll = async () => {
     if (exporting) return;
     setExporting(true);
@@ -175,8 +171,8 @@ export function FamilyBindPage() {
           </>
         }
       />
-      {unbinding !== null && <UnbindDialog cardNo={unbinding} onClose={() => setUnbinding(null)} onDone={() => (setUnbinding(null), reload())} />}
-      {editing && <UpdateRelationDialog binding={editing} onClose={() => setEditing(null)} onDone={() => (setEditing(null), reload())} />}
+      {unbinding !== null && <UnbindDialog cardNo={unbinding} onClose={() => setUnbinding(null)} onDone={() => setUnbinding(null)} />}
+      {editing && <UpdateRelationDialog binding={editing} onClose={() => setEditing(null)} onDone={() => setEditing(null)} />}
     </ScreenSection>
   );
 }

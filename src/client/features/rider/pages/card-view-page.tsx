@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { card, discount, family } from '../../../../shared/api';
-import { CARD_CATEGORIES, CARD_STATES, type CardCategory, type CardState, PAY_STATUS, TICKET_TYPES } from '../../../../shared/api/card';
+import { CARD_CATEGORIES, CARD_NO, CARD_STATES, type CardCategory, type CardState, PAY_STATUS, TICKET_TYPES } from '../../../../shared/api/card';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
@@ -10,7 +10,8 @@ import { useAllowed } from '../../../lib/permission';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
 import { RefundDialog, RevealDialog, UnbindDialog } from '../../../components/desk/desk-dialogs';
-import { takeHandOff } from '../../../components/desk/lookup-handoff';
+import { useHandOff } from '../../../components/desk/lookup-handoff';
+import { toast } from '../../../components/toast';
 import { cardViewPath } from '../../../components/desk/card-no-link';
 import { useScreenAction } from '../../../lib/screen-action';
 
@@ -29,16 +30,18 @@ export function CardViewPage() {
   const { search } = useScreenLocation();
   const [, navigate] = useLocation();
   const no = new URLSearchParams(search).get('no');
-  const [handed] = useState(() => (no ? null : takeHandOff()));
-  const q = handed?.q ?? null;
+  const handed = useHandOff();
+  const q = no ? null : (handed?.q ?? null);
   const found = useApi(card.cardLookup, q ? { body: { q } } : null);
-  const view = useCardView(no && /^\d{16}$/.test(no) ? no : null);
+  const view = useCardView(no && CARD_NO.test(no) ? no : null);
   // One card found: straight to it (its number may sit in the address; the phone or id never does).
   const only = found.data?.cards.length === 1 ? found.data.cards[0]!.cardNo : null;
   useEffect(() => {
-    if (only && !no) navigate(`${cardViewPath(only)}${handed?.then ? `&action=${handed.then}` : ''}`, { replace: true });
+    if (only && !no) navigate(cardViewPath(only, handed?.then), { replace: true });
   }, [only, no, navigate, handed]);
-  if (view.data) return <CardView data={view.data} reload={() => void view.mutate()} />;
+  // SWR keeps the previous card's answer while the next one loads: never show (or act on) it as this one.
+  const data = view.data?.card.cardNo === no ? view.data : null;
+  if (data) return <CardView key={data.card.cardNo} data={data} reload={() => void view.mutate()} />;
   if (no) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">{view.error ? (view.error instanceof Error ? view.error.message : '卡片不存在') : '加载中…'}</p></ScreenSection>;
   if (!q) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">按 Ctrl+K，输入卡号、身份证号或手机号查询卡片。</p></ScreenSection>;
   const cards = found.data?.cards ?? [];
@@ -52,7 +55,7 @@ export function CardViewPage() {
         <ul aria-label="查到的卡片" className="flex max-w-2xl flex-col divide-y divide-gray-100 rounded border border-gray-200 bg-white">
           {cards.map((c) => (
             <li key={c.id}>
-              <button type="button" className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-[var(--theme)]" onClick={() => navigate(`${cardViewPath(c.cardNo)}${handed?.then ? `&action=${handed.then}` : ''}`)}>
+              <button type="button" className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-[var(--theme)]" onClick={() => navigate(cardViewPath(c.cardNo, handed?.then))}>
                 <span className="tabular-nums font-medium">{c.cardNo}</span>
                 <span className="text-gray-700">{CARD_CATEGORIES[c.category as CardCategory]}</span>
                 <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{CARD_STATES[c.state as CardState]}</span>
@@ -75,12 +78,11 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
   const [refunding, setRefunding] = useState<View['orders'][number] | null>(null);
   const c = data.card;
   const live = data.bindings.some((b) => b.status === 1);
-  // The palette's 查看实名信息 and 解绑亲情卡 land here with `?action=`.
+  // The palette's 查看实名信息 lands here with `?action=reveal`, once this card's answer is in.
   useScreenAction('reveal', () => {
-    if (canReveal && data.holder) setRevealing(data.holder.id);
-  });
-  useScreenAction('unbind', () => {
-    if (canUnbind && live) setUnbinding(true);
+    if (!canReveal) toast.error('当前用户没有查看实名信息的权限');
+    else if (!data.holder) toast.info('不记名卡，没有持卡人信息');
+    else setRevealing(data.holder.id);
   });
   return (
     <ScreenSection title={`卡片详情 · ${c.cardNo}`}>

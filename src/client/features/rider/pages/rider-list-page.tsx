@@ -27,7 +27,7 @@ type FilterKey = (typeof FILTER_KEYS)[number];
  * reason; 新增 and 导出 for those who may.
  */
 export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
-  const screen = useListScreen<FilterKey, Rider>({ filters: FILTER_KEYS, schema: card.riderPage.query, edit: { permission: card.riderAdd.permission, rowName: (r) => r.phone, adds: true } });
+  const screen = useListScreen<FilterKey, Rider>({ filters: FILTER_KEYS, schema: card.riderPage.query, privateFilters: ['phone', 'citizenCardNo'], edit: { permission: card.riderAdd.permission, rowName: (r) => r.phone, adds: true } });
   const { table } = screen;
   const query = useMemo(() => ({ ...table.query, ...(abnormal ? { state: '0' } : {}) }), [table.query, abnormal]);
   const riders = useApi(card.riderPage, { query });
@@ -137,9 +137,9 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
           </>
         }
       />
-      {resolving && <ResolveDialog rider={resolving} onClose={() => setResolving(null)} onSaved={() => (setResolving(null), void riders.mutate(), void summary.mutate())} />}
+      {resolving && <ResolveDialog rider={resolving} onClose={() => setResolving(null)} onSaved={() => setResolving(null)} />}
       {revealing !== null && <RevealDialog riderId={revealing} onClose={() => setRevealing(null)} />}
-      {screen.editing && <AddRiderDialog onClose={screen.close} onSaved={() => (screen.close(), void riders.mutate(), void summary.mutate())} />}
+      {screen.editing && <AddRiderDialog onClose={screen.close} onSaved={screen.close} />}
     </ScreenSection>
   );
 }
