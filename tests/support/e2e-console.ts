@@ -71,3 +71,25 @@ export async function storedToken(page: Page): Promise<string> {
 export function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
+
+/**
+ * Arms the page to time, on its own clock, the next Enter keydown to the first animation frame after
+ * `text` appears in the document.
+ */
+export function watchPaint(page: Page, text: string) {
+  const armed = page.evaluate((t) => {
+    const w = window as unknown as { __paint?: Promise<number> };
+    w.__paint = new Promise<number>((resolve) => {
+      let enter = 0;
+      document.addEventListener('keydown', (e) => e.key === 'Enter' && !enter && (enter = performance.now()), { capture: true });
+      const check = () => {
+        if (!enter || !document.body.innerText.includes(t)) return false;
+        requestAnimationFrame(() => resolve(performance.now() - enter));
+        return true;
+      };
+      const observer = new MutationObserver(() => check() && observer.disconnect());
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+  }, text);
+  return { armed, result: () => page.evaluate(() => (window as unknown as { __paint: Promise<number> }).__paint) };
+}
