@@ -5,6 +5,10 @@ import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { type Client, type Measurement, expectOk, measure, percentile } from './lib';
 import type { BenchServer } from './server';
 import { watchPaint } from '../support/e2e-console';
+import { hasChromium, launchChromium } from '../support/e2e';
+import { createClient } from './lib';
+import { login } from './login.bench';
+import { startBenchServer } from './server';
 
 /**
  * The call-centre desk's lookups (issue 11) against the demo city's 200,000 cards and 50,000 riders:
@@ -96,4 +100,50 @@ export async function benchDeskBrowser(browser: Browser, server: BenchServer, ru
   } finally {
     await context.close();
   }
+}
+
+/** PostgreSQL for the desk's lookups a second time (a fresh database is made on it): BENCH_DATABASE_URL, else DATABASE_URL. */
+const POSTGRES = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
+
+/**
+ * The desk's part of the bench, as README lines: lookups on the given (PGlite) server, the browser
+ * flow against it when Chromium is there, and the lookups again on PostgreSQL when one is given.
+ */
+export async function deskSection(server: BenchServer, client: Client, adminToken: string, opts: { total: number; concurrency: number; warmup: number }, log: (msg: string) => void): Promise<string[]> {
+  const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+  log("bench: the desk's lookups (PGlite)...");
+  const desk = [await benchDesk(client, adminToken, server, opts)];
+  let browserRuns: Awaited<ReturnType<typeof benchDeskBrowser>> | null = null;
+  if (hasChromium) {
+    log('bench: Ctrl+K → 卡片详情 in Chromium, 21 runs...');
+    const browser = await launchChromium();
+    try {
+      browserRuns = await benchDeskBrowser(browser, server, 21);
+    } finally {
+      await browser.close();
+    }
+  }
+  if (POSTGRES) {
+    log("bench: the desk's lookups on PostgreSQL (a fresh database, the demo city seeded)...");
+    const pgServer = await startBenchServer({ postgresUrl: POSTGRES });
+    const pgClient = createClient(pgServer.url, opts.concurrency);
+    try {
+      desk.push(await benchDesk(pgClient, await login(pgClient, 'admin'), pgServer, opts));
+    } finally {
+      pgClient.close();
+      await pgServer.close();
+    }
+  }
+  return [
+    'The desk (issue 11): lookups over the whole city as the super user;' + (POSTGRES ? ' PostgreSQL on the same machine, a fresh database with the same demo city.' : ' no PostgreSQL given (BENCH_DATABASE_URL or DATABASE_URL).'),
+    '',
+    ...deskTable(desk),
+    '',
+    ...(browserRuns
+      ? [
+          `Ctrl+K → card number → Enter → 卡片详情 painted, in headless Chromium as the agent (${browserRuns.runs} runs, timed in the page): cold palette ${ms(browserRuns.cold.enter)} ms after Enter (${ms(browserRuns.cold.ctrlK)} ms from Ctrl+K); warm p50 ${ms(browserRuns.warm.enterP50)} / p99 ${ms(browserRuns.warm.enterP99)} ms after Enter, p50 ${ms(browserRuns.warm.ctrlKP50)} / p99 ${ms(browserRuns.warm.ctrlKP99)} ms from Ctrl+K (typing 16 digits through the DevTools protocol included).`,
+          '',
+        ]
+      : []),
+  ];
 }

@@ -16,11 +16,9 @@ import { startBenchServer } from './server';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, hasChromium, launchChromium } from '../support/e2e';
-import { benchDesk, benchDeskBrowser, deskTable } from './desk.bench';
+import { ROOT, hasChromium } from '../support/e2e';
+import { deskSection } from './desk.bench';
 
-/** PostgreSQL for the desk's lookups a second time (a fresh database is made on it): BENCH_DATABASE_URL, else DATABASE_URL. */
-const POSTGRES = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
 const DIST = path.join(ROOT, 'dist');
 
 const READS = { total: 2000, concurrency: 8, warmup: 200 };
@@ -65,29 +63,7 @@ async function main() {
     }
     process.stderr.write('bench: 5 merges of a station used by 30 lines...\n');
     const merge = await benchMerge(client, adminToken, server.db, 5);
-    process.stderr.write('bench: the desk\'s lookups (PGlite)...\n');
-    const desk = [await benchDesk(client, adminToken, server, READS)];
-    let deskBrowser: Awaited<ReturnType<typeof benchDeskBrowser>> | null = null;
-    if (hasChromium) {
-      process.stderr.write('bench: Ctrl+K → 卡片详情 in Chromium, 21 runs...\n');
-      const browser = await launchChromium();
-      try {
-        deskBrowser = await benchDeskBrowser(browser, server, 21);
-      } finally {
-        await browser.close();
-      }
-    }
-    if (POSTGRES) {
-      process.stderr.write('bench: the desk\'s lookups on PostgreSQL (a fresh database, the demo city seeded)...\n');
-      const pgServer = await startBenchServer({ postgresUrl: POSTGRES });
-      const pgClient = createClient(pgServer.url, READS.concurrency);
-      try {
-        desk.push(await benchDesk(pgClient, await login(pgClient, 'admin'), pgServer, READS));
-      } finally {
-        pgClient.close();
-        await pgServer.close();
-      }
-    }
+    const deskLines = await deskSection(server, client, adminToken, READS, (msg) => process.stderr.write(`${msg}\n`));
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
 
@@ -110,16 +86,7 @@ async function main() {
       ...network.map((n) => row(`\`GET ${decodeURIComponent(n.path)}\``, n.m)),
       row('`POST /busline/api/authenticate` (scrypt)', logins),
       '',
-      'The desk (issue 11): lookups over the whole city as the super user;' + (POSTGRES ? ' PostgreSQL on the same machine, a fresh database with the same demo city.' : ' no PostgreSQL given (BENCH_DATABASE_URL or DATABASE_URL).'),
-      '',
-      ...deskTable(desk),
-      '',
-      ...(deskBrowser
-        ? [
-            `Ctrl+K → card number → Enter → 卡片详情 painted, in headless Chromium as the agent (${deskBrowser.runs} runs): cold palette ${ms(deskBrowser.cold.enter)} ms after Enter (${ms(deskBrowser.cold.ctrlK)} ms from Ctrl+K); warm p50 ${ms(deskBrowser.warm.enterP50)} / p99 ${ms(deskBrowser.warm.enterP99)} ms after Enter, p50 ${ms(deskBrowser.warm.ctrlKP50)} / p99 ${ms(deskBrowser.warm.ctrlKP99)} ms from Ctrl+K (typing 16 digits through the DevTools protocol included).`,
-            '',
-          ]
-        : []),
+      ...deskLines,
       `合并站点 of a station used by ${merge.lines} lines (each of 21 stops), ${merge.ms.length} runs: median ${ms(merge.ms[Math.floor(merge.ms.length / 2)]!)} ms, max ${ms(merge.ms.at(-1)!)} ms (one transaction: re-point, renumber, delete, audit).`,
       '',
       ...(flood && timing

@@ -16,6 +16,16 @@ clientSuite((server) => {
 const db = () => s.database.db;
 const pii = createPii(TEST_PII_KEY);
 
+/** Signed in as `login` on `path`, the layout up, then Ctrl+K: the palette dialog, ready for keys. */
+async function paletteAs(login: string, path = '/') {
+  await signIn(s, login);
+  visit(s, path);
+  const { user } = renderWithUser(<App />);
+  await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+  await user.keyboard('{Control>}k{/Control}');
+  return { user, dialog: await screen.findByRole('dialog', { name: '命令面板' }) };
+}
+
 async function xuhuiCard(opts: { held?: boolean } = {}) {
   const [d] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
   const [c] = await db().select().from(t.busCards).where(and(eq(t.busCards.districtId, d!.id), opts.held ? isNotNull(t.busCards.riderId) : undefined)).limit(1);
@@ -25,12 +35,7 @@ async function xuhuiCard(opts: { held?: boolean } = {}) {
 describe('卡片详情', () => {
   it('a card number typed into the palette opens the card view: state, category, holder masked', async () => {
     const c = await xuhuiCard({ held: true });
-    await signIn(s, 'agent');
-    visit(s, '/');
-    const { user } = renderWithUser(<App />);
-    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
-    await user.keyboard('{Control>}k{/Control}');
-    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    const { user, dialog } = await paletteAs('agent');
     await user.keyboard(c.cardNo);
     await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain(`查询卡片 ${c.cardNo}`));
     await user.keyboard('{Enter}');
@@ -49,12 +54,7 @@ describe('卡片详情', () => {
     const [holder] = await db().select().from(t.riders).where(eq(t.riders.id, c.riderId!));
     const cards = await db().select().from(t.busCards).where(eq(t.busCards.riderId, holder!.id));
     const phone = pii.decrypt(holder!.phoneEnc);
-    await signIn(s, 'agent');
-    visit(s, '/');
-    const { user } = renderWithUser(<App />);
-    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
-    await user.keyboard('{Control>}k{/Control}');
-    await screen.findByRole('dialog', { name: '命令面板' });
+    const { user } = await paletteAs('agent');
     await user.keyboard(`${phone.slice(0, 3)} ${phone.slice(3, 7)} ${phone.slice(7)}{Enter}`);
     await waitFor(() => expect(window.location.pathname).toBe('/busUser/card'));
     if (cards.length === 1) await waitFor(() => expect(window.location.search).toBe(`?no=${cards[0]!.cardNo}`), { timeout: 5_000 });
@@ -131,12 +131,7 @@ describe('卡片列表', () => {
 describe('the desk\'s palette commands', () => {
   it('查看实名信息 takes a card number and opens the holder\'s reveal dialog on the card view', async () => {
     const c = await xuhuiCard({ held: true });
-    await signIn(s, 'agent');
-    visit(s, '/');
-    const { user } = renderWithUser(<App />);
-    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
-    await user.keyboard('{Control>}k{/Control}');
-    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    const { user, dialog } = await paletteAs('agent');
     await user.keyboard('查看实名信息');
     await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('查看实名信息（持卡人）'));
     // Typed ahead, as an agent does: the number and its Enter may arrive while the first Enter waits
@@ -149,12 +144,7 @@ describe('the desk\'s palette commands', () => {
   });
 
   it('新增乘客 opens the add dialog on 乘客用户', async () => {
-    await signIn(s, 'agent');
-    visit(s, '/');
-    const { user } = renderWithUser(<App />);
-    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
-    await user.keyboard('{Control>}k{/Control}');
-    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    const { user, dialog } = await paletteAs('agent');
     await user.keyboard('新增乘客');
     await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('新增乘客'));
     await user.keyboard('{Enter}');
@@ -164,12 +154,7 @@ describe('the desk\'s palette commands', () => {
 
   it('an account without 乘客用户管理 (the viewer) is offered no card lookup: a typed card number finds nothing to open', async () => {
     const c = await xuhuiCard();
-    await signIn(s, 'viewer');
-    visit(s, '/');
-    const { user } = renderWithUser(<App />);
-    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
-    await user.keyboard('{Control>}k{/Control}');
-    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    const { user, dialog } = await paletteAs('viewer');
     await user.keyboard(c.cardNo);
     await waitFor(() => expect(within(dialog).queryByRole('option', { name: /查询卡片/ })).toBeNull());
     await user.clear(within(dialog).getByRole('combobox'));

@@ -123,3 +123,13 @@ export function useTableState<K extends string>({ filters: keys, defaultSize = D
     [snapshot, write],
   );
 }
+
+/**
+ * The filters alone (no page, size or sort), for the totals and the exports: they must count and
+ * export exactly the rows the table is filtered to, not only the page shown.
+ */
+export function useFilterQuery<K extends string>(filters: Record<K, string>): Record<string, string> {
+  const key = JSON.stringify(filters);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content: the record is rebuilt each render.
+  return useMemo(() => Object.fromEntries(Object.entries<string>(filters).filter(([, v]) => v !== '')), [key]);
+}

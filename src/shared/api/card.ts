@@ -41,6 +41,12 @@ export type CardCategory = keyof typeof CARD_CATEGORIES;
 export const TICKET_TYPES = { 1: '单次票', 2: '月票', 3: '年票' } as const;
 export const PAY_STATUS = { 0: '未支付', 1: '已支付', 2: '已退款' } as const;
 
+/** The labels of those codes, for any number the server sends (an unknown code shows as itself). */
+export const cardStateLabel = (n: number): string => CARD_STATES[n as CardState] ?? String(n);
+export const cardCategoryLabel = (n: number): string => CARD_CATEGORIES[n as CardCategory] ?? String(n);
+export const ticketTypeLabel = (n: number): string => TICKET_TYPES[n as keyof typeof TICKET_TYPES] ?? String(n);
+export const payStatusLabel = (n: number): string => PAY_STATUS[n as keyof typeof PAY_STATUS] ?? String(n);
+
 /** A bus card number as printed: 16 digits (the demo city's start with 3101). */
 export const CARD_NO = /^\d{16}$/;
 

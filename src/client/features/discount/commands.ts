@@ -1,5 +1,5 @@
 import { discount } from '../../../shared/api';
-import { TICKET_TYPES } from '../../../shared/api/card';
+import { ticketTypeLabel } from '../../../shared/api/card';
 import { fenToYuan } from '../../../shared/domain/money';
 import type { Command } from '../../commands/types';
 import { toast } from '../../components/toast';
@@ -11,7 +11,7 @@ const productsIn = (status: 0 | 1) => async () => {
   const page = await api.call(discount.productPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true });
   return page.content.map((p) => ({
     value: String(p.id),
-    label: `${p.name}（${TICKET_TYPES[p.ticketType as keyof typeof TICKET_TYPES] ?? ''} ${fenToYuan(p.price)} 元）`,
+    label: `${p.name}（${ticketTypeLabel(p.ticketType)} ${fenToYuan(p.price)} 元）`,
     keywords: [p.name, p.districtName ?? ''],
   }));
 };

@@ -1,5 +1,5 @@
 import { card } from '../../../shared/api';
-import { CARD_CATEGORIES, CARD_NO, CARD_STATES, type CardCategory, type CardState } from '../../../shared/api/card';
+import { CARD_NO, cardCategoryLabel, cardStateLabel } from '../../../shared/api/card';
 import { CARD_VIEW, cardViewPath } from '../../components/desk/card-no-link';
 import type { EntityRecord, EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
@@ -72,7 +72,7 @@ export const riderCommands: Command[] = [
   },
 ];
 
-const cardLabel = (c: { state: number; category: number }) => `${CARD_CATEGORIES[c.category as CardCategory] ?? ''} · ${CARD_STATES[c.state as CardState] ?? ''}`;
+const cardLabel = (c: { state: number; category: number }) => `${cardCategoryLabel(c.category)} · ${cardStateLabel(c.state)}`;
 
 /**
  * 乘客与卡片: a typed card number, citizen id or phone is offered as a lookup row (the palette checks

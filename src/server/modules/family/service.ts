@@ -3,7 +3,7 @@ import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { family } from '../../../shared/api';
-import { CARD_CATEGORIES } from '../../../shared/api/card';
+import { CARD_CATEGORIES, cardCategoryLabel } from '../../../shared/api/card';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
@@ -179,7 +179,7 @@ async function* bindingRows(deps: AppDeps, a: AuthContext, q: BindFilters) {
     const rows = await select(deps.db).where(and(where(deps, a, q), sql`${t.familyBindings.id} > ${after}`)).orderBy(t.familyBindings.id).limit(1_000);
     for (const r of rows) {
       const d = dto(deps, r);
-      yield [d.id, d.cardNo, CARD_CATEGORIES[d.cardCategory as keyof typeof CARD_CATEGORIES] ?? d.cardCategory, d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, d.status ? '已绑定' : '已解绑', d.boundDate.slice(0, 10), d.expiresDate.slice(0, 10), d.renewals];
+      yield [d.id, d.cardNo, cardCategoryLabel(d.cardCategory), d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, d.status ? '已绑定' : '已解绑', d.boundDate.slice(0, 10), d.expiresDate.slice(0, 10), d.renewals];
     }
     if (rows.length < 1_000) return;
     after = rows.at(-1)!.b.id;

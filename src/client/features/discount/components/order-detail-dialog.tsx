@@ -7,7 +7,8 @@ import { CardNoLink } from '../../../components/desk/card-no-link';
 import { Modal } from '../../../components/modal';
 import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';
-import { PAY_TONE, payLabel, ticketLabel } from './discount-filters';
+import { PAY_TONE } from './discount-filters';
+import { payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
 
 export type OrderRef = { id: number; orderNo: string; amount: number };
 
@@ -49,12 +50,12 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
           <dl className="grid grid-cols-[6rem_1fr] gap-y-2 text-sm">
             <Item term="订单号" value={<span className="tabular-nums">{o.orderNo}</span>} />
             <Item term="产品" value={o.productName} />
-            <Item term="票种" value={ticketLabel(o.ticketType)} />
+            <Item term="票种" value={ticketTypeLabel(o.ticketType)} />
             {/* Following the link leaves the screen: the dialog closes first so it is not left open behind the card view. */}
             <Item term="卡号" value={<span onClickCapture={onClose}><CardNoLink cardNo={o.cardNo} /></span>} />
             <Item term="手机号" value={<span className="tabular-nums">{o.riderPhone ?? '—'}</span>} />
             <Item term="金额" value={`${fenToYuan(o.amount)} 元`} />
-            <Item term="支付状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payLabel(o.payStatus)}</span>} />
+            <Item term="支付状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payStatusLabel(o.payStatus)}</span>} />
             <Item term="下单时间" value={formatDateTime(o.createdDate)} />
             <Item term="支付时间" value={formatDateTime(o.paidDate) || '—'} />
             {o.refundedDate && <Item term="退款时间" value={formatDateTime(o.refundedDate)} />}

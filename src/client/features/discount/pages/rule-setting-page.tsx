@@ -16,8 +16,10 @@ import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
-import { TICKET_OPTIONS, ticketLabel, useFilterQuery } from '../components/discount-filters';
+import { TICKET_OPTIONS } from '../components/discount-filters';
+import { ticketTypeLabel } from '../../../../shared/api/card';
 import { PATHS } from '../paths';
+import { useFilterQuery } from '../../../components/table-state';
 
 const FILTER_KEYS = ['name', 'ticketType', 'status'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -87,7 +89,7 @@ export function RuleSettingPage() {
 
   const columns: Column<DiscountProduct>[] = [
     { id: 'name', header: '名称', fixed: true, cell: (p) => <span className="font-medium text-gray-800">{p.name}</span> },
-    { id: 'ticketType', header: '票种', cell: (p) => ticketLabel(p.ticketType) },
+    { id: 'ticketType', header: '票种', cell: (p) => ticketTypeLabel(p.ticketType) },
     { id: 'price', header: '价格（元）', sort: 'price', align: 'right', cell: (p) => fenToYuan(p.price), className: 'tabular-nums' },
     { id: 'validDays', header: '有效天数', align: 'right', cell: (p) => p.validDays, className: 'tabular-nums' },
     { id: 'status', header: '状态', cell: (p) => (p.status === 1 ? <span className="rounded bg-green-50 px-1.5 py-0.5 text-xs text-green-800">在售</span> : <span className="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-700">已下架</span>) },
@@ -166,7 +168,7 @@ export function RuleSettingPage() {
             </p>
           ) : (
             <p>
-              确定上架优惠卡 <b>{p.name}</b>（{fenToYuan(p.price)} 元 · {ticketLabel(p.ticketType)} · {p.validDays} 天）吗？上架后乘客即可购买。
+              确定上架优惠卡 <b>{p.name}</b>（{fenToYuan(p.price)} 元 · {ticketTypeLabel(p.ticketType)} · {p.validDays} 天）吗？上架后乘客即可购买。
             </p>
           ))}
       </ConfirmDialog>

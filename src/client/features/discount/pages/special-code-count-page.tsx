@@ -6,7 +6,10 @@ import { type Column, DataTable } from '../../../components/data-table';
 import { ScreenSection } from '../../../components/screen-section';
 import { useTableState } from '../../../components/table-state';
 import { useApi } from '../../../lib/use-api';
-import { ORDER_FILTERS, ORDER_FILTER_KEYS, ticketLabel, useExport, useFilterQuery } from '../components/discount-filters';
+import { ORDER_FILTERS, ORDER_FILTER_KEYS } from '../components/discount-filters';
+import { ticketTypeLabel } from '../../../../shared/api/card';
+import { useExport } from '../../../components/use-export';
+import { useFilterQuery } from '../../../components/table-state';
 
 type CountRow = z.infer<typeof discount.productCountRow>;
 
@@ -23,7 +26,7 @@ export function SpecialCodeCountPage() {
 
   const columns: Column<CountRow>[] = [
     { id: 'productName', header: '产品', fixed: true, cell: (r) => <span className="font-medium text-gray-800">{r.productName}</span> },
-    { id: 'ticketType', header: '票种', cell: (r) => ticketLabel(r.ticketType) },
+    { id: 'ticketType', header: '票种', cell: (r) => ticketTypeLabel(r.ticketType) },
     { id: 'orders', header: '订单数', sort: 'orders', align: 'right', cell: (r) => r.orders, className: 'tabular-nums' },
     { id: 'paid', header: '已支付（笔）', align: 'right', cell: (r) => r.paid, className: 'tabular-nums' },
     { id: 'paidAmount', header: '支付金额（元）', align: 'right', cell: (r) => fenToYuan(r.paidAmount), className: 'tabular-nums' },

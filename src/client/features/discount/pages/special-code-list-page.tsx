@@ -14,8 +14,11 @@ import { api } from '../../../lib/api-client';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
-import { ORDER_FILTERS, ORDER_FILTER_KEYS, PAY_TONE, payLabel, ticketLabel, useExport, useFilterQuery } from '../components/discount-filters';
+import { ORDER_FILTERS, ORDER_FILTER_KEYS, PAY_TONE } from '../components/discount-filters';
+import { payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
 import { OrderDetailDialog, type OrderRef } from '../components/order-detail-dialog';
+import { useExport } from '../../../components/use-export';
+import { useFilterQuery } from '../../../components/table-state';
 
 /** One dialog at a time: the detail, or the refund started from it (Esc there returns to the detail). */
 type Open = { kind: 'detail'; id: number } | { kind: 'refund'; order: OrderRef; back: boolean } | null;
@@ -58,11 +61,11 @@ export function SpecialCodeListPage() {
   const columns: Column<DiscountOrder>[] = [
     { id: 'orderNo', header: '订单号', fixed: true, cell: (o) => <span className="tabular-nums">{o.orderNo}</span> },
     { id: 'productName', header: '产品', cell: (o) => o.productName },
-    { id: 'ticketType', header: '票种', cell: (o) => ticketLabel(o.ticketType) },
+    { id: 'ticketType', header: '票种', cell: (o) => ticketTypeLabel(o.ticketType) },
     { id: 'cardNo', header: '卡号', cell: (o) => <CardNoLink cardNo={o.cardNo} /> },
     { id: 'riderPhone', header: '手机号', cell: (o) => o.riderPhone ?? '—', className: 'tabular-nums' },
     { id: 'amount', header: '金额（元）', sort: 'amount', align: 'right', cell: (o) => fenToYuan(o.amount), className: 'tabular-nums' },
-    { id: 'payStatus', header: '状态', cell: (o) => <span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payLabel(o.payStatus)}</span> },
+    { id: 'payStatus', header: '状态', cell: (o) => <span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payStatusLabel(o.payStatus)}</span> },
     { id: 'createdDate', header: '下单时间', sort: 'createdDate', cell: (o) => formatDateTime(o.createdDate), className: 'tabular-nums' },
     { id: 'paidDate', header: '支付时间', cell: (o) => formatDateTime(o.paidDate) || '—', className: 'tabular-nums', hiddenByDefault: true },
     {

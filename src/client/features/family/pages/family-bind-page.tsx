@@ -1,8 +1,7 @@
-import { useMemo, useState } from 'react';
-import dayjs from 'dayjs';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { family } from '../../../../shared/api';
-import { CARD_CATEGORIES, CARD_NO, type CardCategory } from '../../../../shared/api/card';
+import { CARD_NO, cardCategoryLabel } from '../../../../shared/api/card';
 import type { Binding } from '../../../../shared/api/family';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
@@ -11,15 +10,14 @@ import { CardNoLink } from '../../../components/desk/card-no-link';
 import { UnbindDialog } from '../../../components/desk/desk-dialogs';
 import type { FilterDef } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
-import { toast } from '../../../components/toast';
 import { useListScreen } from '../../../components/use-list-screen';
-import { api } from '../../../lib/api-client';
 import { useAllowed } from '../../../lib/permission';
-import { saveFile } from '../../../lib/save-file';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
 import { UpdateRelationDialog } from '../components/update-relation-dialog';
 import { CARD_SUBSCRIPTION_PATH, normaliseCardNo } from '../paths';
+import { useExport } from '../../../components/use-export';
+import { useFilterQuery } from '../../../components/table-state';
 
 const FILTER_KEYS = ['busCardNo', 'citizenCardNo', 'status'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -40,7 +38,6 @@ const FILTERS: FilterDef<FilterKey>[] = [
   },
 ];
 
-const categoryOf = (n: number) => CARD_CATEGORIES[n as CardCategory] ?? String(n);
 
 /**
  * 绑定关系 (ListFamilyBind): the area's family-card bindings, the binder masked as the server sends
@@ -53,7 +50,7 @@ export function FamilyBindPage() {
   const { table } = screen;
   const [, navigate] = useLocation();
   // The summary and the export count what the list shows: the same filters, without paging.
-  const filterQuery = useMemo(() => Object.fromEntries(FILTER_KEYS.flatMap((k) => (table.filters[k] ? [[k, table.filters[k]]] : []))), [table.filters]);
+  const filterQuery = useFilterQuery(table.filters);
   const bindings = useApi(family.bindPage, { query: table.query });
   const summary = useApi(family.bindSummary, { query: filterQuery });
   const canUnbind = useAllowed(family.unBind.permission);
@@ -62,22 +59,7 @@ export function FamilyBindPage() {
   const canEdit = canUnbind || canUpdate;
   const [unbinding, setUnbinding] = useState<string | null>(null);
   const [editing, setEditing] = useState<Binding | null>(null);
-  const [exporting, setExporting] = useState(false);
-
-  const exportAll = async () => {
-    if (exporting) return;
-    setExporting(true);
-    try {
-      const file = await api.call(family.bindExport, { query: filterQuery });
-      saveFile(file, `亲情卡绑定-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
-      toast.success('已导出（绑定人姓名、手机号、身份证号已脱敏）');
-    } catch {
-      // In the toast.
-    } finally {
-      setExporting(false);
-    }
-  };
-  useScreenAction('export', () => void exportAll());
+  const exporter = useExport(family.bindExport, filterQuery, '亲情卡绑定', '已导出（绑定人姓名、手机号、身份证号已脱敏）');
   // The palette's 解绑亲情卡 lands here with the card filtered (`busCardNo` stays as the filter).
   useScreenAction('unbind', (args) => {
     const no = normaliseCardNo(args.get('busCardNo') ?? '');
@@ -87,7 +69,7 @@ export function FamilyBindPage() {
   const live = (b: Binding) => b.status === 1;
   const columns: Column<Binding>[] = [
     { id: 'cardNo', header: '卡号', fixed: true, cell: (b) => <CardNoLink cardNo={b.cardNo} /> },
-    { id: 'category', header: '卡类别', cell: (b) => categoryOf(b.cardCategory) },
+    { id: 'category', header: '卡类别', cell: (b) => cardCategoryLabel(b.cardCategory) },
     { id: 'relation', header: '关系', cell: (b) => b.relation },
     {
       id: 'holder',
@@ -165,8 +147,8 @@ export function FamilyBindPage() {
             <Button className="h-8" onClick={() => navigate(CARD_SUBSCRIPTION_PATH)} title="向卡中心查询一张卡能否绑定为亲情卡">
               卡片订阅/查卡
             </Button>
-            <Button className="h-8" disabled={exporting} onClick={() => void exportAll()}>
-              {exporting ? '导出中…' : '导出 Excel'}
+            <Button className="h-8" disabled={exporter.exporting} onClick={() => void exporter.run()}>
+              {exporter.exporting ? '导出中…' : '导出 Excel'}
             </Button>
           </>
         }

@@ -1,5 +1,3 @@
-import { useMemo, useState } from 'react';
-import dayjs from 'dayjs';
 import type { z } from 'zod';
 import { family } from '../../../../shared/api';
 import type { renewRow } from '../../../../shared/api/family';
@@ -10,12 +8,10 @@ import { type Column, DataTable } from '../../../components/data-table';
 import { CardNoLink } from '../../../components/desk/card-no-link';
 import type { FilterDef } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
-import { toast } from '../../../components/toast';
 import { useListScreen } from '../../../components/use-list-screen';
-import { api } from '../../../lib/api-client';
-import { saveFile } from '../../../lib/save-file';
-import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
+import { useExport } from '../../../components/use-export';
+import { useFilterQuery } from '../../../components/table-state';
 
 const FILTER_KEYS = ['busCardNo'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -29,24 +25,10 @@ const FILTERS: FilterDef<FilterKey>[] = [{ key: 'busCardNo', label: '卡号', ty
  */
 export function RenewLogPage() {
   const { table } = useListScreen<FilterKey, Renewal>({ filters: FILTER_KEYS, schema: family.renewLogPage.query });
-  const filterQuery = useMemo(() => (table.filters.busCardNo ? { busCardNo: table.filters.busCardNo } : {}), [table.filters.busCardNo]);
+  const filterQuery = useFilterQuery(table.filters);
   const renewals = useApi(family.renewLogPage, { query: table.query });
   const summary = useApi(family.renewLogSummary, { query: filterQuery });
-  const [exporting, setExporting] = useState(false);
-  const exportAll = async () => {
-    if (exporting) return;
-    setExporting(true);
-    try {
-      const file = await api.call(family.renewLogExport, { query: filterQuery });
-      saveFile(file, `亲情卡续期-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
-      toast.success('已导出（绑定人信息已脱敏）');
-    } catch {
-      // In the toast.
-    } finally {
-      setExporting(false);
-    }
-  };
-  useScreenAction('export', () => void exportAll());
+  const exporter = useExport(family.renewLogExport, filterQuery, '亲情卡续期', '已导出（绑定人信息已脱敏）');
   const columns: Column<Renewal>[] = [
     { id: 'cardNo', header: '卡号', fixed: true, cell: (r) => <CardNoLink cardNo={r.cardNo} /> },
     { id: 'months', header: '续期月数', align: 'right', cell: (r) => `${r.months} 个月`, className: 'tabular-nums' },
@@ -81,8 +63,8 @@ export function RenewLogPage() {
         filters={FILTERS}
         emptyText={table.filters.busCardNo ? '暂无数据：卡号需完整输入' : '暂无数据'}
         toolbar={
-          <Button className="h-8" disabled={exporting} onClick={() => void exportAll()}>
-            {exporting ? '导出中…' : '导出 Excel'}
+          <Button className="h-8" disabled={exporter.exporting} onClick={() => void exporter.run()}>
+            {exporter.exporting ? '导出中…' : '导出 Excel'}
           </Button>
         }
       />

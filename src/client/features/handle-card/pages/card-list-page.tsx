@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { type Card, card } from '../../../../shared/api';
-import { CARD_CATEGORIES, CARD_STATES, type CardCategory, type CardState } from '../../../../shared/api/card';
+import { CARD_CATEGORIES, CARD_STATES, cardCategoryLabel, cardStateLabel } from '../../../../shared/api/card';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { type Column, DataTable } from '../../../components/data-table';
@@ -32,8 +32,8 @@ export function CardListPage() {
   );
   const columns: Column<Card>[] = [
     { id: 'cardNo', header: '卡号', fixed: true, cell: (c) => <CardNoLink cardNo={c.cardNo} /> },
-    { id: 'state', header: '状态', cell: (c) => CARD_STATES[c.state as CardState] ?? String(c.state) },
-    { id: 'category', header: '类别', cell: (c) => CARD_CATEGORIES[c.category as CardCategory] ?? String(c.category) },
+    { id: 'state', header: '状态', cell: (c) => cardStateLabel(c.state) },
+    { id: 'category', header: '类别', cell: (c) => cardCategoryLabel(c.category) },
     { id: 'holder', header: '持卡人', cell: (c) => (c.holder ? `${c.holder.name ?? '未实名'} ${c.holder.phone}` : <span className="text-gray-600">不记名</span>) },
     { id: 'balance', header: '余额（元）', align: 'right', sort: 'balance', cell: (c) => fenToYuan(c.balance), className: 'tabular-nums' },
     { id: 'issuedDate', header: '发卡日期', sort: 'issuedDate', cell: (c) => formatDateTime(c.issuedDate, 'YYYY-MM-DD'), className: 'tabular-nums' },
@@ -43,7 +43,7 @@ export function CardListPage() {
     <ScreenSection title="卡片列表">
       {summary && (
         <p className="mb-3 text-sm text-gray-700">
-          共 {summary.total} 张：{summary.byState.map((s) => `${CARD_STATES[s.state as CardState] ?? s.state} ${s.count}`).join('，')}
+          共 {summary.total} 张：{summary.byState.map((s) => `${cardStateLabel(s.state)} ${s.count}`).join('，')}
         </p>
       )}
       <DataTable

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { card, discount, family } from '../../../../shared/api';
-import { CARD_CATEGORIES, CARD_NO, CARD_STATES, type CardCategory, type CardState, PAY_STATUS, TICKET_TYPES } from '../../../../shared/api/card';
+import { CARD_NO, cardCategoryLabel, cardStateLabel, payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
@@ -57,8 +57,8 @@ export function CardViewPage() {
             <li key={c.id}>
               <button type="button" className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-[var(--theme)]" onClick={() => navigate(cardViewPath(c.cardNo, handed?.then))}>
                 <span className="tabular-nums font-medium">{c.cardNo}</span>
-                <span className="text-gray-700">{CARD_CATEGORIES[c.category as CardCategory]}</span>
-                <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{CARD_STATES[c.state as CardState]}</span>
+                <span className="text-gray-700">{cardCategoryLabel(c.category)}</span>
+                <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{cardStateLabel(c.state)}</span>
                 {c.holder && <span className="text-gray-700">{c.holder.name ?? '未实名'} {c.holder.phone}</span>}
               </button>
             </li>
@@ -90,8 +90,8 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
         <section aria-label="卡片" className="rounded border border-gray-200 bg-white p-3 text-sm">
           <dl className="grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-4">
             <Item term="卡号" value={<span className="tabular-nums">{c.cardNo}</span>} />
-            <Item term="状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{CARD_STATES[c.state as CardState] ?? c.state}</span>} />
-            <Item term="类别" value={CARD_CATEGORIES[c.category as CardCategory] ?? String(c.category)} />
+            <Item term="状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{cardStateLabel(c.state)}</span>} />
+            <Item term="类别" value={cardCategoryLabel(c.category)} />
             <Item term="余额" value={`${fenToYuan(c.balance)} 元`} />
             <Item term="区域" value={data.districtName ?? '—'} />
             <Item term="发卡时间" value={formatDateTime(c.issuedDate, 'YYYY-MM-DD')} />
@@ -142,9 +142,9 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
               head={['订单号', '产品', '金额', '状态', '下单时间', '']}
               rows={data.orders.map((o) => [
                 <span key="no" className="tabular-nums">{o.orderNo}</span>,
-                `${o.productName}（${TICKET_TYPES[o.ticketType as 1 | 2 | 3] ?? ''}）`,
+                `${o.productName}（${ticketTypeLabel(o.ticketType)}）`,
                 `${fenToYuan(o.amount)} 元`,
-                PAY_STATUS[o.payStatus as 0 | 1 | 2] ?? String(o.payStatus),
+                payStatusLabel(o.payStatus),
                 formatDateTime(o.createdDate, 'YYYY-MM-DD HH:mm'),
                 canRefund && o.payStatus === 1 ? (
                   <Button key="refund" variant="text" onClick={() => setRefunding(o)} aria-label={`退款 ${o.orderNo}`}>

@@ -1,22 +1,18 @@
 import { useMemo, useState } from 'react';
-import dayjs from 'dayjs';
 import { type Rider, card } from '../../../../shared/api';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
-import { toast } from '../../../components/toast';
-import { api } from '../../../lib/api-client';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
-import { saveFile } from '../../../lib/save-file';
-import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
 import { useListScreen } from '../../../components/use-list-screen';
 import { AddRiderDialog } from '../components/add-rider-dialog';
 import { RevealDialog } from '../../../components/desk/desk-dialogs';
 import { ResolveDialog } from '../components/resolve-dialog';
+import { useExport } from '../../../components/use-export';
 
 const FILTER_KEYS = ['phone', 'citizenCardNo', 'realName', 'state'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -38,20 +34,7 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   const [resolving, setResolving] = useState<Rider | null>(null);
   const noArea = useNoAreaChosen();
   const [revealing, setRevealing] = useState<number | null>(null);
-  const [exporting, setExporting] = useState(false);
-  const exportAll = async () => {
-    setExporting(true);
-    try {
-      const file = await api.call(card.riderExport, { query: abnormal ? { state: '0' } : {} });
-      saveFile(file, `${abnormal ? '异常用户' : '乘客用户'}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
-      toast.success('已导出（手机号、身份证号、姓名已脱敏）');
-    } catch {
-      // In the toast.
-    } finally {
-      setExporting(false);
-    }
-  };
-  useScreenAction('export', () => void exportAll());
+  const exporter = useExport(card.riderExport, abnormal ? { state: '0' } : {}, abnormal ? '异常用户' : '乘客用户', '已导出（手机号、身份证号、姓名已脱敏）');
   const filters = useMemo<FilterDef<FilterKey>[]>(
     () => [
       { key: 'phone', label: '手机号', type: 'text', placeholder: '完整手机号', maxLength: 20 },
@@ -131,8 +114,8 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
                 ＋ 新增乘客
               </Button>
             )}
-            <Button className="h-8" disabled={exporting} onClick={() => void exportAll()}>
-              {exporting ? '导出中…' : '导出 Excel'}
+            <Button className="h-8" disabled={exporter.exporting} onClick={() => void exporter.run()}>
+              {exporter.exporting ? '导出中…' : '导出 Excel'}
             </Button>
           </>
         }

@@ -1,0 +1,30 @@
+import { useState } from 'react';
+import dayjs from 'dayjs';
+import type { Endpoint } from '../../shared/api';
+import { api } from '../lib/api-client';
+import { saveFile } from '../lib/save-file';
+import { useScreenAction } from '../lib/screen-action';
+import { toast } from './toast';
+
+/**
+ * 导出 Excel of a file endpoint with the screen's filters; also what the palette's `?action=export`
+ * runs. The server names the file too, but the console saves the blob under its own name and time.
+ */
+export function useExport(endpoint: Endpoint, query: Record<string, string | number>, name: string, done: string) {
+  const [exporting, setExporting] = useState(false);
+  const run = async () => {
+    if (exporting) return;
+    setExporting(true);
+    try {
+      const file = (await api.call(endpoint, { query })) as Blob;
+      saveFile(file, `${name}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
+      toast.success(done);
+    } catch {
+      // The refusal is in the toast.
+    } finally {
+      setExporting(false);
+    }
+  };
+  useScreenAction('export', () => void run());
+  return { exporting, run };
+}
