@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
@@ -46,7 +46,6 @@ describe('卡片详情', () => {
     const phone = pii.decrypt(holder!.phoneEnc);
     expect(within(main).getByText(`${phone.slice(0, 3)}****${phone.slice(7)}`)).toBeTruthy();
     expect(main.textContent).not.toContain(phone);
-    expect(within(main).getByText('乘车记录模块上线后，这里显示这张卡最近的乘车记录。')).toBeTruthy();
   });
 
   it('a phone number opens its rider\'s card through memory, never the address', async () => {
@@ -200,5 +199,25 @@ describe('the desk\'s palette commands', () => {
     await within(reveal).findByText('本次查看已记入系统日志（含原因，不含号码）。');
     const [log] = await db().select().from(t.sysLog).where(eq(t.sysLog.operationType, 'RIDER_REVEAL')).orderBy(desc(t.sysLog.id)).limit(1);
     expect(log!.target).toBe(`rider/${b.riderId}`);
+  });
+
+  it('shows the card\'s latest rides, newest first, at most ten', async () => {
+    const [d] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+    const [busiest] = await db()
+      .select({ cardNo: t.rideRecords.cardNo, n: sql<number>`count(*)::int` })
+      .from(t.rideRecords)
+      .where(eq(t.rideRecords.districtId, d!.id))
+      .groupBy(t.rideRecords.cardNo)
+      .orderBy(desc(sql`count(*)`))
+      .limit(1);
+    const rides = await db().select().from(t.rideRecords).where(eq(t.rideRecords.cardNo, busiest!.cardNo)).orderBy(desc(t.rideRecords.rideAt)).limit(10);
+    await signIn(s, 'agent');
+    visit(s, `/busUser/card?no=${busiest!.cardNo}`);
+    renderWithUser(<App />);
+    const region = await screen.findByRole('region', { name: '最近乘车记录' }, { timeout: 5_000 });
+    const rows = within(region).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(Math.min(10, busiest!.n));
+    expect(rows[0]!.textContent).toContain(rides[0]!.lineName);
+    expect(rows[0]!.textContent).toContain(rides[0]!.busName);
   });
 });

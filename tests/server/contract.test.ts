@@ -6,6 +6,7 @@ import { type Endpoint, type Grants, Msg, auth, endpoints, envelopeOf, isAllowed
 import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/db/seed';
+import { VIEWER_MENUS } from '../../src/server/modules/user/seed';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { createPii } from '../../src/server/lib/pii';
 import { businessRows } from '../support/business-rows';
@@ -15,7 +16,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -66,6 +67,7 @@ beforeAll(async () => {
   ids.freshProduct = fresh!.id;
   ids.paidOrder = (await db.select({ id: t.discountOrders.id }).from(t.discountOrders).where(eq(t.discountOrders.payStatus, 1)).limit(1))[0]!.id;
   ids.abnormalRider = (await db.select({ id: t.riders.id }).from(t.riders).where(eq(t.riders.state, 0)).limit(1))[0]!.id;
+  ids.ride = (await db.select({ id: t.rideRecords.id }).from(t.rideRecords).limit(1))[0]!.id;
 });
 
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
@@ -161,6 +163,13 @@ const VALID: Record<string, () => CallOptions> = {
   'rider.resolveAbnormal': () => ({ body: { id: ids.abnormalRider, note: '契约测试核实' } }),
   'card.page': () => ({ query: { size: 5, cardNo: '31', state: '1', category: '2' } }),
   'card.stateCounts': () => ({}),
+  'record.list': () => ({ query: { startTime: '2026-11-01T00:00:00+08:00', endTime: '2026-11-20T00:00:00+08:00', size: 5 } }),
+  'record.summary': () => ({ query: { startTime: '2026-11-01T00:00:00+08:00', endTime: '2026-11-20T00:00:00+08:00' } }),
+  'record.order': () => ({ params: { id: ids.ride } }),
+  'ridership.lineCode': () => ({}),
+  'ridership.busNames': () => ({}),
+  'ridership.total': () => ({ query: { startDate: '2026-11-01', endDate: '2026-11-20' } }),
+  'ridership.page': () => ({ query: { startDate: '2026-11-01', endDate: '2026-11-20', size: 5 } }),
   'family.bindExport': () => ({}),
   'family.renewLogExport': () => ({}),
   'discountOrder.countPage': () => ({ query: { size: 5 } }),
@@ -243,6 +252,12 @@ const INVALID: Record<string, () => CallOptions> = {
   'rider.export': () => ({ query: { state: '5' } }),
   'rider.resolveAbnormal': () => ({ body: { id: 1, note: '短' } }),
   'card.page': () => ({ query: { cardNo: '31a' } }),
+  'record.list': () => ({ query: {} }),
+  'record.summary': () => ({ query: { startTime: '昨天', endTime: '2026-11-20T00:00:00+08:00' } }),
+  'record.order': () => ({ params: { id: 'x' } }),
+  'ridership.busNames': () => ({ query: { lineCode: 'x'.repeat(21) } }),
+  'ridership.total': () => ({ query: { startDate: '2026/11/01', endDate: '2026-11-02' } }),
+  'ridership.page': () => ({ query: { startDate: '2026-11-02', endDate: '2026-11-01' } }),
   'family.bindExport': () => ({ query: { status: '9' } }),
   'family.renewLogExport': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
   'discountOrder.countPage': () => ({ query: { payStatus: '4' } }),
@@ -435,7 +450,8 @@ describe('without a session', () => {
 const businessRowsNow = () => businessRows(s.database.db);
 
 describe('a signed-in account without the grant (viewer)', () => {
-  const granted = endpoints.filter((e) => e.permission.kind === 'grant');
+  // Grants the viewer does not meet: reads of the menus it has (乘车记录, 站点, 线路, 版本) are its own.
+  const granted = endpoints.filter((e) => e.permission.kind === 'grant' && !(e.permission.menus ?? []).some((m) => (VIEWER_MENUS as readonly string[]).includes(m)));
   let viewer: string;
   let before: Awaited<ReturnType<typeof businessRows>>;
 
@@ -458,7 +474,7 @@ describe('a signed-in account without the grant (viewer)', () => {
   it('holds neither a role nor a button any grant names', async () => {
     const me = await s.call<{ authority: { name: string }[] }>(auth.currentUser, { token: viewer });
     const items = await s.call<{ id: string; type: string }[]>(auth.authItems, { token: viewer });
-    const grants: Grants = { roles: me.body.data.authority.map((a) => a.name), buttons: items.body.data.filter((i) => i.type === 'button').map((i) => i.id) };
+    const grants: Grants = { roles: me.body.data.authority.map((a) => a.name), buttons: items.body.data.filter((i) => i.type === 'button').map((i) => i.id), menus: items.body.data.filter((i) => i.type === 'menu').map((i) => i.id) };
     for (const e of granted) expect(isAllowed(e.permission, grants), e.id).toBe(false);
   });
 

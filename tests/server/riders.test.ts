@@ -158,7 +158,7 @@ describe('card/view', () => {
       .where(eq(t.busCards.districtId, xuhui))
       .limit(1);
     const [c] = await db().select().from(t.busCards).where(eq(t.busCards.id, bound!.cardId));
-    const res = await s.call<{ card: Card; holder: Rider | null; bindings: { holder: { id: number } }[]; orders: { orderNo: string }[]; rides: null }>(card.cardView, { token: agent, body: { cardNo: c!.cardNo } });
+    const res = await s.call<{ card: Card; holder: Rider | null; bindings: { holder: { id: number } }[]; orders: { orderNo: string }[]; rides: { rideDate: string }[] }>(card.cardView, { token: agent, body: { cardNo: c!.cardNo } });
     expect(res.body.code, res.body.msg).toBe(1);
     expect(res.body.data.card).toMatchObject({ cardNo: c!.cardNo, state: c!.state, category: c!.category, balance: c!.balance });
     expect(res.body.data.holder?.id ?? null).toBe(c!.riderId);
@@ -166,7 +166,8 @@ describe('card/view', () => {
     expect(res.body.data.bindings.map((b) => b.holder.id).sort()).toEqual(stored.map((b) => b.holderId).sort());
     const orders = await db().select().from(t.discountOrders).where(eq(t.discountOrders.cardId, c!.id));
     expect(res.body.data.orders).toHaveLength(Math.min(20, orders.length));
-    expect(res.body.data.rides).toBeNull();
+    const [n] = await db().select({ n: sql<number>`count(*)::int` }).from(t.rideRecords).where(eq(t.rideRecords.cardNo, c!.cardNo));
+    expect(res.body.data.rides.length).toBe(Math.min(10, Number(n!.n)));
     const text = JSON.stringify(res.body.data);
     expect(text).not.toMatch(PHONE);
     expect(text).not.toMatch(CITIZEN);

@@ -10,6 +10,8 @@ import {
   primaryKey,
   serial,
   bigserial,
+  bigint,
+  date,
   smallint,
   text,
   timestamp,
@@ -477,3 +479,68 @@ export const refunds = pgTable('refunds', {
   operatorId: integer('operator_id').references(() => users.id),
   createdAt: ts('created_at').notNull(),
 });
+
+/**
+ * Ride records (乘车记录): one row per tap. Partitioned by month on `ride_at` (the migration declares
+ * `partition by range`; lib/ride-partitions.ts creates the months ahead), so a line's day or a card's
+ * latest rides read one or two partitions. Line, bus and station are kept as they were at the ride
+ * (names change with line versions). The primary key holds the partition key, as PostgreSQL requires.
+ */
+export const rideRecords = pgTable(
+  'ride_records',
+  {
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    rideAt: ts('ride_at').notNull(),
+    districtId: integer('district_id').notNull(),
+    lineCode: text('line_code').notNull(),
+    lineName: text('line_name').notNull(),
+    busName: text('bus_name').notNull(),
+    /** 0 up, 1 down. */
+    direction: smallint('direction').notNull(),
+    stationName: text('station_name'),
+    cardNo: text('card_no').notNull(),
+    cardCategory: smallint('card_category').notNull(),
+    /** 1 single, 2 monthly, 3 yearly. */
+    ticketType: smallint('ticket_type').notNull(),
+    amount: integer('amount').notNull(),
+    /** 0 unpaid, 1 paid, 2 refunded. */
+    payStatus: smallint('pay_status').notNull(),
+    /** 0 not recharged, 1 recharged. */
+    rechargeStatus: smallint('recharge_status').notNull(),
+    orderNo: text('order_no').notNull(),
+    payChannel: text('pay_channel').notNull(),
+    paidAt: ts('paid_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'ride_records_pk', columns: [t.rideAt, t.id] }),
+    index('ride_records_card_idx').on(t.cardNo, t.rideAt.desc()),
+    index('ride_records_line_idx').on(t.lineCode, t.rideAt),
+    index('ride_records_district_idx').on(t.districtId, t.rideAt),
+    // A record by id (its payment order): the key leads with ride_at, so id needs its own index.
+    index('ride_records_id_idx').on(t.id),
+  ],
+);
+
+/**
+ * Daily ridership per line × bus × ticket type × card category (day-take-bus-total), kept with the
+ * records: whatever writes rides adds them here in the same transaction.
+ */
+export const dayTakeBusTotals = pgTable(
+  'day_take_bus_totals',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    districtId: integer('district_id').notNull(),
+    lineCode: text('line_code').notNull(),
+    lineName: text('line_name').notNull(),
+    busName: text('bus_name').notNull(),
+    ticketType: smallint('ticket_type').notNull(),
+    cardCategory: smallint('card_category').notNull(),
+    rides: integer('rides').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'day_take_bus_totals_pk', columns: [t.day, t.districtId, t.lineCode, t.busName, t.ticketType, t.cardCategory] }),
+    index('day_take_bus_totals_district_idx').on(t.districtId, t.day),
+    index('day_take_bus_totals_line_idx').on(t.lineCode, t.day),
+  ],
+);

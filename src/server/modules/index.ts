@@ -6,6 +6,7 @@ import { settingsServer } from './settings/routes';
 import { shellServer } from './shell/routes';
 import { busServer } from './bus/routes';
 import { handleCardServer } from './handle-card/routes';
+import { rideServer } from './ride/routes';
 import { riderServer } from './rider/routes';
 import { discountServer } from './discount/routes';
 import { familyServer } from './family/routes';
@@ -14,7 +15,7 @@ import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

@@ -162,6 +162,18 @@ export const cardOrder = z.object({
   refundedDate: timestamp.nullable(),
 });
 
+/** A ride as the card view lists it. */
+export const cardRide = z.object({
+  id: z.number().int(),
+  rideDate: timestamp,
+  lineName: z.string(),
+  busName: z.string(),
+  stationName: z.string().nullable(),
+  ticketType: z.number().int(),
+  amount: z.number().int(),
+  payStatus: z.number().int(),
+});
+
 /** Everything the desk shows about one card, in one answer (masked like every list). */
 export const cardView = endpoint({
   id: 'card.view',
@@ -175,8 +187,8 @@ export const cardView = endpoint({
     holder: riderRow.nullable(),
     bindings: z.array(cardBinding),
     orders: z.array(cardOrder),
-    /** Ride records arrive with issue 12; until then the view says so. */
-    rides: z.null(),
+    /** The card's latest rides (issue 12), newest first. */
+    rides: z.array(cardRide),
   }),
   permission: BUS_USER_READ,
   readsOnly: true,

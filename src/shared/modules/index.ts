@@ -5,6 +5,7 @@ import { busModule } from './bus';
 import { discountModule } from './discount';
 import { familyModule } from './family';
 import { handleCardModule } from './handle-card';
+import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
 import { settingsModule } from './settings';
@@ -20,7 +21,7 @@ export const MODULES = [
   settingsModule,
   versionModule,
   planned.noticeReportModule,
-  planned.orderModule,
+  rideModule,
   riderModule,
   planned.rechargeModule,
   planned.cardVerifyModule,

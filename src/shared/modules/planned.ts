@@ -27,18 +27,6 @@ export const noticeReportModule = planned('noticeReport', '公告与反馈', 'no
   { key: 'feedback', title: '意见反馈', component: 'ListFeedback' },
 ]);
 
-export const orderModule = planned(
-  'order',
-  '乘车记录管理',
-  'order',
-  'o',
-  [
-    { key: 'order-list', title: '乘车记录', component: 'ListOrder' },
-    { key: 'order-total', title: '乘车统计', component: 'OrderTotal' },
-  ],
-  { REFUND_ORDER: '订单退款' },
-);
-
 export const rechargeModule = planned('recharge', 'NFC充值', 'money', 'r', [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge' }]);
 
 export const cardVerifyModule = planned('cardVerify', '线上验卡', 'verify', 'v', [

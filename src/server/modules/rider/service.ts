@@ -108,6 +108,7 @@ export async function lookup(deps: AppDeps, a: AuthContext, raw: string) {
 }
 
 const ORDERS_SHOWN = 20;
+const RIDES_SHOWN = 10;
 
 /** 卡片详情: the card, its holder, who binds it as a family card (with renewals), its recent orders. */
 export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
@@ -130,6 +131,13 @@ export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
     .where(eq(t.discountOrders.cardId, c.c.id))
     .orderBy(desc(t.discountOrders.createdAt))
     .limit(ORDERS_SHOWN);
+  // The card's rides wherever it rode (the card is in scope), newest first: its index in each month's partition.
+  const rides = await deps.db
+    .select()
+    .from(t.rideRecords)
+    .where(eq(t.rideRecords.cardNo, c.c.cardNo))
+    .orderBy(desc(t.rideRecords.rideAt))
+    .limit(RIDES_SHOWN);
   return {
     card: card!,
     districtName: c.districtName,
@@ -155,7 +163,7 @@ export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
       paidDate: o.paidAt ? iso(o.paidAt) : null,
       refundedDate: o.refundedAt ? iso(o.refundedAt) : null,
     })),
-    rides: null,
+    rides: rides.map((x) => ({ id: x.id, rideDate: iso(x.rideAt), lineName: x.lineName, busName: x.busName, stationName: x.stationName, ticketType: x.ticketType, amount: x.amount, payStatus: x.payStatus })),
   };
 }
 

@@ -14,6 +14,9 @@ export const GROUPS = {
   viewer: { name: '只读组', description: '只能查看，不能修改' },
 } as const;
 
+/** What the read-only group sees: rides, stations, lines and versions (no desk, no accounts). */
+export const VIEWER_MENUS: readonly MenuId[] = ['order', 'station', 'bus', 'version'];
+
 /** The menu catalogue, from the modules' manifests (src/shared/modules). */
 const catalogue = () => menuCatalogue(MODULES);
 const menuItemIds = (menuIds: readonly MenuId[]) => itemsOfMenus(catalogue(), menuIds);
@@ -23,7 +26,7 @@ const GROUP_ITEMS: Record<keyof typeof GROUPS, () => string[]> = {
   // Districts are city-wide: only the super user manages them.
   manager: () => catalogue().map((r) => r.id).filter((id) => id !== 'settings.districts'),
   agent: () => [...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'handleCard', 'station', 'bus', 'version']), 'ycOrder', 'RIDER_REVEAL', 'RIDER_ADD', 'FAMILY_CARD_EDIT'],
-  viewer: () => menuItemIds(['order', 'station', 'bus', 'version']),
+  viewer: () => menuItemIds(VIEWER_MENUS),
 };
 
 const groupId = async (db: Db, key: keyof typeof GROUPS) => {

@@ -159,9 +159,25 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
             <p className="text-gray-700">这张卡没有优惠卡订单。</p>
           )}
         </section>
-        <section aria-label="乘车记录" className="rounded border border-dashed border-gray-300 p-3 text-sm text-gray-700">
-          <h2 className="mb-1 font-medium text-gray-900">乘车记录</h2>
-          乘车记录模块上线后，这里显示这张卡最近的乘车记录。
+        <section aria-label="乘车记录" className="rounded border border-gray-200 bg-white p-3 text-sm">
+          <h2 className="mb-2 font-medium text-gray-900">乘车记录（最近 {data.rides.length || 10} 次）</h2>
+          {data.rides.length ? (
+            <Table
+              label="最近乘车记录"
+              head={['时间', '线路', '车辆', '站点', '票种', '金额', '支付']}
+              rows={data.rides.map((r) => [
+                <span key="t" className="tabular-nums">{formatDateTime(r.rideDate, 'YYYY-MM-DD HH:mm')}</span>,
+                r.lineName,
+                r.busName,
+                r.stationName ?? '—',
+                ticketTypeLabel(r.ticketType),
+                `${fenToYuan(r.amount)} 元`,
+                payStatusLabel(r.payStatus),
+              ])}
+            />
+          ) : (
+            <p className="text-gray-700">这张卡没有乘车记录。</p>
+          )}
         </section>
       </div>
       {revealing !== null && <RevealDialog riderId={revealing} onClose={() => setRevealing(null)} />}

@@ -1,0 +1,24 @@
+import { ridership } from '../../../shared/api';
+import * as t from '../../db/schema';
+import { ensureAhead } from '../../lib/ride-partitions';
+import type { ServerModule } from '../module';
+import { rideDemoSeed } from './seed';
+import * as service from './service';
+
+/** 乘车记录管理: ride records (partitioned by month) and the daily ridership kept with them. */
+export const rideServer: ServerModule = {
+  id: 'order',
+  seed: { demo: rideDemoSeed },
+  tables: [t.rideRecords, t.dayTakeBusTotals],
+  routes(b, deps) {
+    b.bind(ridership.recordList, ({ auth, query }) => service.pageRecords(deps, auth, query));
+    b.bind(ridership.recordSummary, ({ auth, query }) => service.recordSummary(deps, auth, query));
+    b.bind(ridership.recordOrder, ({ auth, params }) => service.recordOrder(deps, auth, params.id));
+    b.bind(ridership.ridershipLineCodes, ({ auth }) => service.lineCodes(deps, auth));
+    b.bind(ridership.ridershipBusNames, ({ auth, query }) => service.busNames(deps, auth, query.lineCode));
+    b.bind(ridership.ridershipTotal, ({ auth, query }) => service.ridershipTotal(deps, auth, query));
+    b.bind(ridership.ridershipPage, ({ auth, query }) => service.ridershipPage(deps, auth, query));
+  },
+  // This month and the next two always have their partition, whichever instance gets there first.
+  jobs: [{ name: 'ride-partitions', everyMs: 6 * 3600_000, run: (deps) => ensureAhead(deps.db, deps.clock.now()) }],
+};

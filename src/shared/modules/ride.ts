@@ -1,0 +1,23 @@
+import * as ridership from '../api/ridership';
+import { defineModule } from './define';
+
+/**
+ * 乘车记录管理: ride records and the daily ridership kept from them. The screens (order list, order
+ * total) are still to come; the calls and the data are here.
+ */
+export const rideModule = defineModule({
+  id: 'order',
+  menu: {
+    id: 'order',
+    title: '乘车记录管理',
+    icon: 'order',
+    jumpKey: 'o',
+    pages: [
+      { key: 'order-list', title: '乘车记录', component: 'ListOrder', planned: true },
+      { key: 'order-total', title: '乘车统计', component: 'OrderTotal', planned: true },
+    ],
+  },
+  endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage],
+  buttons: { REFUND_ORDER: '订单退款' },
+  operations: {},
+});
