@@ -124,6 +124,7 @@ function startJobs(app: FastifyInstance, deps: AppDeps) {
           .catch((err: unknown) => app.log.error({ err, job: job.name }, 'job failed'))
           .finally(() => (running = false));
       };
+      if (job.atStart) tick();
       const timer = setInterval(tick, deps.config.jobIntervalMs ?? job.everyMs);
       timer.unref();
       timers.push(timer);

@@ -6,7 +6,12 @@ import * as t from '../../src/server/db/schema';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { ensureAhead, partitionName } from '../../src/server/lib/ride-partitions';
 import { menuCatalogue, menuItemIds, MODULES } from '../../src/shared/modules';
-import { type TestServer, startTestServer } from '../support/test-server';
+import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
+import { freshDatabase } from '../support/test-db';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { PROFILES, runSeed } from '../../src/server/db/seed';
+import { createPii } from '../../src/server/lib/pii';
 
 /** Rides (issue 12, first step): the partitioned records, the daily totals kept from them, the read calls. */
 let s: TestServer;
@@ -178,3 +183,20 @@ describe('who may read rides', () => {
   });
 });
 
+
+describe('the month partitions of a database without the demo', () => {
+  it('exist as soon as the server is ready: the job runs at start, not only hours later', async () => {
+    const database = await freshDatabase();
+    await database.migrate(() => runSeed({ db: database.db, now: new Date(), seed: 1, demo: false, profile: PROFILES.small, passwordMaxAgeDays: 90, pii: createPii(TEST_PII_KEY) }).then(() => undefined));
+    const app = await buildApp({ db: database.db, config: { ...loadConfig({}), piiKey: TEST_PII_KEY, staticDir: '/nonexistent' }, clock: { now: () => new Date() } });
+    try {
+      await app.ready();
+      const local = new Date(Date.now() + 8 * 3600_000);
+      const name = partitionName({ y: local.getUTCFullYear(), m: local.getUTCMonth() + 1 });
+      await expect.poll(async () => rows<{ e: boolean }>(await database.db.execute(sql`select to_regclass(${name}) is not null as e`))[0]!.e, { timeout: 5_000 }).toBe(true);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+});

@@ -32,5 +32,7 @@ export interface ServerModule {
 export interface ModuleJob {
   name: string;
   everyMs: number;
+  /** Also once as soon as the server is ready (work that must exist before the first request). */
+  atStart?: boolean;
   run(deps: AppDeps): Promise<unknown>;
 }

@@ -19,6 +19,8 @@ export const rideServer: ServerModule = {
     b.bind(ridership.ridershipTotal, ({ auth, query }) => service.ridershipTotal(deps, auth, query));
     b.bind(ridership.ridershipPage, ({ auth, query }) => service.ridershipPage(deps, auth, query));
   },
-  // This month and the next two always have their partition, whichever instance gets there first.
-  jobs: [{ name: 'ride-partitions', everyMs: 6 * 3600_000, run: (deps) => ensureAhead(deps.db, deps.clock.now()) }],
+  // This month and the next two always have their partition, whichever instance gets there first;
+  // from the start too: a database without the demo has none until then, and a ride in the default
+  // partition would block creating its month.
+  jobs: [{ name: 'ride-partitions', everyMs: 6 * 3600_000, atStart: true, run: (deps) => ensureAhead(deps.db, deps.clock.now()) }],
 };
