@@ -7,6 +7,9 @@ export interface FilterOption {
   label: string;
 }
 
+/** A select's options from a code → label map, after 全部 (no filter), in the map's order. */
+export const withAll = (labels: Readonly<Record<string | number, string>>): FilterOption[] => [{ value: '', label: '全部' }, ...Object.entries(labels).map(([value, label]) => ({ value, label }))];
+
 export type FilterDef<K extends string = string> =
   | { key: K; label: string; type: 'text'; placeholder?: string; maxLength?: number }
   | { key: K; label: string; type: 'select'; options: readonly FilterOption[] }

@@ -1,5 +1,5 @@
 import { PAY_STATUS, TICKET_TYPES } from '../../../../shared/api/card';
-import type { FilterDef } from '../../../components/filter-bar';
+import { type FilterDef, withAll } from '../../../components/filter-bar';
 
 /** Paid is the normal state; refunded and unpaid stand out in a long list. */
 export const PAY_TONE: Record<number, string> = { 0: 'bg-gray-100 text-gray-700', 1: 'bg-green-50 text-green-800', 2: 'bg-orange-50 text-orange-800' };
@@ -17,7 +17,7 @@ export const ORDER_FILTERS: readonly FilterDef<OrderFilterKey>[] = [
     key: 'payStatus',
     label: '支付状态',
     type: 'select',
-    options: [{ value: '', label: '全部' }, ...(Object.entries(PAY_STATUS) as [string, string][]).map(([value, label]) => ({ value, label }))],
+    options: withAll(PAY_STATUS),
   },
   { key: 'startTime', label: '下单时间从', type: 'datetime' },
   { key: 'endTime', label: '至', type: 'datetime', endOfDay: true },

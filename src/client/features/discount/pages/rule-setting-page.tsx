@@ -7,35 +7,29 @@ import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
-import type { FilterDef } from '../../../components/filter-bar';
+import { type FilterDef, withAll } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
-import { useTableState } from '../../../components/table-state';
+import { useFilterQuery, useTableState } from '../../../components/table-state';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
-import { TICKET_OPTIONS } from '../components/discount-filters';
-import { ticketTypeLabel } from '../../../../shared/api/card';
+import { TICKET_TYPES, ticketTypeLabel } from '../../../../shared/api/card';
 import { PATHS } from '../paths';
-import { useFilterQuery } from '../../../components/table-state';
 
 const FILTER_KEYS = ['name', 'ticketType', 'status'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 const FILTERS: readonly FilterDef<FilterKey>[] = [
   { key: 'name', label: '名称', type: 'text', placeholder: '名称中的字', maxLength: 40 },
-  { key: 'ticketType', label: '票种', type: 'select', options: [{ value: '', label: '全部' }, ...TICKET_OPTIONS] },
+  { key: 'ticketType', label: '票种', type: 'select', options: withAll(TICKET_TYPES) },
   {
     key: 'status',
     label: '状态',
     type: 'select',
-    options: [
-      { value: '', label: '全部' },
-      { value: '1', label: '在售' },
-      { value: '0', label: '已下架' },
-    ],
+    options: withAll({ 1: '在售', 0: '已下架' }),
   },
 ];
 

@@ -8,7 +8,7 @@ import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
 import { CardNoLink } from '../../../components/desk/card-no-link';
 import { UnbindDialog } from '../../../components/desk/desk-dialogs';
-import type { FilterDef } from '../../../components/filter-bar';
+import { type FilterDef, withAll } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useListScreen } from '../../../components/use-list-screen';
 import { useAllowed } from '../../../lib/permission';
@@ -30,11 +30,7 @@ const FILTERS: FilterDef<FilterKey>[] = [
     key: 'status',
     label: '状态',
     type: 'select',
-    options: [
-      { value: '', label: '全部' },
-      { value: '1', label: '已绑定' },
-      { value: '0', label: '已解绑' },
-    ],
+    options: withAll({ 1: '已绑定', 0: '已解绑' }),
   },
 ];
 

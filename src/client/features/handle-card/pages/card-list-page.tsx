@@ -6,15 +6,13 @@ import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { type Column, DataTable } from '../../../components/data-table';
 import { CardNoLink, cardViewPath } from '../../../components/desk/card-no-link';
-import type { FilterDef } from '../../../components/filter-bar';
+import { type FilterDef, withAll } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useListScreen } from '../../../components/use-list-screen';
 import { useApi } from '../../../lib/use-api';
 
 const FILTER_KEYS = ['cardNo', 'state', 'category'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
-
-const options = (labels: Readonly<Record<number, string>>) => [{ value: '', label: '全部' }, ...Object.entries(labels).map(([value, label]) => ({ value, label }))];
 
 /** 卡片列表 (ListCard): the area's cards by number prefix, state and category; Enter opens 卡片详情. */
 export function CardListPage() {
@@ -25,8 +23,8 @@ export function CardListPage() {
   const filters = useMemo<FilterDef<FilterKey>[]>(
     () => [
       { key: 'cardNo', label: '卡号', type: 'text', placeholder: '卡号或其开头几位', maxLength: 16 },
-      { key: 'state', label: '状态', type: 'select', options: options(CARD_STATES) },
-      { key: 'category', label: '类别', type: 'select', options: options(CARD_CATEGORIES) },
+      { key: 'state', label: '状态', type: 'select', options: withAll(CARD_STATES) },
+      { key: 'category', label: '类别', type: 'select', options: withAll(CARD_CATEGORIES) },
     ],
     [],
   );
