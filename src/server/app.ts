@@ -11,7 +11,9 @@ import type { AppDeps } from './context';
 import { AppError } from './lib/errors';
 import { passwordWork } from './lib/password';
 import { type Pii, createPii } from './lib/pii';
-import type { Db } from './db/connection';
+import type { Database, Db } from './db/connection';
+import { createExportRuntime } from './lib/export-tasks';
+import { TASK_CHANNEL } from './lib/export-tasks/hub';
 import { serverSecret } from './db/schema';
 import { SERVER_MODULES, bindModules } from './modules';
 import { registerLoginLimits } from './modules/shell/login-limits';
@@ -33,6 +35,8 @@ export interface BuildOptions {
   pii?: Pii;
   /** Check every answer against the contract's response schema (on in tests and development). */
   checkResponses?: boolean;
+  /** PostgreSQL's extras: the exports' own connection and the channel instances tell each other on. */
+  database?: Pick<Database, 'dedicated' | 'channel'>;
 }
 
 async function loadJwtKey(db: Db): Promise<Uint8Array> {
@@ -47,10 +51,26 @@ async function loadJwtKey(db: Db): Promise<Uint8Array> {
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   installChineseZodMessages();
+  const clock = opts.clock ?? systemClock;
+  const { dedicated, channel } = opts.database ?? {};
+  const exportLog = (msg: string, err?: unknown) => console.error(`[exports] ${msg}`, err instanceof Error ? err.message : (err ?? ''));
+  const exports = createExportRuntime({
+    clock,
+    kinds: SERVER_MODULES.flatMap((m) => m.exportKinds ?? []),
+    db: opts.db,
+    workerDb: dedicated ? () => dedicated(opts.config.exports.queryTimeoutMs) : undefined,
+    transport: channel ? channel(TASK_CHANNEL) : null,
+    ttlMs: opts.config.exports.ttlMs,
+    staleMs: opts.config.exports.staleMs,
+    // Tests that drive the jobs by hand run the queue by hand too.
+    autoRun: opts.jobs !== false,
+    log: exportLog,
+  });
   const deps: AppDeps = {
     db: opts.db,
     config: opts.config,
-    clock: opts.clock ?? systemClock,
+    clock,
+    exports,
     jwtKey: await loadJwtKey(opts.db),
     pii: opts.pii ?? createPii(resolvePiiKey(opts.config)),
     passwords: passwordWork({
@@ -103,6 +123,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     });
   }
   registerNotFound(app, { indexHtml });
+  // Tests that drive the queue by hand reach it here.
+  app.decorate('exportsRuntime', exports);
+  app.addHook('onReady', () => exports.start());
+  app.addHook('preClose', (done) => {
+    exports.hub.closeAll();
+    done();
+  });
+  app.addHook('onClose', () => exports.close());
   if (opts.jobs !== false) startJobs(app, deps);
   return app;
 }
@@ -114,7 +142,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 function startJobs(app: FastifyInstance, deps: AppDeps) {
   const timers: NodeJS.Timeout[] = [];
   app.addHook('onReady', async () => {
-    for (const job of SERVER_MODULES.flatMap((m) => m.jobs ?? [])) {
+    // The export queue is looked at every few seconds too: tasks of an instance that died, expiries.
+    const exportJob = { name: 'exports', everyMs: 5_000, atStart: true, run: () => deps.exports.tick() };
+    for (const job of [...SERVER_MODULES.flatMap((m) => m.jobs ?? []), exportJob]) {
       let running = false;
       const tick = () => {
         if (running) return;

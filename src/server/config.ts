@@ -41,6 +41,19 @@ export interface Config {
   connections: ConnectionLimits;
   /** Login protection: attempts per minute before any password is hashed, and the hashing queue. */
   login: LoginLimits;
+  /** Export tasks of the download centre. */
+  exports: ExportLimits;
+}
+
+export interface ExportLimits {
+  /** How long a finished file can be downloaded before it is removed. */
+  ttlMs: number;
+  /** A running task whose instance has not been heard of for this long is taken up again. */
+  staleMs: number;
+  /** PostgreSQL: the longest one query of an export may run on the exports' own connection. */
+  queryTimeoutMs: number;
+  /** How often an idle event stream pings (and checks the session it was opened with). */
+  pingMs: number;
 }
 
 export interface ConnectionLimits {
@@ -142,6 +155,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failureFloorMs: num('LOGIN_FAILURE_FLOOR_MS', env.LOGIN_FAILURE_FLOOR_MS, 300),
       hashConcurrency: Math.max(1, num('PASSWORD_HASH_CONCURRENCY', env.PASSWORD_HASH_CONCURRENCY, 1)),
       hashQueue: num('PASSWORD_HASH_QUEUE', env.PASSWORD_HASH_QUEUE, 64),
+    },
+    exports: {
+      ttlMs: Math.max(1, num('EXPORT_TTL_HOURS', env.EXPORT_TTL_HOURS, 24)) * 3600_000,
+      staleMs: Math.max(5, num('EXPORT_STALE_SECONDS', env.EXPORT_STALE_SECONDS, 30)) * 1000,
+      queryTimeoutMs: num('EXPORT_QUERY_TIMEOUT_MS', env.EXPORT_QUERY_TIMEOUT_MS, 120_000),
+      pingMs: 15_000,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Config, Clock } from './config';
 import type { Db } from './db/connection';
 import type { Actor } from './lib/audit';
+import type { ExportRuntime } from './lib/export-tasks';
 import type { PasswordWork } from './lib/password';
 import type { Pii } from './lib/pii';
 import type * as t from './db/schema';
@@ -15,6 +16,8 @@ export interface AppDeps {
   pii: Pii;
   /** Password hashing through one bounded queue (lib/password.ts). */
   passwords: PasswordWork;
+  /** Export tasks: the kinds the modules declare, the queue's worker and the progress hub. */
+  exports: ExportRuntime;
 }
 
 export type UserRow = typeof t.users.$inferSelect;

@@ -12,6 +12,7 @@ const { database, seededDemo, pii } = await openAndPrepare(config, systemClock, 
 const app = await buildApp({
   pii,
   db: database.db,
+  database,
   config,
   logger: { level: process.env.LOG_LEVEL || 'warn' },
   checkResponses: process.env.NODE_ENV !== 'production',

@@ -57,7 +57,7 @@ export async function startBenchServer(opts: BenchServerOptions = {}): Promise<B
     }).then(() => undefined),
   );
   const checkResponses = process.env.NODE_ENV !== 'production';
-  const app = await buildApp({ db: database.db, config, clock: systemClock, checkResponses });
+  const app = await buildApp({ db: database.db, database, config, clock: systemClock, checkResponses });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,

@@ -46,7 +46,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, opts: Parameters<typeof freshDatabase>[0] = {}): Promise<TestServer> {
+/** An event stream never ends by itself: its first chunk stands for the answer. */
+async function firstChunk(res: Response): Promise<string> {
+  const reader = res.body!.getReader();
+  const first = await reader.read();
+  await reader.cancel();
+  return new TextDecoder().decode(first.value ?? new Uint8Array());
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, opts: Parameters<typeof freshDatabase>[0] & { jobs?: boolean } = {}): Promise<TestServer> {
   const clock = testClock();
   const database = await freshDatabase(opts);
   const defaults = loadConfig({});
@@ -63,11 +71,12 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Par
   await database.migrate(() =>
     runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays, pii: createPii(config.piiKey!) }).then(() => undefined),
   );
-  const app = await buildApp({ db: database.db, config, clock });
+  const app = await buildApp({ db: database.db, database, config, clock, jobs: opts.jobs });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
 
   const raw: TestServer['raw'] = async (method, path, init = {}) => {
     const res = await fetch(address + path, { method, headers: init.headers, body: init.body });
+    if (res.headers.get('content-type')?.includes('text/event-stream')) return { status: res.status, headers: res.headers, text: await firstChunk(res) };
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
 
@@ -88,6 +97,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Par
       }
     }
     const res = await fetch(`${address}${buildPath(endpoint.path, opts.params)}?${qs}`, { method: endpoint.method, headers, body });
+    if (endpoint.file && res.ok && res.headers.get('content-type')?.includes('text/event-stream')) {
+      return { status: res.status, headers: res.headers, body: { code: SUCCESS, msg: Msg.ok, data: null as never }, file: Buffer.from(await firstChunk(res)) };
+    }
     if (endpoint.file && res.ok && !res.headers.get('content-type')?.includes('json')) {
       return { status: res.status, headers: res.headers, body: { code: SUCCESS, msg: Msg.ok, data: null as never }, file: Buffer.from(await res.arrayBuffer()) };
     }

@@ -23,6 +23,19 @@ export interface Database {
   close(): Promise<void>;
   /** PostgreSQL only: the pool's connections in all, idle, and requests waiting for one. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * PostgreSQL only: a connection of its own with its own query timeout, for work that must never
+   * hold the requests' pool (exports). PGlite has one connection, shared by everything.
+   */
+  dedicated?(queryTimeoutMs: number): Promise<{ db: Db; close(): Promise<void> }>;
+  /**
+   * PostgreSQL only: NOTIFY and a LISTEN that reconnects by itself (`onReconnect` after a gap, when
+   * notifications may have been missed). Instances of one database tell each other through it.
+   */
+  channel?(name: string): {
+    notify(payload: string): Promise<void>;
+    listen(onMessage: (payload: string) => void, onReconnect: () => void): Promise<() => Promise<void>>;
+  };
 }
 
 // Built from strings: in a browser-like test environment the global URL is not Node's.
@@ -95,6 +108,19 @@ async function openPostgres(url: string, log?: OpenOptions['log'], queryTimeoutM
       }
     },
     close: () => pool.end(),
+    async dedicated(timeoutMs) {
+      const own = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000, query_timeout: timeoutMs || undefined, statement_timeout: timeoutMs || undefined, keepAlive: true, idle_in_transaction_session_timeout: 60_000 });
+      own.on('connect', (client) => client.on('error', onLost));
+      own.on('error', onLost);
+      guardCheckouts(own);
+      return { db: drizzlePg(own, { schema }) as unknown as Db, close: () => own.end() };
+    },
+    channel: (name) => ({
+      notify: async (payload) => {
+        await pool.query('select pg_notify($1, $2)', [name, payload]);
+      },
+      listen: (onMessage, onReconnect) => listenWithRetry(url, name, onMessage, onReconnect, log),
+    }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
@@ -143,4 +169,52 @@ function guardCheckouts(pool: pg.Pool): void {
   // pg calls connect(callback) internally for pool.query(), and releases those clients with the
   // error itself; only the promise form (drizzle's transactions, migrations) is guarded.
   pool.connect = ((cb?: unknown) => (cb ? connect(cb) : guarded())) as typeof pool.connect;
+}
+
+/**
+ * LISTEN on a client of its own, connected again (after 1 s, then up to 30 s apart) whenever it is
+ * lost; `onReconnect` runs after each reconnection since notifications of the gap are gone.
+ */
+async function listenWithRetry(url: string, channel: string, onMessage: (payload: string) => void, onReconnect: () => void, log?: OpenOptions['log']): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let delay = 1_000;
+  let timer: NodeJS.Timeout | null = null;
+  const connect = async (again: boolean): Promise<void> => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url, keepAlive: true });
+    c.on('notification', (n) => n.channel === channel && n.payload !== undefined && onMessage(n.payload));
+    c.on('error', (err) => {
+      log?.('listen connection lost', err);
+      void c.end().catch(() => undefined);
+      if (client === c) schedule();
+    });
+    try {
+      await c.connect();
+      await c.query(`listen "${channel.replace(/"/g, '')}"`);
+      client = c;
+      delay = 1_000;
+      if (again) onReconnect();
+    } catch (err) {
+      log?.('listen connection failed', err);
+      void c.end().catch(() => undefined);
+      schedule();
+    }
+  };
+  const schedule = () => {
+    client = null;
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect(true);
+    }, delay);
+    timer.unref();
+    delay = Math.min(delay * 2, 30_000);
+  };
+  await connect(false);
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await client?.end().catch(() => undefined);
+  };
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -543,4 +544,60 @@ export const dayTakeBusTotals = pgTable(
     index('day_take_bus_totals_district_idx').on(t.districtId, t.day),
     index('day_take_bus_totals_line_idx').on(t.lineCode, t.day),
   ],
+);
+
+/**
+ * Export tasks of the download centre (README decision 88): claimed by one instance with
+ * `for update skip locked`, kept alive by a heartbeat, so a task whose instance died is taken up
+ * again (or failed after a few attempts) instead of staying "in progress".
+ */
+export const exportTasks = pgTable(
+  'export_tasks',
+  {
+    id: serial('id').primaryKey(),
+    /** What is exported: a kind a server module declares (`ride.records`, `ride.ridership`, …). */
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    fileName: text('file_name').notNull(),
+    /** The creation call's parsed query: the worker runs the same filters. */
+    params: jsonb('params').notNull(),
+    userId: integer('user_id').notNull(),
+    /** The district scope the task was asked under (null: every district). */
+    districtScope: integer('district_scope'),
+    /** queued, running, done, failed, cancelled, expired, deleted; spec §3's status is derived from it. */
+    phase: text('phase').notNull(),
+    rowsDone: integer('rows_done').notNull().default(0),
+    rowsTotal: integer('rows_total'),
+    fileSize: bigint('file_size', { mode: 'number' }),
+    error: text('error'),
+    claimedBy: text('claimed_by'),
+    heartbeatAt: ts('heartbeat_at'),
+    attempts: smallint('attempts').notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+    startedAt: ts('started_at'),
+    finishedAt: ts('finished_at'),
+    expiresAt: ts('expires_at'),
+  },
+  (t) => [index('export_tasks_user_idx').on(t.userId, t.id.desc()), index('export_tasks_open_idx').on(t.phase, t.id).where(sql`phase in ('queued', 'running')`)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)),
+});
+
+/**
+ * A finished export's file, in pieces of about a megabyte: any instance can serve it (no shared disk
+ * needed) and a download streams it a piece at a time.
+ */
+export const exportFileChunks = pgTable(
+  'export_file_chunks',
+  {
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => exportTasks.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ name: 'export_file_chunks_pk', columns: [t.taskId, t.seq] })],
 );

@@ -9,13 +9,14 @@ import { handleCardServer } from './handle-card/routes';
 import { rideServer } from './ride/routes';
 import { riderServer } from './rider/routes';
 import { discountServer } from './discount/routes';
+import { downloadServer } from './download/routes';
 import { familyServer } from './family/routes';
 import { stationServer } from './station/routes';
 import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

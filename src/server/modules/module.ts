@@ -1,6 +1,7 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ModuleId } from '../../shared/api';
 import type { AppDeps } from '../context';
+import type { AnyExportKind } from '../lib/export-tasks';
 import type { SeedGenerator } from '../db/seed';
 import type { Binder } from '../plugins/contract';
 import type { LoginLimiter } from './shell/login-limits';
@@ -27,6 +28,8 @@ export interface ServerModule {
    * piece of work is done once (row locks with SKIP LOCKED), so instances never need to agree.
    */
   jobs?: readonly ModuleJob[];
+  /** What it offers to export as a task of the download centre (its routes enqueue them by kind). */
+  exportKinds?: readonly AnyExportKind[];
 }
 
 export interface ModuleJob {

@@ -37,6 +37,21 @@ function bearer(req: FastifyRequest): string | null {
   return m?.[1]?.trim() || null;
 }
 
+/**
+ * Whether a session still stands, without counting as its activity: for a stream opened with it
+ * (the download centre's events), which must not keep an idle session alive.
+ */
+export async function sessionAlive(deps: AppDeps, sessionId: string): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ session: t.sessions, changed: t.users.passwordChangedAt, activated: t.users.activated })
+    .from(t.sessions)
+    .innerJoin(t.users, eq(t.users.id, t.sessions.userId))
+    .where(eq(t.sessions.id, sessionId));
+  if (!row || row.session.endedAt || !row.activated || row.session.createdAt < row.changed) return false;
+  const now = deps.clock.now().getTime();
+  return now - row.session.createdAt.getTime() < deps.config.sessionMaxAgeSeconds * 1000 && now - row.session.lastSeenAt.getTime() < deps.config.tokenTtlSeconds * 1000;
+}
+
 export async function resolveAuth(deps: AppDeps, req: FastifyRequest): Promise<AuthContext> {
   const token = bearer(req);
   if (!token) throw unauthorized();

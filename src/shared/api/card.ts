@@ -43,7 +43,9 @@ export const PAY_STATUS = { 0: '未支付', 1: '已支付', 2: '已退款' } as 
 
 /** The labels of those codes, for any number the server sends (an unknown code shows as itself). */
 export const cardStateLabel = (n: number): string => CARD_STATES[n as CardState] ?? String(n);
-export const cardCategoryLabel = (n: number): string => CARD_CATEGORIES[n as CardCategory] ?? String(n);
+/** Ride records also carry 7, 员工卡: staff cards issued by the operator itself, not the card centre. */
+const RIDE_CARD_CATEGORIES: Record<number, string> = { ...CARD_CATEGORIES, 7: '员工卡' };
+export const cardCategoryLabel = (n: number): string => RIDE_CARD_CATEGORIES[n] ?? String(n);
 export const ticketTypeLabel = (n: number): string => TICKET_TYPES[n as keyof typeof TICKET_TYPES] ?? String(n);
 export const payStatusLabel = (n: number): string => PAY_STATUS[n as keyof typeof PAY_STATUS] ?? String(n);
 

@@ -3,6 +3,7 @@ import * as auth from './auth';
 import * as busLine from './bus-line';
 import * as card from './card';
 import * as discount from './discount';
+import * as exportTask from './export-task';
 import * as family from './family';
 import * as ridership from './ridership';
 import * as lineVersion from './line-version';
@@ -14,13 +15,14 @@ export * from './endpoint';
 export * from './paging';
 export * from './permissions';
 export * from './menus';
-export { account, auth, busLine, card, discount, family, lineVersion, ridership, station, system };
+export { account, auth, busLine, card, discount, exportTask, family, lineVersion, ridership, station, system };
 export type { AuthItem, UserInfo } from './auth';
 export type { RoleGroup, StaffUser } from './account';
 export type { Agreement, BaseSetting, District, SysLog } from './system';
 export type { Station, StationQr } from './station';
 export type { LineVersion } from './line-version';
 export type { Card, Rider } from './card';
+export type { ExportTask, TaskEvent } from './export-task';
 export type { BusLine, BusLineInfo, LineRoute, LineStop, SubLine, SubLineInfo } from './bus-line';
 
 // Derived from the modules' manifests: the endpoints list, button keys and operation types.

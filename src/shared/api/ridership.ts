@@ -4,6 +4,7 @@ import { id, isoDateTime, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant } from './permissions';
 import { CARD_NO } from './card';
+import { exportTaskEndpoint } from './export-task';
 
 /**
  * 乘车记录管理 (spec §7 query/record and day-take-bus-total/pc): ride records and the daily
@@ -40,7 +41,7 @@ export const rideRecordRow = z.object({
 });
 export type RideRecord = z.infer<typeof rideRecordRow>;
 
-const recordFilters = z.object({
+const recordFilterShape = {
   cardNo: z.string().trim().regex(CARD_NO, { error: '卡号应为16位数字' }).optional(),
   lineCode: optionalText('线路编号', 20).optional(),
   busName: optionalText('车辆', 20).optional(),
@@ -48,7 +49,8 @@ const recordFilters = z.object({
   payStatus: z.enum(['0', '1', '2'], { error: '支付状态应为 0、1 或 2' }).transform(Number).optional(),
   startTime: isoDateTime('开始时间').optional(),
   endTime: isoDateTime('结束时间').optional(),
-});
+};
+const recordFilters = z.object(recordFilterShape);
 
 /**
  * Without a card number a query names its time range, at most RECORD_SPAN_DAYS long: at city scale
@@ -156,4 +158,34 @@ export const ridershipPage = endpoint({
   response: pageOf(ridershipRow),
   permission: RIDES_READ,
   timeoutMs: 40_000,
+});
+
+/** 导出乘车记录: the records of the filters as a task in the download centre (at most EXPORT_MAX_ROWS rows). */
+export const recordExport = exportTaskEndpoint({
+  id: 'record.export',
+  title: '导出乘车记录',
+  path: `${BUSCODE}/xls/async/record/export`,
+  query: recordFilters.superRefine(bounded),
+  permission: RIDES_READ,
+});
+
+/** Staff cards: 员工卡, the operator's employees' own rides (README decision 89). */
+export const EMPLOYEE_CARD_CATEGORY = 7;
+
+/** 导出员工乘车记录: the same export limited to staff cards (员工卡). */
+export const employeeRecordExport = exportTaskEndpoint({
+  id: 'record.employeeExport',
+  title: '导出员工乘车记录',
+  path: `${BUSCODE}/xls/async/employee_record/export`,
+  query: recordFilters.superRefine(bounded),
+  permission: RIDES_READ,
+});
+
+/** 导出每日客流: the day × line × bus rows of the filters, as a task. */
+export const ridershipExport = exportTaskEndpoint({
+  id: 'ridership.export',
+  title: '导出每日客流',
+  path: `${BUSCODE}/day-take-bus-total/pc/export`,
+  query: ridershipFilters,
+  permission: RIDES_READ,
 });

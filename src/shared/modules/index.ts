@@ -3,6 +3,7 @@ import type { MenuId } from '../api/menus';
 import type { ModuleManifest } from './define';
 import { busModule } from './bus';
 import { discountModule } from './discount';
+import { downloadModule } from './download';
 import { familyModule } from './family';
 import { handleCardModule } from './handle-card';
 import { rideModule } from './ride';
@@ -17,6 +18,7 @@ import { versionModule } from './version';
 /** Every module of the console, one line each. The sidebar's order is spec §2's (MENU_IDS), not this. */
 export const MODULES = [
   shellModule,
+  downloadModule,
   userModule,
   settingsModule,
   versionModule,

@@ -17,7 +17,7 @@ export const rideModule = defineModule({
       { key: 'order-total', title: '乘车统计', component: 'OrderTotal', planned: true },
     ],
   },
-  endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage],
+  endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage, ridership.recordExport, ridership.employeeRecordExport, ridership.ridershipExport],
   buttons: { REFUND_ORDER: '订单退款' },
-  operations: {},
+  operations: { RIDE_EXPORT: '导出乘车记录', RIDERSHIP_EXPORT: '导出每日客流' },
 });

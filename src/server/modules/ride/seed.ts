@@ -3,6 +3,7 @@ import { bulkInsert } from '../../db/seed/bulk';
 import * as t from '../../db/schema';
 import type { SeedContext, SeedGenerator } from '../../db/seed/context';
 import { ensureRidePartitions } from '../../lib/ride-partitions';
+import { EMPLOYEE_CARD_CATEGORY } from '../../../shared/api/ridership';
 
 /**
  * Demo rides (issue 12): raw ride records for the last 30 days at a realistic shape (weekday and
@@ -27,6 +28,9 @@ function shanghaiDay(now: Date, back: number): { start: number; label: string } 
 }
 
 const isWeekend = (label: string) => [0, 6].includes(new Date(`${label}T00:00:00Z`).getUTCDay());
+
+/** A staff card: 3101 99, the district, a number; the card centre does not issue them. */
+const staffCardNo = (districtId: number, k: number) => `310199${String(districtId).padStart(4, '0')}${String(k + 1).padStart(6, '0')}`;
 
 /** Students and seniors ride on passes; the others mostly pay single fares. */
 function ticketFor(rng: SeedContext['rng'], category: number): number {
@@ -79,7 +83,11 @@ async function seedRides(ctx: SeedContext): Promise<void> {
         for (let r = rng.next() * HOUR_TOTAL; hour < 23 && r >= HOUR_WEIGHTS[hour]!; hour++) r -= HOUR_WEIGHTS[hour]!;
         const at = day.start + hour * 3600_000 + rng.int(0, 3599) * 1000;
         if (at > now.getTime()) continue;
-        const card = pool[rng.int(0, pool.length - 1)]!;
+        const picked = pool[rng.int(0, pool.length - 1)]!;
+        // Every 33rd ride is a driver or a conductor on a staff card (员工卡, free), without a draw
+        // of its own so the rest of the demo stays as it was.
+        const staff = seq % 33 === 32;
+        const card = staff ? { no: staffCardNo(bus.line.districtId, seq % 40), category: EMPLOYEE_CARD_CATEGORY } : picked;
         const ticketType = ticketFor(rng, card.category);
         const r = rng.next();
         const payStatus = r < 0.015 ? 0 : r < 0.02 ? 2 : 1;
@@ -95,7 +103,7 @@ async function seedRides(ctx: SeedContext): Promise<void> {
           card.no,
           card.category,
           ticketType,
-          ticketType === 1 ? 200 : 0,
+          ticketType === 1 && !staff ? 200 : 0,
           payStatus,
           rng.next() < 0.95 ? 1 : 0,
           `R${day.label.replaceAll('-', '')}${String(seq).padStart(8, '0')}`,

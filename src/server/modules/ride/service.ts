@@ -16,7 +16,7 @@ type DayPageQuery = z.output<typeof ridership.ridershipPage.query>;
 const r = t.rideRecords;
 const d = t.dayTakeBusTotals;
 
-function recordWhere(a: AuthContext, q: RecordQuery): SQL | undefined {
+export function recordWhere(a: Pick<AuthContext, 'districtScope'>, q: RecordQuery): SQL | undefined {
   return and(
     inScope(a, r.districtId),
     q.cardNo ? eq(r.cardNo, q.cardNo) : undefined,
@@ -80,7 +80,7 @@ export async function recordOrder(deps: AppDeps, a: AuthContext, id: number) {
   return { ...recordDto(x), orderNo: x.orderNo, payChannel: x.payChannel, paidDate: x.paidAt ? iso(x.paidAt) : null };
 }
 
-function dayWhere(a: AuthContext, q: DayQuery): SQL | undefined {
+export function dayWhere(a: Pick<AuthContext, 'districtScope'>, q: DayQuery): SQL | undefined {
   return and(inScope(a, d.districtId), gte(d.day, q.startDate), lte(d.day, q.endDate), q.lineCode ? eq(d.lineCode, q.lineCode) : undefined, q.busName ? eq(d.busName, q.busName) : undefined);
 }
 

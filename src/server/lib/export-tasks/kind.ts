@@ -1,0 +1,34 @@
+import type { Permission } from '../../../shared/api';
+import type { OperationType } from '../audit';
+import type { Db } from '../../db/connection';
+import type { Cell } from '../xlsx';
+
+/** Whose rows a task may read: the district scope it was asked under (null: every district). */
+export interface ExportScope {
+  districtScope: number | null;
+}
+
+/**
+ * Something a module can export as a task (declared in its ServerModule's `exportKinds`): the
+ * worker knows nothing of rides or riders, only how to count, page and write what a kind yields.
+ * Rows come in batches in a stable order, each read on its own (no long transaction), so a batch
+ * is a short query however big the file.
+ */
+export interface ExportKind<P = never> {
+  kind: string;
+  /** The permission of the call that creates it; a download needs it still. */
+  permission: Permission;
+  /** The audit row's type when a task of this kind is asked for. */
+  operation: OperationType;
+  sheet: string;
+  columns: readonly { title: string; width?: number }[];
+  /** How many rows there will be, counting at most `limit + 1` (the task refuses beyond `limit`). */
+  count(db: Db, scope: ExportScope, params: P, limit: number): Promise<number>;
+  /** The rows, a batch at a time; personal data masked, as in the lists. */
+  batches(db: Db, scope: ExportScope, params: P): AsyncIterable<readonly (readonly Cell[])[]>;
+}
+
+/** Kinds are declared with their own params type; the queue holds them as this. */
+export type AnyExportKind = ExportKind<never> | ExportKind<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const defineExportKind = <P>(k: ExportKind<P>): ExportKind<P> => k;
