@@ -11,6 +11,7 @@ export const shellCommands: Command[] = [
   { id: 'shell.settings', title: '布局设置', group: '系统', keywords: ['主题', '标签页', 'settings'], permission: SESSION, run: (c) => c.shell('settings') },
   { id: 'shell.toggle-sidebar', title: '展开/收起菜单', group: '系统', keywords: ['侧边栏', 'sidebar'], permission: SESSION, hotkey: 'ctrl+b', run: (c) => c.shell('toggle-sidebar') },
   { id: 'shell.toggle-tags', title: '开启/关闭标签页', group: '系统', keywords: ['tags'], permission: SESSION, run: (c) => c.shell('toggle-tags') },
+  { id: 'shell.downloads', title: '打开下载中心', group: '系统', keywords: ['导出', '下载', '任务', 'download', 'export'], permission: SESSION, hotkey: 'g>d', run: (c) => c.shell('downloads') },
   { id: 'shell.logout', title: '退出登录', group: '系统', keywords: ['logout', '注销'], permission: SESSION, run: (c) => c.shell('logout') },
 ];
 

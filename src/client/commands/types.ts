@@ -33,7 +33,7 @@ export interface CommandContext {
   revalidate(endpoints: readonly Endpoint[]): void;
 }
 
-export type ShellAction = 'palette' | 'change-password' | 'settings' | 'logout' | 'toggle-sidebar' | 'cheat-sheet' | 'toggle-tags';
+export type ShellAction = 'palette' | 'change-password' | 'settings' | 'logout' | 'toggle-sidebar' | 'cheat-sheet' | 'toggle-tags' | 'downloads';
 
 /** What a command's `when` may look at besides the account's permissions. */
 export interface CommandState {

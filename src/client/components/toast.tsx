@@ -8,15 +8,17 @@ export interface ToastItem {
   id: number;
   kind: 'error' | 'success' | 'info';
   text: string;
+  /** One thing to do about it (下载 a finished export); the toast stays longer then. */
+  action?: { label: string; run(): void };
 }
 
 const items = createStore<ToastItem[]>([]);
 let nextId = 1;
 
-function push(kind: ToastItem['kind'], text: string, ms: number) {
+function push(kind: ToastItem['kind'], text: string, ms: number, action?: ToastItem['action']) {
   // The same message twice at once (several failing calls) shows once.
   if (items.get().some((t) => t.text === text && t.kind === kind)) return;
-  const item = { id: nextId++, kind, text };
+  const item = { id: nextId++, kind, text, action };
   items.set((prev) => [...prev, item]);
   setTimeout(() => dismiss(item.id), ms);
 }
@@ -29,7 +31,11 @@ export const toast = {
   error: (text: string) => push('error', text, ERROR_TOAST_MS),
   success: (text: string) => push('success', text, SUCCESS_TOAST_MS),
   info: (text: string) => push('info', text, SUCCESS_TOAST_MS),
+  /** A success with a button, e.g. 下载 when an export is ready, wherever the user is. */
+  action: (text: string, action: NonNullable<ToastItem['action']>) => push('success', text, ACTION_TOAST_MS, action),
 };
+
+const ACTION_TOAST_MS = 10_000;
 
 const STYLE: Record<ToastItem['kind'], string> = {
   error: 'border-red-200 bg-red-50 text-red-700',
@@ -44,6 +50,18 @@ export function Toaster() {
       {list.map((t) => (
         <div key={t.id} role={t.kind === 'error' ? 'alert' : 'status'} className={`pointer-events-auto flex max-w-md items-start gap-3 rounded border px-4 py-2 text-sm shadow ${STYLE[t.kind]}`}>
           <span className="flex-1">{t.text}</span>
+          {t.action && (
+            <button
+              type="button"
+              className="font-medium text-[var(--theme-strong)] underline underline-offset-2 focus-visible:outline-2"
+              onClick={() => {
+                dismiss(t.id);
+                t.action?.run();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
           <button type="button" aria-label="关闭提示" className="opacity-60 hover:opacity-100 focus-visible:outline-2" onClick={() => dismiss(t.id)}>
             ×
           </button>

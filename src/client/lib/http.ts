@@ -89,9 +89,11 @@ export function createHttp(hooks: HttpHooks) {
         responseType: endpoint.file ? 'blob' : 'json',
         fetch: fetchWithTimeout(endpoint.timeoutMs),
       } as Options);
-      // Files are streams, not envelopes (DESIGN §3).
-      if (endpoint.file) return res.data as z.output<E['response']>;
+      // Files are streams, not envelopes (DESIGN §3), unless the server refused: then the envelope
+      // came as JSON (with HTTP 200 for a business refusal) and must not be saved as the file.
+      if (endpoint.file && !res.headers.get('content-type')?.includes('json')) return res.data as z.output<E['response']>;
       ({ status, data: body } = res);
+      if (body instanceof Blob) body = JSON.parse(await body.text()) as unknown;
       loginResult = res.headers.get(LOGIN_RESULT_HEADER);
     } catch (err) {
       if (err instanceof DOMException && (err.name === 'TimeoutError' || err.name === 'AbortError')) {

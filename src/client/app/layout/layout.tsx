@@ -31,6 +31,10 @@ import { ChangePasswordDialog } from './change-password-dialog';
 import { Navbar } from './navbar';
 import { PasswordBanner } from './password-banner';
 import { SettingsPanel } from './settings-panel';
+import { DownloadCentre } from './download-centre';
+import { downloadCentreOpen, followTasks, taskStore } from '../../lib/export-tasks';
+import { isOpenTask } from '../../../shared/api/export-task';
+import { useStore } from '../../lib/store';
 import { Sidebar } from './sidebar';
 import { TagsView } from './tags-view';
 
@@ -84,6 +88,10 @@ export function Layout() {
     };
   }, [fetchPalette]);
   const [cheatOpen, setCheatOpen] = useState(false);
+  const centreOpen = useStore(downloadCentreOpen);
+  const openTasks = useStore(taskStore).tasks.filter(isOpenTask).length;
+  // The account's export tasks follow the server from sign-in to sign-out, on every screen.
+  useEffect(() => followTasks(), []);
   const grants = useContext(GrantsContext);
   const tags = useTags();
   const ended = useSessionEnded();
@@ -181,6 +189,7 @@ export function Layout() {
         else if (action === 'toggle-sidebar') toggleSidebar();
         else if (action === 'cheat-sheet') setCheatOpen(true);
         else if (action === 'toggle-tags') toggleTags();
+        else if (action === 'downloads') downloadCentreOpen.set(true);
       },
     }),
     [navigate, logout, toggleTags, changeDistrict, toggleSidebar, fetchPalette, mutate],
@@ -206,7 +215,7 @@ export function Layout() {
       ),
     [commands, jumps, commandContext],
   );
-  useHotkeyDispatcher(ended ? [] : bindings, paletteOpen || cheatOpen || passwordOpen || settingsOpen);
+  useHotkeyDispatcher(ended ? [] : bindings, paletteOpen || cheatOpen || passwordOpen || settingsOpen || centreOpen);
 
   const cachedPages = useMemo(
     () =>
@@ -260,6 +269,8 @@ export function Layout() {
             onChangeDistrict={changeDistrict}
             onChangePassword={() => setPasswordOpen(true)}
             onOpenSettings={() => setSettingsOpen(true)}
+            openTasks={openTasks}
+            onOpenDownloads={() => downloadCentreOpen.set(true)}
             onLogout={logout}
           />
           {settings.tagsView && <TagsView current={location} />}
@@ -278,6 +289,7 @@ export function Layout() {
       </div>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} onChanged={logout} />
       <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <DownloadCentre open={centreOpen && !ended} onClose={() => downloadCentreOpen.set(false)} />
       {PaletteView && (
         <PaletteView
           open={paletteOpen}

@@ -12,6 +12,9 @@ interface NavbarProps {
   onChangePassword(): void;
   onOpenSettings(): void;
   onLogout(): void;
+  /** Export tasks waiting or running: the download centre's badge. */
+  openTasks: number;
+  onOpenDownloads(): void;
 }
 
 /** Hamburger, breadcrumb, area selector and the user-name menu (spec §2). */
@@ -43,6 +46,22 @@ export function Navbar(p: NavbarProps) {
         )}
       </nav>
       {p.openDistrict && <AreaSelector onChange={p.onChangeDistrict} />}
+      <button
+        type="button"
+        onClick={p.onOpenDownloads}
+        title="下载中心 (g d)"
+        aria-keyshortcuts="g d"
+        aria-label={p.openTasks ? `下载中心，${p.openTasks} 个导出进行中` : '下载中心'}
+        className="relative flex items-center gap-1 rounded px-2 py-1 text-sm text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-[var(--theme)]"
+      >
+        <span aria-hidden="true">⤓</span>
+        <span className="hidden sm:inline">下载中心</span>
+        {p.openTasks > 0 && (
+          <span aria-hidden="true" className="rounded-full bg-[var(--theme-strong)] px-1.5 text-xs leading-5 text-white tabular-nums">
+            {p.openTasks}
+          </span>
+        )}
+      </button>
       <Menu>
         <MenuButton className="flex items-center gap-1 rounded px-2 py-1 text-sm text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
           <span className="max-w-28 truncate">{p.userName}</span>

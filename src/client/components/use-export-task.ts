@@ -1,0 +1,41 @@
+import { useState } from 'react';
+import type { Endpoint } from '../../shared/api';
+import type { ExportTask } from '../../shared/api/export-task';
+import { api } from '../lib/api-client';
+import { addTask, downloadCentreOpen } from '../lib/export-tasks';
+import { useScreenAction } from '../lib/screen-action';
+import { toast } from './toast';
+
+/**
+ * 导出 as a task of the download centre: asks the server for the export of the screen's filters,
+ * lists it at once and offers to open the centre; the file comes when it is ready, wherever the
+ * user is by then. Also what the palette's `?action=export` runs on the screen.
+ */
+export function useExportTask(endpoint: Endpoint, query: Record<string, string | number | undefined>) {
+  const [starting, setStarting] = useState(false);
+  const run = async (): Promise<ExportTask | null> => {
+    if (starting) return null;
+    setStarting(true);
+    try {
+      const task = (await api.call(endpoint, { query })) as ExportTask;
+      addTask(task);
+      toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) });
+      return task;
+    } catch {
+      // The refusal is in the toast.
+      return null;
+    } finally {
+      setStarting(false);
+    }
+  };
+  useScreenAction('export', () => void run());
+  return { starting, run };
+}
+
+/** The same, outside a screen (a palette command). */
+export async function startExportTask(endpoint: Endpoint, query: Record<string, string | number | undefined>): Promise<ExportTask> {
+  const task = (await api.call(endpoint, { query })) as ExportTask;
+  addTask(task);
+  toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) });
+  return task;
+}
