@@ -40,8 +40,9 @@ const SETUPS: { setup: string; env: Record<string, string>; distributed: boolean
   { setup: 'protection on (defaults), every attempt from a new address', env: { TRUST_PROXY: 'true' }, distributed: true },
 ];
 
-export async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bus-console-flood-'));
+/** `npm start`'s server in a child process; a given `dataDir` is the caller's to keep or remove. */
+export async function startServer(env: Record<string, string>, opts: { dataDir?: string } = {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bus-console-flood-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', STATIC_DIR: '/nonexistent', NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
@@ -59,11 +60,12 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
   });
   return {
     url,
+    pid: child.pid!,
     async stop() {
       const exited = new Promise((r) => child.on('exit', r));
       child.kill('SIGTERM');
       await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -55,6 +55,8 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListRenewLog: /续期 \d+ 次，合计 [\d.]+ 元/,
   CardSubscription: '卡类型字典',
   ListCard: /^\d{16}$/m,
+  ListOrder: /共 \d+ 次乘车，金额 [\d.]+ 元/,
+  OrderTotal: /单次票 \d+ 人次（[\d.]+%）/,
 };
 
 describe('every built screen', () => {

@@ -11,16 +11,13 @@ import { toast } from './toast';
  * lists it at once and offers to open the centre; the file comes when it is ready, wherever the
  * user is by then. Also what the palette's `?action=export` runs on the screen.
  */
-export function useExportTask(endpoint: Endpoint, query: Record<string, string | number | undefined>) {
+export function useExportTask(endpoint: Endpoint, query: Record<string, string | number | undefined>, opts: { action?: string } = {}) {
   const [starting, setStarting] = useState(false);
   const run = async (): Promise<ExportTask | null> => {
     if (starting) return null;
     setStarting(true);
     try {
-      const task = (await api.call(endpoint, { query })) as ExportTask;
-      addTask(task);
-      toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) });
-      return task;
+      return await startExportTask(endpoint, query);
     } catch {
       // The refusal is in the toast.
       return null;
@@ -28,7 +25,7 @@ export function useExportTask(endpoint: Endpoint, query: Record<string, string |
       setStarting(false);
     }
   };
-  useScreenAction('export', () => void run());
+  useScreenAction(opts.action ?? 'export', () => void run());
   return { starting, run };
 }
 

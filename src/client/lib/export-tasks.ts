@@ -56,15 +56,43 @@ export async function downloadTask(task: Pick<ExportTask, 'id' | 'fileName'>): P
 /** A task the console just asked for: shown at once, before the stream's echo. */
 export function addTask(task: ExportTask): void {
   apply({ type: 'task', task });
+  ensureFollowingTasks();
 }
 
 class Fatal extends Error {}
 
+let stopFollowing: (() => void) | null = null;
+
 /**
- * Follows the account's tasks until the returned stop() (logout, session end). A refused stream
- * (401: the session is over) stops for good; the next ordinary call brings the session notice.
+ * Follows the account's tasks from now until `stopTasks()` (the layout's end: logout). The stream is
+ * opened only when there is something to follow (an export asked for, the centre opened, a task
+ * still running at sign-in): most of the day an operator exports nothing, and the server holds no
+ * connection for them.
  */
-export function followTasks(): () => void {
+export function ensureFollowingTasks(): void {
+  stopFollowing ??= followTasks();
+}
+
+export function stopTasks(): void {
+  stopFollowing?.();
+  stopFollowing = null;
+}
+
+/** At sign-in (or F5): a task still under way from before is followed again, so its toast comes. */
+export async function resumeTasks(): Promise<void> {
+  try {
+    const page = await api.call(exportTask.taskList, { query: { size: 20 } }, { silent: true });
+    if (page.content.some(isOpenTask)) ensureFollowingTasks();
+  } catch {
+    // Not worth a toast: the centre connects when it is opened.
+  }
+}
+
+/**
+ * The stream itself; a refused stream (401: the session is over) stops for good, and the next
+ * ordinary call brings the session notice.
+ */
+function followTasks(): () => void {
   const controller = new AbortController();
   const headers = (): Record<string, string> => {
     const h: Record<string, string> = { accept: 'text/event-stream' };

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { exportTask } from '../../../shared/api';
 import { type ExportTask, TASK_PHASE_LABELS, isOpenTask } from '../../../shared/api/export-task';
 import { formatDateTime } from '../../../shared/domain/time';
@@ -39,6 +39,14 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
 
   const cancel = (t: ExportTask) => void api.call(exportTask.taskCancel, { params: { id: t.id } }).catch(() => undefined);
   const remove = (t: ExportTask) => void api.call(exportTask.taskDelete, { params: { id: t.id } }).catch(() => undefined);
+  // The task in hand finishing puts its 下载 in hand: Enter then saves the file.
+  const phases = useRef(new Map<number, ExportTask['phase']>());
+  useEffect(() => {
+    const row = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('li[data-task]');
+    const finished = tasks.find((t) => t.phase === 'done' && phases.current.get(t.id) !== undefined && phases.current.get(t.id) !== 'done' && row?.dataset.task === String(t.id));
+    if (finished) row?.querySelector<HTMLElement>('[data-download]')?.focus();
+    phases.current = new Map(tasks.map((t) => [t.id, t.phase]));
+  }, [tasks]);
   const focusRow = (i: number) => listRef.current?.querySelector<HTMLElement>(`li[data-index="${i}"] button`)?.focus();
 
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
@@ -79,7 +87,7 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
           {tasks.map((t, i) => {
             const percent = t.rowsTotal ? Math.min(100, Math.round((t.rowsDone / t.rowsTotal) * 100)) : 0;
             return (
-              <li key={t.id} data-index={i} className="flex flex-col gap-1 px-3 py-2 text-sm focus-within:bg-gray-50 sm:flex-row sm:items-center sm:gap-3">
+              <li key={t.id} data-index={i} data-task={t.id} className="flex flex-col gap-1 px-3 py-2 text-sm focus-within:bg-gray-50 sm:flex-row sm:items-center sm:gap-3">
                 <div className="min-w-0 flex-1">
                   <div className="truncate font-medium text-gray-900" title={t.title}>
                     {t.title}
@@ -97,7 +105,7 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
                 </div>
                 <div className="flex shrink-0 gap-2">
                   {t.phase === 'done' && (
-                    <Button variant="primary" aria-label={`下载 ${t.fileName}`} data-autofocus={i === 0 ? true : undefined} onClick={() => void downloadTask(t)}>
+                    <Button variant="primary" data-download aria-label={`下载 ${t.fileName}`} data-autofocus={i === 0 ? true : undefined} onClick={() => void downloadTask(t)}>
                       下载
                     </Button>
                   )}

@@ -32,7 +32,7 @@ import { Navbar } from './navbar';
 import { PasswordBanner } from './password-banner';
 import { SettingsPanel } from './settings-panel';
 import { DownloadCentre } from './download-centre';
-import { downloadCentreOpen, followTasks, taskStore } from '../../lib/export-tasks';
+import { downloadCentreOpen, ensureFollowingTasks, resumeTasks, stopTasks, taskStore } from '../../lib/export-tasks';
 import { isOpenTask } from '../../../shared/api/export-task';
 import { useStore } from '../../lib/store';
 import { Sidebar } from './sidebar';
@@ -90,8 +90,18 @@ export function Layout() {
   const [cheatOpen, setCheatOpen] = useState(false);
   const centreOpen = useStore(downloadCentreOpen);
   const openTasks = useStore(taskStore).tasks.filter(isOpenTask).length;
-  // The account's export tasks follow the server from sign-in to sign-out, on every screen.
-  useEffect(() => followTasks(), []);
+  // A task still under way from before sign-in (or F5) is followed again once the first screen has
+  // had the network; otherwise the stream opens with the first export or the centre.
+  useEffect(() => {
+    const timer = setTimeout(() => void resumeTasks(), 2_000);
+    return () => {
+      clearTimeout(timer);
+      stopTasks();
+    };
+  }, []);
+  useEffect(() => {
+    if (centreOpen) ensureFollowingTasks();
+  }, [centreOpen]);
   const grants = useContext(GrantsContext);
   const tags = useTags();
   const ended = useSessionEnded();

@@ -17,7 +17,7 @@ import { dayWhere, recordWhere } from './service';
 type RecordQuery = z.output<typeof ridership.recordExport.query>;
 type DayQuery = z.output<typeof ridership.ridershipExport.query>;
 
-const BATCH = 5_000;
+const BATCH = 1_000;
 const r = t.rideRecords;
 const d = t.dayTakeBusTotals;
 const SHANGHAI_MS = 8 * 3600_000;
@@ -62,7 +62,9 @@ function recordKind(kind: string, sheet: string, staffOnly: boolean) {
         const rows: (typeof r.$inferSelect & { cursorAt: string })[] = await db
           .select({ ...getTableColumns(r), cursorAt: sql<string>`${r.rideAt}::text` })
           .from(r)
-          .where(and(where(scope, q), after ? sql`(${r.rideAt}, ${r.id}) > (${after.at}::timestamptz, ${after.id})` : undefined))
+          // The plain bound on ride_at lets any index on (…, ride_at) start at the cursor (the row
+          // comparison alone is only understood by the primary key's): no batch rereads the ones before.
+          .where(and(where(scope, q), after ? sql`${r.rideAt} >= ${after.at}::timestamptz and (${r.rideAt}, ${r.id}) > (${after.at}::timestamptz, ${after.id})` : undefined))
           .orderBy(asc(r.rideAt), asc(r.id))
           .limit(BATCH);
         if (!rows.length) return;
@@ -126,7 +128,7 @@ export const ridershipExport = defineExportKind<DayQuery>({
           amount: sql<number>`sum(${d.amount})::bigint`,
         })
         .from(d)
-        .where(and(dayWhere(scope, q), after ? sql`(${d.day}, ${d.lineCode}, ${d.busName}) > (${after.day}::date, ${after.line}, ${after.bus})` : undefined))
+        .where(and(dayWhere(scope, q), after ? sql`${d.day} >= ${after.day}::date and (${d.day}, ${d.lineCode}, ${d.busName}) > (${after.day}::date, ${after.line}, ${after.bus})` : undefined))
         .groupBy(d.day, d.lineCode, d.busName)
         .orderBy(asc(d.day), asc(d.lineCode), asc(d.busName))
         .limit(BATCH);
