@@ -8,6 +8,8 @@ import { menuCatalogue, menuItemIds, MODULES } from '../../src/shared/modules';
 import { type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
 import { HOUR } from '../support/clock';
+import { buildApp } from '../../src/server/app';
+import { openEvents } from '../support/task-events';
 
 /**
  * The download centre (issue 12): exports as tasks, their files, cancel, expiry, recovery after an
@@ -244,6 +246,81 @@ describe('the queue, driven by hand', () => {
   });
 });
 
+describe('a server that stops mid-export', () => {
+  it('puts the running task back in the queue, without its half file and without counting an attempt; the next instance writes it whole', async () => {
+    const first = await startTestServer({}, { jobs: false });
+    const database = first.database;
+    // Enough rides of one line that the file takes a few heartbeats to write.
+    await database.db.execute(sql`
+      insert into ride_records (ride_at, district_id, line_code, line_name, bus_name, direction, station_name, card_no, card_category, ticket_type, amount, pay_status, recharge_status, order_no, pay_channel, paid_at)
+      select ${first.clock.now()}::timestamptz - (g * interval '10 second'), (select min(id) from districts), 'STOP1', '停机测试线', '沪B-STOP', 0, null, '3101' || lpad(g::text, 12, '0'), 1, 1, 200, 1, 1, 'S' || g, '乘车码', null
+      from generate_series(1, 60000) g`);
+    const token = await first.login('admin');
+    const end = first.clock.now();
+    const created = await first.call<ExportTask>(ridership.recordExport, { token, query: { lineCode: 'STOP1', startTime: new Date(end.getTime() - 8 * 86_400_000).toISOString(), endTime: end.toISOString() } });
+    const id = created.body.data.id;
+    const run = runtimeOf(first).tick();
+    // Running and part way through: then the server closes (SIGTERM's path).
+    for (let i = 0; i < 200; i++) {
+      const [row] = await database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, id));
+      if (row?.phase === 'running' && row.rowsDone > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const closing = first.app.close();
+    await run;
+    await closing;
+    const [back] = await database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, id));
+    expect(back).toMatchObject({ phase: 'queued', claimedBy: null, rowsDone: 0, attempts: 0 });
+    const [pieces] = rows<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from export_file_chunks where task_id = ${id}`));
+    expect(pieces!.n).toBe(0);
+    // The instance that starts next takes it up and finishes it.
+    const next = await buildApp({ db: database.db, database, config: first.config, clock: first.clock, jobs: false });
+    try {
+      await (next as unknown as { exportsRuntime: Runtime }).exportsRuntime.tick();
+      const [done] = await database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, id));
+      expect(done).toMatchObject({ phase: 'done', rowsDone: 60000, attempts: 1 });
+    } finally {
+      await next.close();
+      await database.close();
+    }
+  }, 60_000);
+});
+
+describe('cancelling a task under way', () => {
+  it('stops it at its next heartbeat: 已取消, no file, and the worker goes on to the next task', async () => {
+    const c = await startTestServer({}, { jobs: false });
+    try {
+      await c.database.db.execute(sql`
+        insert into ride_records (ride_at, district_id, line_code, line_name, bus_name, direction, station_name, card_no, card_category, ticket_type, amount, pay_status, recharge_status, order_no, pay_channel, paid_at)
+        select ${c.clock.now()}::timestamptz - (g * interval '10 second'), (select min(id) from districts), 'CANCEL1', '取消测试线', '沪B-CXL', 0, null, '3101' || lpad(g::text, 12, '0'), 1, 1, 200, 1, 1, 'C' || g, '乘车码', null
+        from generate_series(1, 60000) g`);
+      const token = await c.login('admin');
+      const end = c.clock.now();
+      const query = { lineCode: 'CANCEL1', startTime: new Date(end.getTime() - 8 * 86_400_000).toISOString(), endTime: end.toISOString() };
+      const big = (await c.call<ExportTask>(ridership.recordExport, { token, query })).body.data;
+      const small = (await c.call<ExportTask>(ridership.ridershipExport, { token, query: { startDate: isoDay(-1), endDate: isoDay(0) } })).body.data;
+      const run = runtimeOf(c).tick();
+      for (let i = 0; i < 200; i++) {
+        const [row] = await c.database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, big.id));
+        if (row?.phase === 'running' && row.rowsDone > 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const cancelled = await c.call<ExportTask>(exportTask.taskCancel, { token, params: { id: big.id } });
+      expect(cancelled.body.data).toMatchObject({ phase: 'cancelled', status: 2 });
+      await run;
+      const [after] = await c.database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, big.id));
+      expect(after!.phase).toBe('cancelled');
+      expect(after!.rowsDone).toBeLessThan(60000);
+      const [pieces] = rows<{ n: number }>(await c.database.db.execute(sql`select count(*)::int as n from export_file_chunks where task_id = ${big.id}`));
+      expect(pieces!.n).toBe(0);
+      const [next] = await c.database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, small.id));
+      expect(next!.phase).toBe('done');
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});
+
 describe('the event stream', () => {
   it('sends the task list on connect, then every change of a new task up to its file', async () => {
     const token = await s.login('manager');
@@ -302,50 +379,4 @@ function isoDay(offset: number): string {
 type Runtime = { tick(): Promise<void> };
 function runtimeOf(server: TestServer): Runtime {
   return (server.app as unknown as { exportsRuntime: Runtime }).exportsRuntime;
-}
-
-/** Reads the task event stream as the console does: fetch with the bearer header, `data:` lines. */
-export async function openEvents(server: TestServer, token: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${server.url}${exportTask.taskEvents.path}`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const queue: TaskEvent[] = [];
-  const waiter: { wake: (() => void) | null } = { wake: null };
-  let resolveEnded: (v: string) => void = () => undefined;
-  const ended = new Promise<string>((r) => (resolveEnded = r));
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let at: number;
-        while ((at = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-          if (data) queue.push(JSON.parse(data) as TaskEvent);
-          waiter.wake?.();
-        }
-      }
-    } catch {
-      // aborted
-    }
-    resolveEnded('ended');
-    waiter.wake?.();
-  })();
-  return {
-    ended,
-    async next(): Promise<TaskEvent> {
-      for (let i = 0; i < 600 && !queue.length; i++) await new Promise<void>((r) => ((waiter.wake = r), setTimeout(r, 100)));
-      const e = queue.shift();
-      if (!e) throw new Error('no event came');
-      return e;
-    },
-    close: () => controller.abort(),
-  };
 }
