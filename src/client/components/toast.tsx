@@ -15,12 +15,15 @@ export interface ToastItem {
 const items = createStore<ToastItem[]>([]);
 let nextId = 1;
 
-function push(kind: ToastItem['kind'], text: string, ms: number, action?: ToastItem['action']) {
+/** Shows a toast and returns its id (the one already showing, for the same message twice at once). */
+function push(kind: ToastItem['kind'], text: string, ms: number, action?: ToastItem['action']): number {
   // The same message twice at once (several failing calls) shows once.
-  if (items.get().some((t) => t.text === text && t.kind === kind)) return;
+  const same = items.get().find((t) => t.text === text && t.kind === kind);
+  if (same) return same.id;
   const item = { id: nextId++, kind, text, action };
   items.set((prev) => [...prev, item]);
   setTimeout(() => dismiss(item.id), ms);
+  return item.id;
 }
 
 export function dismiss(id: number) {

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import type { Endpoint } from '../../shared/api';
 import type { ExportTask } from '../../shared/api/export-task';
 import { api } from '../lib/api-client';
-import { addTask, downloadCentreOpen } from '../lib/export-tasks';
+import { addTask, announceQueued } from '../lib/export-tasks';
 import { useScreenAction } from '../lib/screen-action';
-import { toast } from './toast';
 
 /**
  * 导出 as a task of the download centre: asks the server for the export of the screen's filters,
@@ -33,6 +32,6 @@ export function useExportTask(endpoint: Endpoint, query: Record<string, string |
 export async function startExportTask(endpoint: Endpoint, query: Record<string, string | number | undefined>): Promise<ExportTask> {
   const task = (await api.call(endpoint, { query })) as ExportTask;
   addTask(task);
-  toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) });
+  announceQueued(task);
   return task;
 }

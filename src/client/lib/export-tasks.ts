@@ -1,7 +1,7 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { DISTRICT_HEADER, exportTask } from '../../shared/api';
 import { type ExportTask, type TaskEvent, isOpenTask, taskEventSchema } from '../../shared/api/export-task';
-import { toast } from '../components/toast';
+import { dismiss, toast } from '../components/toast';
 import { api } from './api-client';
 import { saveFile } from './save-file';
 import { readDistrict, readToken } from './session-store';
@@ -37,9 +37,36 @@ function apply(event: TaskEvent) {
   });
 }
 
-/** Only a change seen while open is news: a console that connects later just lists the result. */
+/**
+ * The toasts about each task: "done" replaces "queued" rather than piling up, and opening the
+ * centre (which lists them all) clears both.
+ */
+const queuedToasts = new Map<number, number>();
+const doneToasts = new Map<number, number>();
+downloadCentreOpen.subscribe(() => {
+  if (!downloadCentreOpen.get()) return;
+  for (const id of [...queuedToasts.values(), ...doneToasts.values()]) dismiss(id);
+  queuedToasts.clear();
+  doneToasts.clear();
+});
+
+/** Says a task was queued, with 查看 to open the centre. */
+export function announceQueued(task: ExportTask): void {
+  queuedToasts.set(task.id, toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) }));
+}
+
+/**
+ * Only a change seen while open is news: a console that connects later just lists the result. With
+ * the centre open the row itself says it, so no toast covers it.
+ */
 function announce(after: ExportTask) {
-  if (after.phase === 'done') toast.action(`导出完成：${after.title}`, { label: '下载', run: () => void downloadTask(after) });
+  const queued = queuedToasts.get(after.id);
+  if (queued !== undefined && !isOpenTask(after)) {
+    dismiss(queued);
+    queuedToasts.delete(after.id);
+  }
+  if (downloadCentreOpen.get()) return;
+  if (after.phase === 'done') doneToasts.set(after.id, toast.action(`导出完成：${after.title}`, { label: '下载', run: () => void downloadTask(after) }));
   else if (after.phase === 'failed') toast.error(`导出失败：${after.title}（${after.error ?? '未知原因'}）`);
 }
 

@@ -95,7 +95,7 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
                   <div className="flex flex-wrap gap-x-3 text-xs text-gray-600">
                     <span className={PHASE_STYLE[t.phase]}>{TASK_PHASE_LABELS[t.phase]}</span>
                     <span>{progressText(t)}</span>
-                    <span className="tabular-nums">{formatDateTime(t.createdDate, 'MM-DD HH:mm')}</span>
+                    <span className="tabular-nums">提交于 {formatDateTime(t.createdDate, 'MM-DD HH:mm')}</span>
                   </div>
                   {t.phase === 'running' && (
                     <div role="progressbar" aria-label={`${t.title} 进度`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="mt-1 h-1.5 overflow-hidden rounded bg-gray-200">
