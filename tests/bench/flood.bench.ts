@@ -43,7 +43,8 @@ const SETUPS: { setup: string; env: Record<string, string>; distributed: boolean
 /** `npm start`'s server in a child process; a given `dataDir` is the caller's to keep or remove. */
 export async function startServer(env: Record<string, string>, opts: { dataDir?: string } = {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bus-console-flood-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // The V8 heap flags of `npm start` (package.json, README decision 95).
+  const child: ChildProcess = spawn(process.execPath, ['--max-old-space-size=256', '--max-semi-space-size=4', '--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', STATIC_DIR: '/nonexistent', NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

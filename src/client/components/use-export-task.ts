@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Endpoint } from '../../shared/api';
 import type { ExportTask } from '../../shared/api/export-task';
 import { api } from '../lib/api-client';
-import { addTask, announceQueued } from '../lib/export-tasks';
+import { addTask, announceQueued } from '../lib/task-stream';
 import { useScreenAction } from '../lib/screen-action';
 
 /**

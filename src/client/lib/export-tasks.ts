@@ -1,22 +1,17 @@
-import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { DISTRICT_HEADER, exportTask } from '../../shared/api';
-import { type ExportTask, type TaskEvent, isOpenTask, taskEventSchema } from '../../shared/api/export-task';
-import { dismiss, toast } from '../components/toast';
+import { exportTask } from '../../shared/api';
+import { type ExportTask, isOpenTask } from '../../shared/api/export-task';
 import { api } from './api-client';
-import { saveFile } from './save-file';
-import { readDistrict, readToken } from './session-store';
 import { createStore } from './store';
 
 /**
- * The download centre's state: the account's export tasks, kept current by the server's event
- * stream (no polling), read over fetch with the bearer header (EventSource cannot send one) and
- * reconnecting by itself. A task that finishes while the console is open says so in a toast with
- * 下载, whatever screen is showing.
+ * The download centre's state, in the shell: the account's export tasks and whether the centre is
+ * open. What keeps them current (the server's event stream, the toasts) is `task-stream.ts`,
+ * fetched the first time there is something to follow.
  */
 
 export interface TasksState {
   tasks: ExportTask[];
-  /** Whether the stream is up (the centre says "正在重新连接" otherwise). */
+  /** Whether the stream is up (the centre says "正在连接服务器" otherwise). */
   live: boolean;
 }
 
@@ -24,70 +19,7 @@ export const taskStore = createStore<TasksState>({ tasks: [], live: false });
 /** Opens the centre; the layout owns the dialog and sets this. */
 export const downloadCentreOpen = createStore(false);
 
-const byNewest = (a: ExportTask, b: ExportTask) => b.id - a.id;
-
-function apply(event: TaskEvent) {
-  taskStore.set((prev) => {
-    if (event.type === 'tasks') return { ...prev, tasks: [...event.tasks].sort(byNewest) };
-    if (event.type === 'removed') return { ...prev, tasks: prev.tasks.filter((t) => t.id !== event.id) };
-    const before = prev.tasks.find((t) => t.id === event.task.id);
-    if (before && isOpenTask(before)) announce(event.task);
-    const rest = prev.tasks.filter((t) => t.id !== event.task.id);
-    return { ...prev, tasks: [...rest, event.task].sort(byNewest) };
-  });
-}
-
-/**
- * The toasts about each task: "done" replaces "queued" rather than piling up, and opening the
- * centre (which lists them all) clears both.
- */
-const queuedToasts = new Map<number, number>();
-const doneToasts = new Map<number, number>();
-downloadCentreOpen.subscribe(() => {
-  if (!downloadCentreOpen.get()) return;
-  for (const id of [...queuedToasts.values(), ...doneToasts.values()]) dismiss(id);
-  queuedToasts.clear();
-  doneToasts.clear();
-});
-
-/** Says a task was queued, with 查看 to open the centre. */
-export function announceQueued(task: ExportTask): void {
-  queuedToasts.set(task.id, toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) }));
-}
-
-/**
- * Only a change seen while open is news: a console that connects later just lists the result. With
- * the centre open the row itself says it, so no toast covers it.
- */
-function announce(after: ExportTask) {
-  const queued = queuedToasts.get(after.id);
-  if (queued !== undefined && !isOpenTask(after)) {
-    dismiss(queued);
-    queuedToasts.delete(after.id);
-  }
-  if (downloadCentreOpen.get()) return;
-  if (after.phase === 'done') doneToasts.set(after.id, toast.action(`导出完成：${after.title}`, { label: '下载', run: () => void downloadTask(after) }));
-  else if (after.phase === 'failed') toast.error(`导出失败：${after.title}（${after.error ?? '未知原因'}）`);
-}
-
-/** Saves a finished task's file: fetched with the token in the header, never in the address. */
-export async function downloadTask(task: Pick<ExportTask, 'id' | 'fileName'>): Promise<void> {
-  try {
-    const file = (await api.call(exportTask.taskDownload, { params: { id: task.id } })) as Blob;
-    saveFile(file, task.fileName);
-  } catch {
-    // The refusal (expired, gone) is in the toast.
-  }
-}
-
-/** A task the console just asked for: shown at once, before the stream's echo. */
-export function addTask(task: ExportTask): void {
-  apply({ type: 'task', task });
-  ensureFollowingTasks();
-}
-
-class Fatal extends Error {}
-
+let following = false;
 let stopFollowing: (() => void) | null = null;
 
 /**
@@ -97,12 +29,18 @@ let stopFollowing: (() => void) | null = null;
  * connection for them.
  */
 export function ensureFollowingTasks(): void {
-  stopFollowing ??= followTasks();
+  if (following) return;
+  following = true;
+  void import('./task-stream').then((m) => {
+    if (following && !stopFollowing) stopFollowing = m.followTasks();
+  });
 }
 
 export function stopTasks(): void {
+  following = false;
   stopFollowing?.();
   stopFollowing = null;
+  taskStore.set({ tasks: [], live: false });
 }
 
 /** At sign-in (or F5): a task still under way from before is followed again, so its toast comes. */
@@ -115,51 +53,3 @@ export async function resumeTasks(): Promise<void> {
   }
 }
 
-/**
- * The stream itself; a refused stream (401: the session is over) stops for good, and the next
- * ordinary call brings the session notice.
- */
-function followTasks(): () => void {
-  const controller = new AbortController();
-  const headers = (): Record<string, string> => {
-    const h: Record<string, string> = { accept: 'text/event-stream' };
-    const token = readToken()?.token;
-    if (token) h.authorization = `Bearer ${token}`;
-    const district = readDistrict();
-    if (district) h[DISTRICT_HEADER] = district;
-    return h;
-  };
-  void fetchEventSource(exportTask.taskEvents.path, {
-    headers: headers(),
-    signal: controller.signal,
-    // A download centre in a background tab still hears of its files.
-    openWhenHidden: true,
-    async onopen(res) {
-      if (res.ok && res.headers.get('content-type')?.includes('text/event-stream')) {
-        taskStore.set((prev) => ({ ...prev, live: true }));
-        return;
-      }
-      if (res.status === 401 || res.status === 403) throw new Fatal(String(res.status));
-      throw new Error(`event stream answered ${res.status}`);
-    },
-    onmessage(msg) {
-      if (!msg.data) return;
-      const parsed = taskEventSchema.safeParse(JSON.parse(msg.data));
-      if (parsed.success) apply(parsed.data);
-    },
-    onclose() {
-      // The server ended the stream (restart, its session check): connect again, as after an error.
-      taskStore.set((prev) => ({ ...prev, live: false }));
-      throw new Error('closed');
-    },
-    onerror(err) {
-      taskStore.set((prev) => ({ ...prev, live: false }));
-      if (err instanceof Fatal) throw err;
-      return 3_000;
-    },
-  }).catch(() => undefined);
-  return () => {
-    controller.abort();
-    taskStore.set({ tasks: [], live: false });
-  };
-}

@@ -5,7 +5,8 @@ import { formatDateTime } from '../../../shared/domain/time';
 import { Button } from '../../components/button';
 import { Modal } from '../../components/modal';
 import { api } from '../../lib/api-client';
-import { downloadTask, taskStore } from '../../lib/export-tasks';
+import { taskStore } from '../../lib/export-tasks';
+import { downloadTask } from '../../lib/task-stream';
 import { useStore } from '../../lib/store';
 
 const PHASE_STYLE: Record<ExportTask['phase'], string> = {

@@ -1,5 +1,5 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
-import { type ComponentType, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { type ComponentType, Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { isAllowed } from '../../../shared/api';
 import { CheatSheet } from '../../commands/cheat-sheet';
 import type { PaletteProps } from '../../commands/palette';
@@ -31,7 +31,6 @@ import { ChangePasswordDialog } from './change-password-dialog';
 import { Navbar } from './navbar';
 import { PasswordBanner } from './password-banner';
 import { SettingsPanel } from './settings-panel';
-import { DownloadCentre } from './download-centre';
 import { downloadCentreOpen, ensureFollowingTasks, resumeTasks, stopTasks, taskStore } from '../../lib/export-tasks';
 import { isOpenTask } from '../../../shared/api/export-task';
 import { useStore } from '../../lib/store';
@@ -40,6 +39,8 @@ import { TagsView } from './tags-view';
 
 const SIDEBAR_COOKIE = 'sidebarStatus';
 const loadPalette = () => import('../../commands/palette');
+// 下载中心 is fetched the first time it opens: the shell's first paint does not carry it.
+const DownloadCentre = lazy(() => import('./download-centre').then((m) => ({ default: m.DownloadCentre })));
 
 export function Layout() {
   const session = useSession();
@@ -299,7 +300,11 @@ export function Layout() {
       </div>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} onChanged={logout} />
       <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-      <DownloadCentre open={centreOpen && !ended} onClose={() => downloadCentreOpen.set(false)} />
+      {centreOpen && !ended && (
+        <Suspense fallback={null}>
+          <DownloadCentre open onClose={() => downloadCentreOpen.set(false)} />
+        </Suspense>
+      )}
       {PaletteView && (
         <PaletteView
           open={paletteOpen}

@@ -3,27 +3,6 @@ import { CARD_NO } from '../../../shared/api/card';
 import type { ArgOption, Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 import { PATHS, cardRidesPath, lineRidershipPath, normaliseCardNo } from './paths';
-import { startExportTask } from '../../components/use-export-task';
-import { addDays, lastDays, shanghaiToday } from './components/ride-range';
-
-/** The ranges an export is usually asked for, in Shanghai days: 上个月 is the month-end report. */
-export function exportRanges(now = new Date()): ArgOption[] {
-  const today = shanghaiToday(now);
-  const monthStart = `${today.slice(0, 8)}01`;
-  const lastMonthEnd = addDays(monthStart, -1);
-  const lastMonthStart = `${lastMonthEnd.slice(0, 8)}01`;
-  const range = (label: string, start: string, end: string, keywords: string[]): ArgOption => ({ value: `${start}~${end}`, label: `${label}（${start} 至 ${end}）`, keywords });
-  const d7 = lastDays(7, now);
-  const d30 = lastDays(30, now);
-  const d90 = lastDays(90, now);
-  return [
-    range('上个月', lastMonthStart, lastMonthEnd, ['shangyue', 'last month']),
-    range('本月', monthStart, today, ['benyue', 'this month']),
-    range('近7天', d7.start, d7.end, ['7']),
-    range('近30天', d30.start, d30.end, ['30']),
-    range('近90天', d90.start, d90.end, ['90']),
-  ];
-}
 
 /** The area's lines with ridership, as palette choices: 49路, or its code. */
 async function lineOptions(): Promise<ArgOption[]> {
@@ -48,11 +27,13 @@ export const rideCommands: Command[] = [
     page: PATHS.total,
     args: [
       { name: 'lineCode', label: '选择线路', kind: 'choice', options: async () => [{ value: ALL_LINES, label: '全部线路', keywords: ['all', 'quanbu'] }, ...(await lineOptions())] },
-      { name: 'range', label: '选择日期范围', kind: 'choice', options: () => exportRanges() },
+      // Fetched with the step, as the queue's client is with the run: the shell carries neither.
+      { name: 'range', label: '选择日期范围', kind: 'choice', options: async () => (await import('./export-ranges')).exportRanges() },
     ],
     // A task of the download centre: the toast says it is queued, and again (with 下载) when it is ready.
     run: async (_ctx, a) => {
       const [startDate, endDate] = (a.range ?? '').split('~');
+      const { startExportTask } = await import('../../components/use-export-task');
       await startExportTask(ridership.ridershipExport, { startDate, endDate, lineCode: a.lineCode && a.lineCode !== ALL_LINES ? a.lineCode : undefined }).catch(() => undefined);
     },
   },

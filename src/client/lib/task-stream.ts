@@ -1,0 +1,125 @@
+import { DISTRICT_HEADER, exportTask } from '../../shared/api';
+import { type ExportTask, type TaskEvent, isOpenTask, taskEventSchema } from '../../shared/api/export-task';
+import { dismiss, toast } from '../components/toast';
+import { api } from './api-client';
+import { downloadCentreOpen, ensureFollowingTasks, taskStore } from './export-tasks';
+import { saveFile } from './save-file';
+import { readDistrict, readToken } from './session-store';
+
+/**
+ * The account's export tasks kept current by the server's event stream (no polling), read over
+ * fetch with the bearer header (EventSource cannot send one) and reconnecting by itself. A task
+ * that finishes while the console is open says so in a toast with 下载, whatever screen is showing.
+ * Loaded with the first export, the centre, or a task found running at sign-in.
+ */
+
+const byNewest = (a: ExportTask, b: ExportTask) => b.id - a.id;
+
+function apply(event: TaskEvent) {
+  taskStore.set((prev) => {
+    if (event.type === 'tasks') return { ...prev, tasks: [...event.tasks].sort(byNewest) };
+    if (event.type === 'removed') return { ...prev, tasks: prev.tasks.filter((t) => t.id !== event.id) };
+    const before = prev.tasks.find((t) => t.id === event.task.id);
+    if (before && isOpenTask(before)) announce(event.task);
+    const rest = prev.tasks.filter((t) => t.id !== event.task.id);
+    return { ...prev, tasks: [...rest, event.task].sort(byNewest) };
+  });
+}
+
+/**
+ * The toasts about each task: "done" replaces "queued" rather than piling up, and opening the
+ * centre (which lists them all) clears both.
+ */
+const queuedToasts = new Map<number, number>();
+const doneToasts = new Map<number, number>();
+downloadCentreOpen.subscribe(() => {
+  if (!downloadCentreOpen.get()) return;
+  for (const id of [...queuedToasts.values(), ...doneToasts.values()]) dismiss(id);
+  queuedToasts.clear();
+  doneToasts.clear();
+});
+
+/** Says a task was queued, with 查看 to open the centre. */
+export function announceQueued(task: ExportTask): void {
+  queuedToasts.set(task.id, toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) }));
+}
+
+/**
+ * Only a change seen while open is news: a console that connects later just lists the result. With
+ * the centre open the row itself says it, so no toast covers it.
+ */
+function announce(after: ExportTask) {
+  const queued = queuedToasts.get(after.id);
+  if (queued !== undefined && !isOpenTask(after)) {
+    dismiss(queued);
+    queuedToasts.delete(after.id);
+  }
+  if (downloadCentreOpen.get()) return;
+  if (after.phase === 'done') doneToasts.set(after.id, toast.action(`导出完成：${after.title}`, { label: '下载', run: () => void downloadTask(after) }));
+  else if (after.phase === 'failed') toast.error(`导出失败：${after.title}（${after.error ?? '未知原因'}）`);
+}
+
+/** Saves a finished task's file: fetched with the token in the header, never in the address. */
+export async function downloadTask(task: Pick<ExportTask, 'id' | 'fileName'>): Promise<void> {
+  try {
+    const file = (await api.call(exportTask.taskDownload, { params: { id: task.id } })) as Blob;
+    saveFile(file, task.fileName);
+  } catch {
+    // The refusal (expired, gone) is in the toast.
+  }
+}
+
+/** A task the console just asked for: shown at once, before the stream's echo. */
+export function addTask(task: ExportTask): void {
+  apply({ type: 'task', task });
+  ensureFollowingTasks();
+}
+
+class Fatal extends Error {}
+
+/**
+ * The stream itself; a refused stream (401: the session is over) stops for good, and the next
+ * ordinary call brings the session notice.
+ */
+export function followTasks(): () => void {
+  const controller = new AbortController();
+  const headers = (): Record<string, string> => {
+    const h: Record<string, string> = { accept: 'text/event-stream' };
+    const token = readToken()?.token;
+    if (token) h.authorization = `Bearer ${token}`;
+    const district = readDistrict();
+    if (district) h[DISTRICT_HEADER] = district;
+    return h;
+  };
+  // The SSE reader is fetched with the first stream, not with the shell: most sessions never need it.
+  void import('@microsoft/fetch-event-source').then(({ fetchEventSource }) => fetchEventSource(exportTask.taskEvents.path, {
+    headers: headers(),
+    signal: controller.signal,
+    // A download centre in a background tab still hears of its files.
+    openWhenHidden: true,
+    async onopen(res) {
+      if (res.ok && res.headers.get('content-type')?.includes('text/event-stream')) {
+        taskStore.set((prev) => ({ ...prev, live: true }));
+        return;
+      }
+      if (res.status === 401 || res.status === 403) throw new Fatal(String(res.status));
+      throw new Error(`event stream answered ${res.status}`);
+    },
+    onmessage(msg) {
+      if (!msg.data) return;
+      const parsed = taskEventSchema.safeParse(JSON.parse(msg.data));
+      if (parsed.success) apply(parsed.data);
+    },
+    onclose() {
+      // The server ended the stream (restart, its session check): connect again, as after an error.
+      taskStore.set((prev) => ({ ...prev, live: false }));
+      throw new Error('closed');
+    },
+    onerror(err) {
+      taskStore.set((prev) => ({ ...prev, live: false }));
+      if (err instanceof Fatal) throw err;
+      return 3_000;
+    },
+  })).catch(() => undefined);
+  return () => controller.abort();
+}
