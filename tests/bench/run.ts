@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, hasChromium } from '../support/e2e';
 import { deskSection } from './desk.bench';
+import { RIDE_READS, ridesSection } from './rides.bench';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -66,6 +67,9 @@ async function main() {
     const deskLines = await deskSection(server, client, adminToken, READS, (msg) => process.stderr.write(`${msg}\n`));
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
+    // Last of this server's reads: its demo rides are replaced by the benchmark volume, and the
+    // admin logs in anew (ending adminToken's session).
+    const rideLines = await ridesSection(server, RIDE_READS, (msg) => process.stderr.write(`${msg}\n`));
 
     // The flood runs its own servers in child processes; this one idles meanwhile. BENCH_READS_ONLY=1
     // stops after the table of reads (a quick run while working on a screen's queries).
@@ -89,6 +93,7 @@ async function main() {
       ...deskLines,
       `合并站点 of a station used by ${merge.lines} lines (each of 21 stops), ${merge.ms.length} runs: median ${ms(merge.ms[Math.floor(merge.ms.length / 2)]!)} ms, max ${ms(merge.ms.at(-1)!)} ms (one transaction: re-point, renumber, delete, audit).`,
       '',
+      ...rideLines,
       ...(flood && timing
         ? [
             'Other calls (`GET /busline/api/user/query/msg`, 2 at a time) while 64 clients flood the login with wrong passwords; the server in its own process, NODE_ENV=production:',

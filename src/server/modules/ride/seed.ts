@@ -39,15 +39,20 @@ function ticketFor(rng: SeedContext['rng'], category: number): number {
   return r < 0.75 ? 1 : r < 0.95 ? 2 : 3;
 }
 
-async function seedRides(ctx: SeedContext): Promise<void> {
-  const { db, rng, now } = ctx;
-  const small = ctx.profile.name === 'small';
-  const lines = await db
+/** The lines of the online version, the ones buses ride: every ride generator starts from them. */
+export function onlineLines(db: SeedContext['db']) {
+  return db
     .select({ id: t.busLines.id, code: t.busLines.code, name: t.busLines.name, districtId: t.lineVersions.districtId })
     .from(t.busLines)
     .innerJoin(t.lineVersions, eq(t.lineVersions.id, t.busLines.versionId))
     .where(eq(t.lineVersions.status, 3))
     .orderBy(asc(t.busLines.id));
+}
+
+async function seedRides(ctx: SeedContext): Promise<void> {
+  const { db, rng, now } = ctx;
+  const small = ctx.profile.name === 'small';
+  const lines = await onlineLines(db);
   if (!lines.length) return;
   const stops = await db
     .select({ lineId: t.lineStations.lineId, name: t.stations.name })
