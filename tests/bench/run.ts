@@ -19,6 +19,7 @@ import path from 'node:path';
 import { ROOT, hasChromium } from '../support/e2e';
 import { deskSection } from './desk.bench';
 import { RIDE_READS, ridesSection } from './rides.bench';
+import { exportSection } from './export.bench';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -76,6 +77,8 @@ async function main() {
     const readsOnly = process.env.BENCH_READS_ONLY === '1';
     const flood = readsOnly ? null : await benchFlood((msg) => process.stderr.write(`${msg}\n`));
     const timing = readsOnly ? null : await benchTiming((msg) => process.stderr.write(`${msg}\n`));
+    // The 1M-row export also runs its servers in child processes (RSS is the server's alone).
+    const exportLines = readsOnly ? [] : await exportSection((msg) => process.stderr.write(`${msg}\n`));
 
     const cpus = os.cpus();
     const out = [
@@ -104,6 +107,7 @@ async function main() {
             '',
           ]
         : []),
+      ...exportLines,
     ];
     console.log(out.join('\n'));
   } finally {
