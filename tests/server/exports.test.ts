@@ -122,7 +122,7 @@ describe('exporting ride records', () => {
 });
 
 describe('refusals', () => {
-  it('refuses an account without 乘车记录管理 (403), a range over 31 days and a missing range, in Chinese, creating nothing', async () => {
+  it('refuses an account without 乘车记录管理 (403), another area (403), a range over 31 days and a missing range, in Chinese, creating nothing', async () => {
     const before = await taskCount();
     const [viewer] = await db().select().from(t.users).where(eq(t.users.login, 'viewer'));
     const [group] = await db().insert(t.roleGroups).values({ name: '只看站点导出组', description: '没有乘车记录', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
@@ -139,6 +139,10 @@ describe('refusals', () => {
     expect(none.body.msg).toContain('请选择时间范围');
     const year = await s.call(ridership.ridershipExport, { token: manager, query: { startDate: '2025-01-01', endDate: '2026-06-01' } });
     expect(year.body.msg).toContain('日期范围不能超过366天');
+    // A district account asking under another area's header is refused before anything is queued.
+    const [other] = await db().select().from(t.districts).where(sql`${t.districts.id} <> ${await managerDistrict()}`).limit(1);
+    const foreign = await s.call(ridership.ridershipExport, { token: manager, district: other!.id, query: { startDate: isoDay(-3), endDate: isoDay(0) } });
+    expect(foreign.status).toBe(403);
     expect(await taskCount()).toBe(before);
   });
 
