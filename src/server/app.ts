@@ -52,11 +52,13 @@ async function loadJwtKey(db: Db): Promise<Uint8Array> {
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   installChineseZodMessages();
   const clock = opts.clock ?? systemClock;
+  const pii = opts.pii ?? createPii(resolvePiiKey(opts.config));
   const { dedicated, channel } = opts.database ?? {};
   const exportLog = (msg: string, err?: unknown) => console.error(`[exports] ${msg}`, err instanceof Error ? err.message : (err ?? ''));
   const exports = createExportRuntime({
     clock,
     kinds: SERVER_MODULES.flatMap((m) => m.exportKinds ?? []),
+    pii,
     db: opts.db,
     workerDb: dedicated ? () => dedicated(opts.config.exports.queryTimeoutMs) : undefined,
     transport: channel ? channel(TASK_CHANNEL) : null,
@@ -72,7 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     clock,
     exports,
     jwtKey: await loadJwtKey(opts.db),
-    pii: opts.pii ?? createPii(resolvePiiKey(opts.config)),
+    pii,
     passwords: passwordWork({
       concurrency: opts.config.login.hashConcurrency,
       queue: opts.config.login.hashQueue,

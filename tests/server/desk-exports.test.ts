@@ -6,6 +6,7 @@ import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
+import { exportThroughTask } from '../support/export-task';
 
 /** The desk's exports (masked, formula text escaped, audited, opened back) and adding a rider. */
 let s: TestServer;
@@ -34,7 +35,7 @@ describe('exports', () => {
   it('riders: every row of the area, masked, formula text escaped, audited', async () => {
     const [victim] = await db().select().from(t.riders).where(eq(t.riders.districtId, xuhui)).limit(1);
     await db().update(t.riders).set({ state: 0, abnormalReason: '=cmd|"/c calc"!A1' }).where(eq(t.riders.id, victim!.id));
-    const { sheetName, rows } = await download(card.riderExport, agent);
+    const { sheet: { sheetName, rows } } = await exportThroughTask(s, card.riderExport, agent);
     expect(sheetName).toBe('乘客用户');
     const [n] = await db().select({ id: t.riders.id }).from(t.riders).where(eq(t.riders.districtId, xuhui));
     expect(n).toBeTruthy();

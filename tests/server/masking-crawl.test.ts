@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Endpoint, card, discount, family } from '../../src/shared/api';
+import { type Endpoint, card, discount, exportTask, family } from '../../src/shared/api';
 import { MAX_PAGE_SIZE } from '../../src/shared/api/paging';
 import { MODULES, menuCatalogue, menuItemIds } from '../../src/shared/modules';
 import { discountModule } from '../../src/shared/modules/discount';
@@ -12,6 +12,7 @@ import { createPii } from '../../src/server/lib/pii';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
+import { exportThroughTask } from '../support/export-task';
 
 /**
  * The masking crawl (issue 11): every call of the desk's modules, answered to an account holding
@@ -96,7 +97,16 @@ describe('the masking crawl over the desk', () => {
     await crawlPages(card.riderPage, { state: '0' });
     // Summaries, dictionaries, exports.
     for (const e of [card.riderSummary, card.cardStateCounts, family.bindSummary, family.renewLogSummary, family.cardTypeDict, discount.discountOrderTotal, discount.productTotal, discount.countTotal]) await crawl(e);
-    for (const e of [card.riderExport, family.bindExport, family.renewLogExport, discount.downloadOrder, discount.downloadTotal]) await crawl(e);
+    for (const e of [family.bindExport, family.renewLogExport, discount.downloadOrder, discount.downloadTotal]) await crawl(e);
+    // 导出乘客用户 is a task of 下载中心: its answer, every event of its stream's list, and its file.
+    for (const query of [{}, { state: '0' }, { realName: '1' }] as Record<string, string>[]) {
+      called.add(card.riderExport.id).add(exportTask.taskDownload.id);
+      const { created, file, sheet } = await exportThroughTask(s, card.riderExport, token, query);
+      scan(card.riderExport.id, created);
+      expect(file.length).toBeGreaterThan(0);
+      scan(`${card.riderExport.id} xlsx`, sheet.rows);
+    }
+    await crawl(exportTask.taskList, { query: { size: 50 } });
     // One record at a time: by phone, citizen id and card number, as the desk finds them.
     for (const r of riders) {
       const phone = pii.decrypt(r.phoneEnc);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportTaskEndpoint } from './export-task';
 import { BUSCODE, endpoint } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
@@ -221,20 +222,16 @@ export const riderAdd = endpoint({
   permission: grant({ buttons: ['RIDER_ADD'] }),
 });
 
-/** The riders as a spreadsheet (masked, formula text escaped, audited); a task in the download centre once it exists. */
-export const riderExport = endpoint({
+/** The riders as a spreadsheet (masked, formula text escaped, audited): a task of the download centre. */
+export const riderExport = exportTaskEndpoint({
   id: 'rider.export',
   title: '导出乘客用户',
-  method: 'GET',
   path: `${BUSCODE}/xls/async/user/export`,
   query: z.object({
     realName: z.enum(['0', '1'], { error: '实名状态应为 0 或 1' }).transform(Number).optional(),
     state: z.enum(['0', '1'], { error: '用户状态应为 0 或 1' }).transform(Number).optional(),
   }),
-  response: z.instanceof(Blob),
   permission: BUS_USER_READ,
-  file: true,
-  timeoutMs: 40_000,
 });
 
 /**

@@ -3,6 +3,7 @@ import type { ExportTask } from '../../../shared/api';
 import type { Clock } from '../../config';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
+import type { Pii } from '../pii';
 import { type HubTransport, TaskHub } from './hub';
 import type { AnyExportKind } from './kind';
 import { createTask } from './store';
@@ -14,6 +15,7 @@ export { TaskHub } from './hub';
 export interface ExportRuntimeOptions {
   clock: Clock;
   kinds: readonly AnyExportKind[];
+  pii: Pii;
   /** The requests' database; exports use `workerDb` when there is one. */
   db: Db;
   /** A connection of the exports' own (PostgreSQL); absent: they share `db` (PGlite has one connection). */
@@ -42,6 +44,7 @@ export function createExportRuntime(o: ExportRuntimeOptions) {
     clock: o.clock,
     hub,
     kinds,
+    pii: o.pii,
     db: async () => (await own()).db,
     heartbeatMs: o.heartbeatMs ?? 1_000,
     staleMs: o.staleMs,

@@ -2,6 +2,7 @@ import type { Permission } from '../../../shared/api';
 import type { OperationType } from '../audit';
 import type { Db } from '../../db/connection';
 import type { Cell } from '../xlsx';
+import type { Pii } from '../pii';
 
 /** Whose rows a task may read: the district scope it was asked under (null: every district). */
 export interface ExportScope {
@@ -24,8 +25,8 @@ export interface ExportKind<P = never> {
   columns: readonly { title: string; width?: number }[];
   /** How many rows there will be, counting at most `limit + 1` (the task refuses beyond `limit`). */
   count(db: Db, scope: ExportScope, params: P, limit: number): Promise<number>;
-  /** The rows, a batch at a time; personal data masked, as in the lists. */
-  batches(db: Db, scope: ExportScope, params: P): AsyncIterable<readonly (readonly Cell[])[]>;
+  /** The rows, a batch at a time; personal data masked, as in the lists (`pii` opens it to mask it). */
+  batches(db: Db, scope: ExportScope, params: P, pii: Pii): AsyncIterable<readonly (readonly Cell[])[]>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { EXPORT_MAX_ROWS } from '../../../shared/api/export-task';
 import type { Clock } from '../../config';
 import type { Db } from '../../db/connection';
+import type { Pii } from '../pii';
 import * as t from '../../db/schema';
 import { isDatabaseUnavailable } from '../errors';
 import { type Cell, xlsxStream } from '../xlsx';
@@ -18,6 +19,7 @@ export interface WorkerOptions {
   clock: Clock;
   hub: TaskHub;
   kinds: ReadonlyMap<string, AnyExportKind>;
+  pii: Pii;
   /** The connection exports read and write on (PostgreSQL: one of their own, not the requests' pool). */
   db: () => Promise<Db>;
   /** How often a running task proves it is alive and checks whether it was cancelled. */
@@ -106,7 +108,7 @@ export function createWorker(o: WorkerOptions) {
       if (!counted) throw new Stop('cancelled');
       publish(counted);
       async function* rows(): AsyncGenerator<readonly Cell[]> {
-        for await (const batch of kind!.batches(db, scope, task.params as never)) {
+        for await (const batch of kind!.batches(db, scope, task.params as never, o.pii)) {
           yield* batch;
           done += batch.length;
           await beat();

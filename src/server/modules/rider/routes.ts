@@ -10,6 +10,7 @@ export const riderServer: ServerModule = {
   seed: { demo: riderDemoSeed },
   // The family-card and discount tables are seeded here until their modules (callingCard, specialCode) take them over.
   tables: [t.riders, t.busCards, t.familyBindings, t.familyRenewals, t.discountProducts, t.discountOrders, t.refunds],
+  exportKinds: [service.ridersExport],
   routes(b, deps) {
     b.bind(card.riderPage, ({ auth, query }) => service.pageRiders(deps, auth, query));
     b.bind(card.riderSummary, ({ auth }) => service.riderSummary(deps, auth));
@@ -17,7 +18,10 @@ export const riderServer: ServerModule = {
     b.bind(card.cardLookup, ({ auth, body }) => service.lookup(deps, auth, body.q));
     b.bind(card.cardView, ({ auth, body }) => service.viewCard(deps, auth, body.cardNo));
     b.bind(card.riderAdd, ({ auth, body }) => service.addRider(deps, auth, body));
-    b.bind(card.riderExport, ({ auth, query, reply }) => service.exportRiders(deps, auth, query, reply));
+    b.bind(card.riderExport, ({ auth, query }) => {
+      const title = service.riderExportTitle(query);
+      return deps.exports.enqueue(deps, auth, service.ridersExport.kind, query, title, `${title.replace(/\s+/g, '-')}.xlsx`);
+    });
     b.bind(card.riderResolve, ({ auth, body }) => service.resolveAbnormal(deps, auth, body));
   },
 };

@@ -12,7 +12,7 @@ import { useListScreen } from '../../../components/use-list-screen';
 import { AddRiderDialog } from '../components/add-rider-dialog';
 import { RevealDialog } from '../../../components/desk/desk-dialogs';
 import { ResolveDialog } from '../components/resolve-dialog';
-import { useExport } from '../../../components/use-export';
+import { useExportTask } from '../../../components/use-export-task';
 
 const FILTER_KEYS = ['phone', 'citizenCardNo', 'realName', 'state'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -34,7 +34,8 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   const [resolving, setResolving] = useState<Rider | null>(null);
   const noArea = useNoAreaChosen();
   const [revealing, setRevealing] = useState<number | null>(null);
-  const exporter = useExport(card.riderExport, abnormal ? { state: '0' } : {}, abnormal ? '异常用户' : '乘客用户', '已导出（手机号、身份证号、姓名已脱敏）');
+  // A task of 下载中心: the file (phones, ids and names masked) is offered when it is ready.
+  const exporter = useExportTask(card.riderExport, abnormal ? { state: '0' } : {});
   const filters = useMemo<FilterDef<FilterKey>[]>(
     () => [
       { key: 'phone', label: '手机号', type: 'text', placeholder: '完整手机号', maxLength: 20 },
@@ -114,8 +115,8 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
                 ＋ 新增乘客
               </Button>
             )}
-            <Button className="h-8" disabled={exporter.exporting} onClick={() => void exporter.run()}>
-              {exporter.exporting ? '导出中…' : '导出 Excel'}
+            <Button className="h-8" disabled={exporter.starting} onClick={() => void exporter.run()}>
+              {exporter.starting ? '提交中…' : '导出 Excel'}
             </Button>
           </>
         }
