@@ -71,8 +71,9 @@ beforeAll(async () => {
   // The manager's tasks for the download centre's calls: one with its file, one a live instance is
   // running (fresh heartbeat, so no worker here takes it), one failed long ago.
   const manager = await userId('manager');
+  const [{ districtId: managerArea }] = (await db.select({ districtId: t.users.districtId }).from(t.users).where(eq(t.users.id, manager))) as [{ districtId: number | null }];
   const task = (phase: string, extra: Partial<typeof t.exportTasks.$inferInsert> = {}) =>
-    db.insert(t.exportTasks).values({ kind: 'ride.ridership', title: '契约', fileName: '契约.xlsx', params: { startDate: '2026-11-01', endDate: '2026-11-02' }, userId: manager, phase, createdAt: s.clock.now(), ...extra }).returning().then((r) => r[0]!.id);
+    db.insert(t.exportTasks).values({ kind: 'ride.ridership', title: '契约', fileName: '契约.xlsx', params: { startDate: '2026-11-01', endDate: '2026-11-02' }, userId: manager, districtScope: managerArea, phase, createdAt: s.clock.now(), ...extra }).returning().then((r) => r[0]!.id);
   ids.doneTask = await task('done', { fileSize: 4, rowsTotal: 0, finishedAt: s.clock.now(), expiresAt: new Date(s.clock.now().getTime() + 86_400_000) });
   await db.insert(t.exportFileChunks).values({ taskId: ids.doneTask, seq: 0, data: Buffer.from('PK..') });
   ids.openTask = await task('running', { claimedBy: 'another-instance', heartbeatAt: new Date(Date.now() + 3_600_000), attempts: 1 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Endpoint } from '../../shared/api';
 import type { ExportTask } from '../../shared/api/export-task';
 import { api } from '../lib/api-client';
@@ -12,8 +12,11 @@ import { useScreenAction } from '../lib/screen-action';
  */
 export function useExportTask(endpoint: Endpoint, query: Record<string, string | number | undefined>, opts: { action?: string } = {}) {
   const [starting, setStarting] = useState(false);
+  // A ref, not the state: a double click or a repeating Enter lands before the next render.
+  const busy = useRef(false);
   const run = async (): Promise<ExportTask | null> => {
-    if (starting) return null;
+    if (busy.current) return null;
+    busy.current = true;
     setStarting(true);
     try {
       return await startExportTask(endpoint, query);
@@ -21,6 +24,7 @@ export function useExportTask(endpoint: Endpoint, query: Record<string, string |
       // The refusal is in the toast.
       return null;
     } finally {
+      busy.current = false;
       setStarting(false);
     }
   };

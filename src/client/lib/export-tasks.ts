@@ -21,6 +21,8 @@ export const downloadCentreOpen = createStore(false);
 
 let following = false;
 let stopFollowing: (() => void) | null = null;
+/** Bumped by every stop: work begun for an earlier session (a resume in flight) does not restart it. */
+let generation = 0;
 
 /**
  * Follows the account's tasks from now until `stopTasks()` (the layout's end: logout). The stream is
@@ -31,23 +33,35 @@ let stopFollowing: (() => void) | null = null;
 export function ensureFollowingTasks(): void {
   if (following) return;
   following = true;
+  const mine = generation;
   void import('./task-stream').then((m) => {
-    if (following && !stopFollowing) stopFollowing = m.followTasks();
+    if (following && mine === generation && !stopFollowing) stopFollowing = m.followTasks(() => streamRefused(mine));
   });
 }
 
+/** The server refused the stream (the session is over): the next ensure may try again. */
+function streamRefused(of: number): void {
+  if (of !== generation) return;
+  following = false;
+  stopFollowing = null;
+}
+
+/** Sign-out: the stream ends, and nothing of this account's tasks stays on screen. */
 export function stopTasks(): void {
+  generation++;
   following = false;
   stopFollowing?.();
   stopFollowing = null;
   taskStore.set({ tasks: [], live: false });
+  downloadCentreOpen.set(false);
 }
 
 /** At sign-in (or F5): a task still under way from before is followed again, so its toast comes. */
 export async function resumeTasks(): Promise<void> {
+  const mine = generation;
   try {
     const page = await api.call(exportTask.taskList, { query: { size: 20 } }, { silent: true });
-    if (page.content.some(isOpenTask)) ensureFollowingTasks();
+    if (mine === generation && page.content.some(isOpenTask)) ensureFollowingTasks();
   } catch {
     // Not worth a toast: the centre connects when it is opened.
   }

@@ -107,6 +107,8 @@ export function createHttp(hooks: HttpHooks) {
       }
       status = err.status;
       body = err.data;
+      // A refused file request: its envelope came as a blob, like the file would have.
+      if (body instanceof Blob) body = await body.text().then((text) => JSON.parse(text) as unknown, () => null);
       loginResult = err.headers.get(LOGIN_RESULT_HEADER);
     }
     const failure = describe({ status, body, loginResult });

@@ -1,10 +1,10 @@
-import { DISTRICT_HEADER, exportTask } from '../../shared/api';
+import { exportTask } from '../../shared/api';
 import { type ExportTask, type TaskEvent, isOpenTask, taskEventSchema } from '../../shared/api/export-task';
 import { dismiss, toast } from '../components/toast';
 import { api } from './api-client';
 import { downloadCentreOpen, ensureFollowingTasks, taskStore } from './export-tasks';
 import { saveFile } from './save-file';
-import { readDistrict, readToken } from './session-store';
+import { readToken } from './session-store';
 
 /**
  * The account's export tasks kept current by the server's event stream (no polling), read over
@@ -17,7 +17,15 @@ const byNewest = (a: ExportTask, b: ExportTask) => b.id - a.id;
 
 function apply(event: TaskEvent) {
   taskStore.set((prev) => {
-    if (event.type === 'tasks') return { ...prev, tasks: [...event.tasks].sort(byNewest) };
+    if (event.type === 'tasks') {
+      // A list after a reconnect (or the first one, for a task asked for just before) may hold
+      // news: a task this console saw open that has finished meanwhile.
+      for (const t of event.tasks) {
+        const before = prev.tasks.find((p) => p.id === t.id);
+        if (before && isOpenTask(before) && !isOpenTask(t)) announce(t);
+      }
+      return { ...prev, tasks: [...event.tasks].sort(byNewest) };
+    }
     if (event.type === 'removed') return { ...prev, tasks: prev.tasks.filter((t) => t.id !== event.id) };
     const before = prev.tasks.find((t) => t.id === event.task.id);
     if (before && isOpenTask(before)) announce(event.task);
@@ -81,18 +89,20 @@ class Fatal extends Error {}
  * The stream itself; a refused stream (401: the session is over) stops for good, and the next
  * ordinary call brings the session notice.
  */
-export function followTasks(): () => void {
+export function followTasks(onRefused: () => void): () => void {
   const controller = new AbortController();
+  // No area header: an account's tasks are its own whatever area it is looking at.
   const headers = (): Record<string, string> => {
     const h: Record<string, string> = { accept: 'text/event-stream' };
     const token = readToken()?.token;
     if (token) h.authorization = `Bearer ${token}`;
-    const district = readDistrict();
-    if (district) h[DISTRICT_HEADER] = district;
     return h;
   };
   // The SSE reader is fetched with the first stream, not with the shell: most sessions never need it.
-  void import('@microsoft/fetch-event-source').then(({ fetchEventSource }) => fetchEventSource(exportTask.taskEvents.path, {
+  void import('@microsoft/fetch-event-source').then(({ fetchEventSource }) => {
+    // Stopped while the reader was being fetched: fetchEventSource would not look at the signal.
+    if (controller.signal.aborted) return;
+    return fetchEventSource(exportTask.taskEvents.path, {
     headers: headers(),
     signal: controller.signal,
     // A download centre in a background tab still hears of its files.
@@ -117,9 +127,13 @@ export function followTasks(): () => void {
     },
     onerror(err) {
       taskStore.set((prev) => ({ ...prev, live: false }));
-      if (err instanceof Fatal) throw err;
+      if (err instanceof Fatal) {
+        onRefused();
+        throw err;
+      }
       return 3_000;
     },
-  })).catch(() => undefined);
+  });
+  }).catch(() => undefined);
   return () => controller.abort();
 }

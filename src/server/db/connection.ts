@@ -192,6 +192,11 @@ async function listenWithRetry(url: string, channel: string, onMessage: (payload
     try {
       await c.connect();
       await c.query(`listen "${channel.replace(/"/g, '')}"`);
+      // Stopped while connecting: this client is nobody's to end later.
+      if (stopped) {
+        await c.end().catch(() => undefined);
+        return;
+      }
       client = c;
       delay = 1_000;
       if (again) onReconnect();

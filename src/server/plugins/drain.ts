@@ -10,6 +10,13 @@ declare module 'fastify' {
      */
     drain(opts: { graceMs: number; maxMs: number }): Promise<void>;
   }
+  interface FastifyRequest {
+    /**
+     * An answer that lasts as long as its client (an event stream): the drain does not wait for it;
+     * its handler ends it when the server closes.
+     */
+    longLived: boolean;
+  }
 }
 
 export function registerDrain(app: FastifyInstance): void {
@@ -17,6 +24,7 @@ export function registerDrain(app: FastifyInstance): void {
   const underWay = new Set<FastifyRequest>();
   const done = (req: FastifyRequest) => underWay.delete(req);
 
+  app.decorateRequest('longLived', false);
   app.addHook('onRequest', async (req, reply) => {
     if (!draining) {
       underWay.add(req);
@@ -42,7 +50,8 @@ export function registerDrain(app: FastifyInstance): void {
   app.decorate('drain', async ({ graceMs, maxMs }: { graceMs: number; maxMs: number }) => {
     draining = true;
     const until = Date.now() + maxMs;
-    while (underWay.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const waiting = () => [...underWay].some((req) => !req.longLived);
+    while (waiting() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(graceMs, until - Date.now()))));
   });
 }

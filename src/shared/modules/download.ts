@@ -9,5 +9,5 @@ export const downloadModule = defineModule({
   id: 'download',
   endpoints: [exportTask.taskList, exportTask.taskDownload, exportTask.taskCancel, exportTask.taskDelete, exportTask.taskEvents],
   buttons: {},
-  operations: { EXPORT_DOWNLOAD: '下载导出文件', EXPORT_CANCEL: '取消导出', EXPORT_DELETE: '删除导出任务', EXPORT_FAIL: '导出失败' },
+  operations: { EXPORT_DOWNLOAD: '下载导出文件', EXPORT_CANCEL: '取消导出', EXPORT_DELETE: '删除导出任务' },
 });

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { exportTask } from '../../../shared/api';
 import { type ExportTask, TASK_PHASE_LABELS, isOpenTask } from '../../../shared/api/export-task';
 import { formatDateTime } from '../../../shared/domain/time';
@@ -37,17 +37,34 @@ function progressText(t: ExportTask): string {
 export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): void }) {
   const { tasks, live } = useStore(taskStore);
   const listRef = useRef<HTMLUListElement>(null);
+  const firstDone = tasks.find((t) => t.phase === 'done')?.id;
 
   const cancel = (t: ExportTask) => void api.call(exportTask.taskCancel, { params: { id: t.id } }).catch(() => undefined);
   const remove = (t: ExportTask) => void api.call(exportTask.taskDelete, { params: { id: t.id } }).catch(() => undefined);
-  // The task in hand finishing puts its 下载 in hand: Enter then saves the file.
+  // The task in hand finishing puts its 下载 in hand: Enter then saves the file. Every finish is
+  // also said in the status line (toasts keep quiet while the centre is open).
   const phases = useRef(new Map<number, ExportTask['phase']>());
+  const [said, setSaid] = useState('');
+  // After Delete, focus waits for the task to leave the list (the server's event), then takes the next.
+  const refocusAt = useRef<number | null>(null);
   useEffect(() => {
     const row = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('li[data-task]');
-    const finished = tasks.find((t) => t.phase === 'done' && phases.current.get(t.id) !== undefined && phases.current.get(t.id) !== 'done' && row?.dataset.task === String(t.id));
-    if (finished) row?.querySelector<HTMLElement>('[data-download]')?.focus();
+    const finished = tasks.filter((t) => !isOpenTask(t) && phases.current.has(t.id) && isOpenTask({ phase: phases.current.get(t.id)! }));
+    // In hand: the finished task's own row has focus, or nothing does yet (关闭, where it starts).
+    const idle = document.activeElement === closeRef.current || document.activeElement === document.body;
+    const inHand = finished.find((t) => t.phase === 'done' && (idle || row?.dataset.task === String(t.id)));
+    if (inHand) listRef.current?.querySelector<HTMLElement>(`li[data-task="${inHand.id}"] [data-download]`)?.focus();
+    const last = finished.at(-1);
+    if (last) setSaid(`${TASK_PHASE_LABELS[last.phase]}：${last.title}`);
+    if (refocusAt.current !== null && !tasks.some((t) => String(t.id) === row?.dataset.task)) {
+      const at = Math.min(refocusAt.current, tasks.length - 1);
+      refocusAt.current = null;
+      if (at >= 0) focusRow(at);
+      else closeRef.current?.focus();
+    }
     phases.current = new Map(tasks.map((t) => [t.id, t.phase]));
   }, [tasks]);
+  const closeRef = useRef<HTMLButtonElement>(null);
   const focusRow = (i: number) => listRef.current?.querySelector<HTMLElement>(`li[data-index="${i}"] button`)?.focus();
 
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
@@ -66,9 +83,8 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
     else if (e.key === 'End') go(tasks.length - 1);
     else if (e.key === 'Delete' && !isOpenTask(task)) {
       e.preventDefault();
+      refocusAt.current = i;
       remove(task);
-      // The next task (or the one before the last) takes the place of the removed one.
-      setTimeout(() => focusRow(Math.min(i, tasks.length - 2)), 50);
     } else if (e.key === 'c' && isOpenTask(task)) {
       e.preventDefault();
       cancel(task);
@@ -76,7 +92,21 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
   };
 
   return (
-    <Modal open={open} title="下载中心" onClose={onClose} width="max-w-2xl" footer={<Button onClick={onClose}>关闭</Button>}>
+    <Modal
+      open={open}
+      title="下载中心"
+      onClose={onClose}
+      width="max-w-2xl"
+      footer={
+        // Focus starts on the newest file's 下载, or here when there is none: never on 取消.
+        <Button ref={closeRef} data-autofocus={tasks.some((t) => t.phase === 'done') ? undefined : true} onClick={onClose}>
+          关闭
+        </Button>
+      }
+    >
+      <p role="status" className="sr-only">
+        {said}
+      </p>
       <p className="mb-2 text-xs text-gray-600">
         导出在后台生成，完成后会提示下载，到期前可随时下载。<Key>↑</Key>/<Key>↓</Key> 换任务，<Key>Enter</Key> 下载，<Key>c</Key> 取消，<Key>Delete</Key> 删除
         {!live && <span className="ml-2 text-amber-800">· 正在连接服务器…</span>}
@@ -106,16 +136,16 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
                 </div>
                 <div className="flex shrink-0 gap-2">
                   {t.phase === 'done' && (
-                    <Button variant="primary" data-download aria-label={`下载 ${t.fileName}`} data-autofocus={i === 0 ? true : undefined} onClick={() => void downloadTask(t)}>
+                    <Button variant="primary" data-download aria-label={`下载 ${t.fileName}`} data-autofocus={t.id === firstDone ? true : undefined} onClick={() => void downloadTask(t)}>
                       下载
                     </Button>
                   )}
                   {isOpenTask(t) ? (
-                    <Button aria-label={`取消 ${t.title}`} data-autofocus={i === 0 ? true : undefined} onClick={() => cancel(t)}>
+                    <Button aria-label={`取消 ${t.title}`} onClick={() => cancel(t)}>
                       取消
                     </Button>
                   ) : (
-                    <Button aria-label={`删除 ${t.title}`} data-autofocus={i === 0 && t.phase !== 'done' ? true : undefined} onClick={() => remove(t)}>
+                    <Button aria-label={`删除 ${t.title}`} onClick={() => remove(t)}>
                       删除
                     </Button>
                   )}

@@ -46,6 +46,7 @@ export function createExportRuntime(o: ExportRuntimeOptions) {
     kinds,
     pii: o.pii,
     db: async () => (await own()).db,
+    beatDb: o.db,
     heartbeatMs: o.heartbeatMs ?? 1_000,
     staleMs: o.staleMs,
     maxAttempts: 3,

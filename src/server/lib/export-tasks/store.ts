@@ -128,7 +128,10 @@ export async function openDownload(deps: AppDeps, a: AuthContext, id: number, ki
   const row = await ownTask(deps.db, a, id, false);
   const kind = kinds.get(row.kind);
   if (!kind || !isAllowed(kind.permission, a)) throw fail('当前账号已无权下载该文件');
-  if (row.phase === 'expired') throw fail('文件已过期，请重新导出');
+  // The account's reach now, not when it asked: an area's file is for those who still see that area.
+  const reach = a.user.openDistrict ? null : a.user.districtId;
+  if (reach !== null && row.districtScope !== reach) throw fail('当前账号已无权下载该文件');
+  if (row.phase === 'expired' || (row.expiresAt && row.expiresAt <= deps.clock.now())) throw fail('文件已过期，请重新导出');
   if (row.phase !== 'done') throw fail(isOpen(row) ? '文件尚未生成完成' : '任务未生成文件');
   await audit(deps.db, a.actor, { type: 'EXPORT_DOWNLOAD', targetDistrictId: row.districtScope, target: `export/${id}`, summary: `下载导出文件：${row.fileName}` }, deps.clock.now());
   const [pieces] = await deps.db.select({ n: count() }).from(t.exportFileChunks).where(eq(t.exportFileChunks.taskId, id));
@@ -144,7 +147,8 @@ export async function openDownload(deps: AppDeps, a: AuthContext, id: number, ki
       yield c.data;
     }
   }
-  return { fileName: row.fileName, size: row.fileSize, stream: Readable.from(chunks()) };
+  // One piece ahead at most: a slow client does not make the server hold the file.
+  return { fileName: row.fileName, size: row.fileSize, stream: Readable.from(chunks(), { highWaterMark: 1 }) };
 }
 
 /** Files past their time are removed; the tasks stay listed as 已过期. */

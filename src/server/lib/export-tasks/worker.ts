@@ -22,6 +22,8 @@ export interface WorkerOptions {
   pii: Pii;
   /** The connection exports read and write on (PostgreSQL: one of their own, not the requests' pool). */
   db: () => Promise<Db>;
+  /** Where the heartbeat goes: the requests' pool, free while the export's own connection is busy with a long query. */
+  beatDb: Db;
   /** How often a running task proves it is alive and checks whether it was cancelled. */
   heartbeatMs: number;
   /** A running task whose heartbeat is older than this lost its instance: it is taken up again. */
@@ -50,9 +52,12 @@ export function createWorker(o: WorkerOptions) {
 
   const publish = (row: TaskRow) => o.hub.publish(row.userId, { type: 'task', task: taskDto(row) });
 
+  // Heartbeats are stamped and judged by the database's clock, never an instance's: a server whose
+  // clock runs ahead must not see every live task as stale.
+  const staleBefore = sql`now() - make_interval(secs => ${o.staleMs / 1000})`;
+
   async function claim(db: Db): Promise<TaskRow | null> {
     const now = o.clock.now();
-    const staleBefore = new Date(now.getTime() - o.staleMs);
     const gaveUp = await db
       .update(x)
       .set({ phase: 'failed', error: '导出多次中断，已停止，请重新导出', finishedAt: now, claimedBy: null })
@@ -63,8 +68,8 @@ export function createWorker(o: WorkerOptions) {
       publish(r);
     }
     const claimed = (await db.execute(sql`
-      update export_tasks set phase = 'running', claimed_by = ${o.instanceId}, heartbeat_at = ${now}, attempts = attempts + 1,
-        started_at = coalesce(started_at, ${now}), rows_done = 0
+      update export_tasks set phase = 'running', claimed_by = ${o.instanceId}, heartbeat_at = now(), attempts = attempts + 1,
+        started_at = coalesce(started_at, ${now}), rows_done = 0, rows_total = null
       where id = (
         select id from export_tasks
         where phase = 'queued' or (phase = 'running' and heartbeat_at < ${staleBefore} and attempts < ${o.maxAttempts})
@@ -81,19 +86,46 @@ export function createWorker(o: WorkerOptions) {
     const kind = o.kinds.get(task.kind);
     const scope: ExportScope = { districtScope: task.districtScope };
     let done = 0;
-    let lastBeat = Date.now();
-    const beat = async (force = false) => {
+    let lost = false;
+    // The heartbeat runs on a timer, on the requests' connection: a long count or batch on the
+    // export's own connection does not make the task look abandoned. It also carries the progress,
+    // and finds out when the task was cancelled (or, after a stall, taken by another instance).
+    let beating: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => {
+      beating = o.beatDb
+        .update(x)
+        .set({ rowsDone: done, heartbeatAt: sql`now()` })
+        .where(mine)
+        .returning()
+        .then(
+          ([row]) => (row ? publish(row) : void (lost = true)),
+          (err: unknown) => o.log(`export ${task.id} heartbeat failed`, err),
+        );
+    }, o.heartbeatMs);
+    timer.unref();
+    /** Between batches: stop when the server closes or the task is no longer this instance's. */
+    const check = () => {
       if (closing) throw new Stop('shutdown');
-      if (!force && Date.now() - lastBeat < o.heartbeatMs) return;
-      lastBeat = Date.now();
-      const [row] = await db.update(x).set({ rowsDone: done, heartbeatAt: o.clock.now() }).where(mine).returning();
-      if (!row) throw new Stop('cancelled');
-      publish(row);
+      if (lost) throw new Stop('cancelled');
     };
+    // A piece is written only while the task is still this instance's; the row is locked meanwhile,
+    // so another instance cannot claim it between the check and the write.
+    const writePiece = async (seq: number, data: Buffer) => {
+      const res = (await db.execute(sql`
+        insert into export_file_chunks (task_id, seq, data)
+        select id, ${seq}, ${data}::bytea from export_tasks where id = ${task.id} and claimed_by = ${o.instanceId} and phase = 'running' for share`)) as unknown as { rowCount?: number | null; affectedRows?: number };
+      if (!(res.rowCount ?? res.affectedRows ?? 0)) {
+        lost = true;
+        throw new Stop('cancelled');
+      }
+    };
+    // Pieces go only when no other instance is writing the task now (cancelled, deleted, or ours).
+    const dropPieces = () =>
+      db.execute(sql`delete from export_file_chunks where task_id = ${task.id} and not exists (select 1 from export_tasks where id = ${task.id} and phase = 'running' and claimed_by <> ${o.instanceId})`);
     try {
       if (!kind) throw new Error(`unknown export kind ${task.kind}`);
       // A task taken up again starts over: the pieces of the interrupted attempt go first.
-      await db.delete(t.exportFileChunks).where(eq(t.exportFileChunks.taskId, task.id));
+      await dropPieces();
       const total = await kind.count(db, scope, task.params as never, EXPORT_MAX_ROWS);
       if (total > EXPORT_MAX_ROWS) {
         const [row] = await db
@@ -104,14 +136,17 @@ export function createWorker(o: WorkerOptions) {
         if (row) publish(row);
         return;
       }
-      const [counted] = await db.update(x).set({ rowsTotal: total, heartbeatAt: o.clock.now() }).where(mine).returning();
+      const [counted] = await db.update(x).set({ rowsTotal: total, heartbeatAt: sql`now()` }).where(mine).returning();
       if (!counted) throw new Stop('cancelled');
       publish(counted);
       async function* rows(): AsyncGenerator<readonly Cell[]> {
         for await (const batch of kind!.batches(db, scope, task.params as never, o.pii)) {
-          yield* batch;
-          done += batch.length;
-          await beat();
+          check();
+          // Rides added while the file is written do not push it past its bound.
+          const room = EXPORT_MAX_ROWS - done;
+          yield* batch.length > room ? batch.slice(0, room) : batch;
+          done += Math.min(batch.length, room);
+          if (room <= batch.length) return;
         }
       }
       const file = xlsxStream({ sheet: kind.sheet, columns: kind.columns, rows: rows() });
@@ -124,7 +159,7 @@ export function createWorker(o: WorkerOptions) {
         const data = Buffer.concat(pending, pendingBytes);
         pending = [];
         pendingBytes = 0;
-        await db.insert(t.exportFileChunks).values({ taskId: task.id, seq: seq++, data });
+        await writePiece(seq++, data);
         size += data.length;
       };
       for await (const chunk of file as AsyncIterable<Buffer>) {
@@ -144,7 +179,7 @@ export function createWorker(o: WorkerOptions) {
     } catch (err) {
       const stop = err instanceof Stop ? err : null;
       if (stop?.why === 'cancelled') {
-        await db.delete(t.exportFileChunks).where(eq(t.exportFileChunks.taskId, task.id));
+        await dropPieces();
         return;
       }
       if (stop?.why === 'shutdown') {
@@ -154,16 +189,23 @@ export function createWorker(o: WorkerOptions) {
           .set({ phase: 'queued', claimedBy: null, heartbeatAt: null, rowsDone: 0, attempts: sql`greatest(${x.attempts} - 1, 0)` })
           .where(mine)
           .returning();
-        await db.delete(t.exportFileChunks).where(eq(t.exportFileChunks.taskId, task.id));
-        if (back) publish(back);
+        if (back) {
+          await dropPieces();
+          publish(back);
+        }
         return;
       }
       // Without the database the task cannot be marked: its heartbeat ages and another run takes it up.
       if (isDatabaseUnavailable(err)) throw err;
       o.log(`export ${task.id} failed`, err);
       const [failed] = await db.update(x).set({ phase: 'failed', error: '导出失败：服务内部错误，请重试', finishedAt: o.clock.now(), claimedBy: null }).where(mine).returning();
-      await db.delete(t.exportFileChunks).where(eq(t.exportFileChunks.taskId, task.id));
-      if (failed) publish(failed);
+      if (failed) {
+        await dropPieces();
+        publish(failed);
+      }
+    } finally {
+      clearInterval(timer);
+      await beating;
     }
   }
 

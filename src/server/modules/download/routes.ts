@@ -29,8 +29,20 @@ export const downloadServer: ServerModule = {
       return reply.send(file.stream);
     });
     b.bind(exportTask.taskEvents, async ({ auth, req, reply }) => {
-      const tasks = await recentTasks(deps.db, auth.user.id);
+      // Subscribed before the list is read: a change made meanwhile is sent after it, not lost.
+      const early: Parameters<Parameters<typeof deps.exports.hub.subscribe>[1]>[0][] = [];
+      let deliver: ((e: (typeof early)[number]) => void) | null = null;
+      const unsubscribe = deps.exports.hub.subscribe(auth.user.id, (e) => (deliver ? deliver(e) : early.push(e)));
+      let tasks;
+      try {
+        tasks = await recentTasks(deps.db, auth.user.id);
+      } catch (err) {
+        unsubscribe();
+        throw err;
+      }
       // From here the answer is a stream the hooks never see: its headers are set here, all of them.
+      // A shutdown does not wait for it (the hub's `closing` ends it).
+      req.longLived = true;
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -51,11 +63,11 @@ export const downloadServer: ServerModule = {
         unsubscribe();
         res.end();
       };
-      const unsubscribe = deps.exports.hub.subscribe(auth.user.id, (e) => {
+      deliver = (e) => {
         if (e.type === 'closing') return end();
         if (e.type !== 'resync') return void send(e);
         recentTasks(deps.db, auth.user.id).then((list) => open && send({ type: 'tasks', tasks: list }), () => undefined);
-      });
+      };
       // A stream outlives no session: logged out, replaced or idle, it ends (and the console's next
       // call meets the 401). Checking does not count as activity, or an open tab would never go idle.
       const ping = setInterval(() => {
@@ -64,6 +76,7 @@ export const downloadServer: ServerModule = {
       }, deps.config.exports.pingMs);
       ping.unref();
       req.raw.on('close', end);
+      for (const e of early.splice(0)) deliver(e);
       return reply;
     });
   },
