@@ -54,7 +54,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const pii = opts.pii ?? createPii(resolvePiiKey(opts.config));
   const { dedicated, channel } = opts.database ?? {};
-  const exportLog = (msg: string, err?: unknown) => console.error(`[exports] ${msg}`, err instanceof Error ? err.message : (err ?? ''));
+  // Through the server's logger, as the other jobs' failures (a lost database is expected to be logged, not thrown).
+  let logger: FastifyInstance['log'] | null = null;
+  const exportLog = (msg: string, err?: unknown) => logger?.error({ err }, `[exports] ${msg}`);
   const exports = createExportRuntime({
     clock,
     kinds: SERVER_MODULES.flatMap((m) => m.exportKinds ?? []),
@@ -125,6 +127,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     });
   }
   registerNotFound(app, { indexHtml });
+  logger = app.log;
   // Tests that drive the queue by hand reach it here.
   app.decorate('exportsRuntime', exports);
   app.addHook('onReady', () => exports.start());
