@@ -14,6 +14,25 @@ export interface ToastItem {
 
 const items = createStore<ToastItem[]>([]);
 let nextId = 1;
+/** Each toast's time to go; held while the pointer or focus is on it (WCAG 2.2.1: time to act). */
+const timers = new Map<number, { ms: number; timer: ReturnType<typeof setTimeout> | null }>();
+
+function schedule(id: number) {
+  const t = timers.get(id);
+  if (!t) return;
+  if (t.timer) clearTimeout(t.timer);
+  t.timer = setTimeout(() => dismiss(id), t.ms);
+}
+
+/** The pointer or the keyboard is on the toast: it stays until they leave. */
+export function holdToast(id: number) {
+  const t = timers.get(id);
+  if (t?.timer) clearTimeout(t.timer);
+  if (t) t.timer = null;
+}
+
+/** Left again: the toast's full time starts over. */
+export const releaseToast = schedule;
 
 /** Shows a toast and returns its id (the one already showing, for the same message twice at once). */
 function push(kind: ToastItem['kind'], text: string, ms: number, action?: ToastItem['action']): number {
@@ -22,12 +41,16 @@ function push(kind: ToastItem['kind'], text: string, ms: number, action?: ToastI
   if (same) return same.id;
   const item = { id: nextId++, kind, text, action };
   items.set((prev) => [...prev, item]);
-  setTimeout(() => dismiss(item.id), ms);
+  timers.set(item.id, { ms, timer: null });
+  schedule(item.id);
   return item.id;
 }
 
 export function dismiss(id: number) {
-  items.set((prev) => prev.filter((t) => t.id !== id));
+  const t = timers.get(id);
+  if (t?.timer) clearTimeout(t.timer);
+  timers.delete(id);
+  items.set((prev) => prev.filter((x) => x.id !== id));
 }
 
 export const toast = {
@@ -51,7 +74,14 @@ export function Toaster() {
   return (
     <div aria-live="assertive" className="pointer-events-none fixed inset-x-0 top-3 z-[100] flex flex-col items-center gap-2 px-3">
       {list.map((t) => (
-        <div key={t.id} role={t.kind === 'error' ? 'alert' : 'status'} className={`pointer-events-auto flex max-w-md items-start gap-3 rounded border px-4 py-2 text-sm shadow ${STYLE[t.kind]}`}>
+        <div
+          key={t.id}
+          role={t.kind === 'error' ? 'alert' : 'status'}
+          onMouseEnter={() => holdToast(t.id)}
+          onMouseLeave={(e) => !e.currentTarget.contains(document.activeElement) && releaseToast(t.id)}
+          onFocus={() => holdToast(t.id)}
+          onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && !e.currentTarget.matches(':hover') && releaseToast(t.id)}
+          className={`pointer-events-auto flex max-w-md items-start gap-3 rounded border px-4 py-2 text-sm shadow ${STYLE[t.kind]}`}>
           <span className="flex-1">{t.text}</span>
           {t.action && (
             <button
