@@ -95,14 +95,7 @@ describe('乘车记录', () => {
   });
 
   it('a range over 31 days without a card is refused in Chinese and nothing is asked; with a card number the same range lists that card’s rides', async () => {
-    const district = await agentDistrict();
-    const [busy] = await db()
-      .select({ cardNo: t.rideRecords.cardNo, n: count() })
-      .from(t.rideRecords)
-      .where(eq(t.rideRecords.districtId, district))
-      .groupBy(t.rideRecords.cardNo)
-      .orderBy(desc(count()), t.rideRecords.cardNo)
-      .limit(1);
+    const busy = await busiestCard();
     await signIn(s, 'agent');
     visit(s, '/order/order-list');
     const { user } = renderWithUser(<App />);
@@ -270,14 +263,7 @@ describe('the module’s palette commands', () => {
   }
 
   it('查看卡的乘车记录 takes a card number and opens 乘车记录 filtered to the card, every ride of it', async () => {
-    const district = await agentDistrict();
-    const [busy] = await db()
-      .select({ cardNo: t.rideRecords.cardNo, n: count() })
-      .from(t.rideRecords)
-      .where(eq(t.rideRecords.districtId, district))
-      .groupBy(t.rideRecords.cardNo)
-      .orderBy(desc(count()), t.rideRecords.cardNo)
-      .limit(1);
+    const busy = await busiestCard();
     const { user, dialog } = await palette('agent');
     await user.keyboard('查看卡的乘车记录');
     await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('查看卡的乘车记录'));
@@ -337,3 +323,15 @@ describe('the module’s palette commands', () => {
     }
   });
 });
+
+/** The agent's area's card with the most rides (ties by number): rides to list and to count. */
+async function busiestCard() {
+  const [busy] = await db()
+    .select({ cardNo: t.rideRecords.cardNo, n: count() })
+    .from(t.rideRecords)
+    .where(eq(t.rideRecords.districtId, await agentDistrict()))
+    .groupBy(t.rideRecords.cardNo)
+    .orderBy(desc(count()), t.rideRecords.cardNo)
+    .limit(1);
+  return busy;
+}

@@ -10,6 +10,7 @@ import { readXlsx } from '../support/xlsx-read';
 import { HOUR } from '../support/clock';
 import { buildApp } from '../../src/server/app';
 import { openEvents } from '../support/task-events';
+import { settledTask } from '../support/export-task';
 
 /**
  * The download centre (issue 12): exports as tasks, their files, cancel, expiry, recovery after an
@@ -33,16 +34,8 @@ const week = () => {
   return { startTime: new Date(end.getTime() - 7 * 86_400_000).toISOString(), endTime: end.toISOString() };
 };
 
-/** Waits (polling the list, as a test may) until the task is no longer open. */
-async function settled(token: string, id: number, server = s): Promise<ExportTask> {
-  for (let i = 0; i < 300; i++) {
-    const list = await server.call<{ content: ExportTask[] }>(exportTask.taskList, { token, query: { size: 50 } });
-    const task = list.body.data.content.find((x) => x.id === id);
-    if (task && task.phase !== 'queued' && task.phase !== 'running') return task;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`task ${id} never settled`);
-}
+/** The task once it is no longer open (the support's poll of the list). */
+const settled = (token: string, id: number) => settledTask(s, token, id);
 
 async function download(token: string, id: number) {
   const res = await s.call(exportTask.taskDownload, { token, params: { id } });
