@@ -54,8 +54,11 @@ async function firstChunk(res: Response): Promise<string> {
   return new TextDecoder().decode(first.value ?? new Uint8Array());
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, opts: Parameters<typeof freshDatabase>[0] & { jobs?: boolean } = {}): Promise<TestServer> {
-  const clock = testClock();
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  opts: Parameters<typeof freshDatabase>[0] & { jobs?: boolean; /** the server's (and the seed's) clock starts here instead of now */ now?: Date } = {},
+): Promise<TestServer> {
+  const clock = testClock(opts.now);
   const database = await freshDatabase(opts);
   const defaults = loadConfig({});
   const config: Config = {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connection';
+import { shanghaiMonth } from '../../shared/domain/time';
 
 /**
  * Monthly partitions of `ride_records` (README decision 86). Months are Shanghai months, the
@@ -8,16 +9,9 @@ import type { Db } from '../db/connection';
  * another is not an error.
  */
 
-const SHANGHAI_MS = 8 * 3600_000;
-
-/** The Shanghai month a moment falls in, as year and month (1–12). */
-function shanghaiMonth(at: Date): { y: number; m: number } {
-  const local = new Date(at.getTime() + SHANGHAI_MS);
-  return { y: local.getUTCFullYear(), m: local.getUTCMonth() + 1 };
-}
-
 const next = ({ y, m }: { y: number; m: number }) => (m === 12 ? { y: y + 1, m: 1 } : { y, m: m + 1 });
 const bound = ({ y, m }: { y: number; m: number }) => `${y}-${String(m).padStart(2, '0')}-01T00:00:00+08:00`;
+const monthStart = (mo: { y: number; m: number }) => new Date(bound(mo));
 export const partitionName = ({ y, m }: { y: number; m: number }) => `ride_records_y${y}m${String(m).padStart(2, '0')}`;
 
 /** Creates the month partitions covering `from` to `to` that do not exist yet; returns the names it created. */
@@ -45,7 +39,9 @@ export async function ensureRidePartitions(db: Db, from: Date, to: Date): Promis
 export const MONTHS_AHEAD = 2;
 
 export function ensureAhead(db: Db, now: Date): Promise<string[]> {
-  const ahead = new Date(now);
-  ahead.setUTCMonth(ahead.getUTCMonth() + MONTHS_AHEAD);
-  return ensureRidePartitions(db, now, ahead);
+  // Counted in Shanghai months: adding months to the UTC date skips one when Shanghai is already
+  // in the next month (2026-11-30 16:30Z is December 1st there, and +2 UTC months lands in January).
+  let month = shanghaiMonth(now);
+  for (let i = 0; i < MONTHS_AHEAD; i++) month = next(month);
+  return ensureRidePartitions(db, now, monthStart(month));
 }

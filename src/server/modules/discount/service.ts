@@ -14,6 +14,7 @@ import { paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { sendXlsx } from '../../lib/xlsx';
+import { shanghaiDateTime } from '../../../shared/domain/time';
 
 type Filters = z.output<typeof discount.discountOrderTotal.query>;
 type PageQuery = z.output<typeof discount.discountOrderPage.query>;
@@ -206,7 +207,7 @@ async function* orderRows(deps: AppDeps, a: AuthContext, q: Filters) {
     const rows = await select(deps.db).where(and(cond, sql`${t.discountOrders.id} > ${after}`)).orderBy(t.discountOrders.id).limit(1_000);
     for (const r of rows) {
       const o = dto(deps, r);
-      yield [o.orderNo, o.productName, TICKETS[o.ticketType] ?? o.ticketType, o.cardNo, o.riderPhone, yuan(o.amount), PAY[o.payStatus] ?? o.payStatus, o.createdDate.slice(0, 19).replace('T', ' '), o.paidDate?.slice(0, 19).replace('T', ' ') ?? '', o.refundedDate?.slice(0, 19).replace('T', ' ') ?? ''];
+      yield [o.orderNo, o.productName, TICKETS[o.ticketType] ?? o.ticketType, o.cardNo, o.riderPhone, yuan(o.amount), PAY[o.payStatus] ?? o.payStatus, shanghaiDateTime(o.createdDate), o.paidDate ? shanghaiDateTime(o.paidDate) : '', o.refundedDate ? shanghaiDateTime(o.refundedDate) : ''];
     }
     if (rows.length < 1_000) return;
     after = rows.at(-1)!.o.id;

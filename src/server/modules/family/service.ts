@@ -16,6 +16,7 @@ import { iso } from '../../lib/sql';
 import { sendXlsx } from '../../lib/xlsx';
 import { verifyOwnPassword } from '../shell/credential-guard';
 import { type CardCentre, bindable } from './card-centre';
+import { shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
 
 type BindFilters = z.output<typeof family.bindSummary.query>;
 type BindPageQuery = z.output<typeof family.bindPage.query>;
@@ -179,7 +180,7 @@ async function* bindingRows(deps: AppDeps, a: AuthContext, q: BindFilters) {
     const rows = await select(deps.db).where(and(where(deps, a, q), sql`${t.familyBindings.id} > ${after}`)).orderBy(t.familyBindings.id).limit(1_000);
     for (const r of rows) {
       const d = dto(deps, r);
-      yield [d.id, d.cardNo, cardCategoryLabel(d.cardCategory), d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, d.status ? '已绑定' : '已解绑', d.boundDate.slice(0, 10), d.expiresDate.slice(0, 10), d.renewals];
+      yield [d.id, d.cardNo, cardCategoryLabel(d.cardCategory), d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, d.status ? '已绑定' : '已解绑', shanghaiDate(d.boundDate), shanghaiDate(d.expiresDate), d.renewals];
     }
     if (rows.length < 1_000) return;
     after = rows.at(-1)!.b.id;
@@ -199,7 +200,7 @@ export async function exportBindings(deps: AppDeps, a: AuthContext, q: BindFilte
 async function* renewalRows(deps: AppDeps, a: AuthContext, q: { busCardNo?: string | undefined }) {
   for (let page = 0; ; page++) {
     const res = await pageRenewals(deps, a, { page, size: 1_000, busCardNo: q.busCardNo, sort: 'renewedDate,asc' });
-    for (const r of res.content) yield [r.id, r.cardNo, r.holder.name, r.holder.phone, r.months, r.amount / 100, r.renewedDate.slice(0, 19).replace('T', ' ')];
+    for (const r of res.content) yield [r.id, r.cardNo, r.holder.name, r.holder.phone, r.months, r.amount / 100, shanghaiDateTime(r.renewedDate)];
     if (res.content.length < 1_000) return;
   }
 }

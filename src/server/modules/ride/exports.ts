@@ -7,6 +7,7 @@ import * as t from '../../db/schema';
 import { type ExportScope, defineExportKind } from '../../lib/export-tasks';
 import { RIDES_READ } from '../../../shared/api/ridership';
 import { dayWhere, recordWhere } from './service';
+import { shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
 
 /**
  * What 乘车记录管理 exports as tasks: ride records (all, or staff cards only) and daily ridership.
@@ -20,10 +21,6 @@ type DayQuery = z.output<typeof ridership.ridershipExport.query>;
 const BATCH = 1_000;
 const r = t.rideRecords;
 const d = t.dayTakeBusTotals;
-const SHANGHAI_MS = 8 * 3600_000;
-
-/** `YYYY-MM-DD HH:mm:ss` in Shanghai, without a date library per cell (a million of them). */
-const shanghai = (at: Date) => new Date(at.getTime() + SHANGHAI_MS).toISOString().slice(0, 19).replace('T', ' ');
 const yuan = (fen: number) => Math.round(fen) / 100;
 
 async function countUpTo(db: Db, from: SQL, limit: number): Promise<number> {
@@ -69,7 +66,7 @@ function recordKind(kind: string, sheet: string, staffOnly: boolean) {
           .limit(BATCH);
         if (!rows.length) return;
         yield rows.map((x) => [
-          shanghai(x.rideAt),
+          shanghaiDateTime(x.rideAt),
           x.lineCode,
           x.lineName,
           x.busName,
@@ -144,7 +141,7 @@ export const ridershipExport = defineExportKind<DayQuery>({
 /** How a task names its filters: title and file name. */
 export function recordTaskTitle(what: string, q: RecordQuery): string {
   const parts = [what];
-  if (q.startTime && q.endTime) parts.push(`${shanghai(new Date(q.startTime)).slice(0, 10)}至${shanghai(new Date(q.endTime)).slice(0, 10)}`);
+  if (q.startTime && q.endTime) parts.push(`${shanghaiDate(q.startTime)}至${shanghaiDate(q.endTime)}`);
   if (q.cardNo) parts.push(`卡${q.cardNo}`);
   if (q.lineCode) parts.push(`线路${q.lineCode}`);
   if (q.busName) parts.push(q.busName);

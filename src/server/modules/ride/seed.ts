@@ -6,10 +6,12 @@ import { ensureRidePartitions } from '../../lib/ride-partitions';
 import { EMPLOYEE_CARD_CATEGORY } from '../../../shared/api/ridership';
 
 /**
- * Demo rides (issue 12): raw ride records for the last 30 days at a realistic shape (weekday and
- * weekend, morning and evening peaks, a few busy lines) and the daily ridership of 90 days: the 30
- * with records are aggregated from them by SQL (so they agree), the 60 before from the same model.
- * Modest by default, for a quick first start; deterministic from SEED.
+ * Demo rides (issue 12): raw ride records for the last 30 whole Shanghai days and today so far, at
+ * a realistic shape (weekday and weekend, morning and evening peaks, a few busy lines), and the
+ * daily ridership of the 90 whole days before today: the days with records are aggregated from
+ * them by SQL (so they agree), the 60 before from the same model. Whole days, not "the last 90
+ * including today": at 02:00 in Shanghai today has no rides yet, and a screen's last 90 whole days
+ * must all have data at any hour. Modest by default, for a quick first start; deterministic from SEED.
  */
 
 const DAY_MS = 86_400_000;
@@ -76,7 +78,7 @@ async function seedRides(ctx: SeedContext): Promise<void> {
   await ensureRidePartitions(db, new Date(shanghaiDay(now, RAW_DAYS).start), new Date(now.getTime() + 62 * DAY_MS));
   const rows: (string | number | null)[][] = [];
   let seq = 0;
-  for (let back = RAW_DAYS - 1; back >= 0; back--) {
+  for (let back = RAW_DAYS; back >= 0; back--) {
     const day = shanghaiDay(now, back);
     const factor = isWeekend(day.label) ? 0.65 : 1;
     for (const bus of buses) {
@@ -124,9 +126,9 @@ async function seedRides(ctx: SeedContext): Promise<void> {
     insert into day_take_bus_totals (day, district_id, line_code, line_name, bus_name, ticket_type, card_category, rides, amount)
     select (ride_at at time zone 'Asia/Shanghai')::date, district_id, line_code, min(line_name), bus_name, ticket_type, card_category, count(*), sum(amount)
     from ride_records group by 1, 2, 3, 5, 6, 7`);
-  // The 60 days before: the same model, as daily totals only (their raw records are not kept).
+  // The 60 whole days before: the same model, as daily totals only (their raw records are not kept).
   const totals: (string | number)[][] = [];
-  for (let back = AGGREGATE_DAYS - 1; back >= RAW_DAYS; back--) {
+  for (let back = AGGREGATE_DAYS; back > RAW_DAYS; back--) {
     const day = shanghaiDay(now, back);
     const factor = isWeekend(day.label) ? 0.65 : 1;
     for (const bus of buses) {

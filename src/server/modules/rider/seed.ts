@@ -4,6 +4,7 @@ import { bulkInsert } from '../../db/seed/bulk';
 import * as t from '../../db/schema';
 import type { SeedContext, SeedGenerator } from '../../db/seed/context';
 import type { Rng } from '../../db/seed/rng';
+import { shanghaiDate } from '../../../shared/domain/time';
 
 /**
  * Demo riders and cards, in bulk (literal multi-row inserts, db/seed/bulk.ts): ~50,000 riders and ~200,000 cards
@@ -178,7 +179,7 @@ export async function seedFamilyAndDiscounts({ db, rng, now, profile }: SeedCont
     const created = at(rng.int(0, 365));
     const roll = rng.next();
     const status = roll < 0.85 ? 1 : roll < 0.95 ? 0 : 2;
-    orders.push([`DC${created.toISOString().slice(0, 10).replace(/-/g, '')}${pad(i, 7)}`, p.id, c.id, c.riderId, c.districtId, p.price, status, status ? new Date(created.getTime() + 60_000) : null, status === 2 ? new Date(created.getTime() + 3 * 86_400_000) : null, created]);
+    orders.push([`DC${shanghaiDate(created).replaceAll('-', '')}${pad(i, 7)}`, p.id, c.id, c.riderId, c.districtId, p.price, status, status ? new Date(created.getTime() + 60_000) : null, status === 2 ? new Date(created.getTime() + 3 * 86_400_000) : null, created]);
   }
   await bulkInsert(db, 'discount_orders', ['order_no', 'product_id', 'card_id', 'rider_id', 'district_id', 'amount', 'pay_status', 'paid_at', 'refunded_at', 'created_at'], orders);
   const refunded = await db.select().from(t.discountOrders).where(eq(t.discountOrders.payStatus, 2)).orderBy(asc(t.discountOrders.id));

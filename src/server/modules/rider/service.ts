@@ -18,6 +18,7 @@ import type { Pii } from '../../lib/pii';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { type ExportScope, defineExportKind } from '../../lib/export-tasks';
+import { shanghaiDate } from '../../../shared/domain/time';
 
 type PageQuery = z.output<typeof card.riderPage.query>;
 type RiderRow = typeof t.riders.$inferSelect;
@@ -225,7 +226,7 @@ export const ridersExport = defineExportKind<RiderExportQuery>({
       const rows = await selectRiders(db).where(riderExportWhere(scope, q, after)).orderBy(t.riders.id).limit(1_000);
       yield rows.map((r) => {
         const d = riderDto(pii, r);
-        return [d.id, d.name, d.phone, d.citizenId, d.realName ? '已实名' : '未实名', d.state ? '正常' : '异常', d.abnormalReason, d.cards, d.districtName, d.createdDate.slice(0, 10)];
+        return [d.id, d.name, d.phone, d.citizenId, d.realName ? '已实名' : '未实名', d.state ? '正常' : '异常', d.abnormalReason, d.cards, d.districtName, shanghaiDate(d.createdDate)];
       });
       if (rows.length < 1_000) return;
       after = rows.at(-1)!.r.id;

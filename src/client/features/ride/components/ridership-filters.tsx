@@ -5,7 +5,7 @@ import { parseTypedDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useRomanize } from '../../../lib/use-romanize';
-import { lastDays } from './ride-range';
+import { lastCompleteDays } from './ride-range';
 
 export type RidershipFilterKey = 'startDate' | 'endDate' | 'lineCode' | 'busName';
 export type RidershipFilterValues = Record<RidershipFilterKey, string>;
@@ -111,7 +111,7 @@ export function RidershipFilters({ values, lines, buses, onApply, onReset }: Rid
             variant="text"
             className="h-8"
             onClick={() => {
-              const r = lastDays(n);
+              const r = lastCompleteDays(n);
               onApply({ ...values, startDate: r.start, endDate: r.end });
             }}
           >

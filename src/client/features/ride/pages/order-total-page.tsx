@@ -11,7 +11,7 @@ import { Button } from '../../../components/button';
 import { useExportTask } from '../../../components/use-export-task';
 import { useApi } from '../../../lib/use-api';
 import { type RidershipFilterKey, RidershipFilters } from '../components/ridership-filters';
-import { daysBetween, lastDays, refusalOf, shapeOnly, useEffectiveTable } from '../components/ride-range';
+import { dailyAverage, lastCompleteDays, refusalOf, shapeOnly, useEffectiveTable } from '../components/ride-range';
 
 // The chart library is the heaviest thing here: the totals and the table show while it loads.
 const RidershipCharts = lazy(() => import('../components/ridership-charts').then((m) => ({ default: m.RidershipCharts })));
@@ -30,7 +30,7 @@ const percent = (part: number, whole: number) => (whole ? `${((part / whole) * 1
  */
 export function OrderTotalPage() {
   const { table: fromUrl } = useListScreen<RidershipFilterKey, RidershipRow>({ filters: FILTER_KEYS, schema: PAGE_SCHEMA });
-  const [month] = useState(() => lastDays(DEFAULT_DAYS));
+  const [month] = useState(() => lastCompleteDays(DEFAULT_DAYS));
   const f = fromUrl.filters;
   const table = useEffectiveTable(fromUrl, { ...f, startDate: f.startDate || month.start, endDate: f.endDate || month.end });
   const { startDate, endDate, lineCode } = table.filters;
@@ -56,7 +56,7 @@ export function OrderTotalPage() {
 
   // While new filters load, the last figures stay, dimmed (as the table's rows do), rather than blinking out.
   const t = totals.data;
-  const days = daysBetween(startDate, endDate);
+  const average = dailyAverage(startDate, endDate, t?.byDay);
   const lineName = lineCode ? (lines.data?.find((l) => l.lineCode === lineCode)?.lineName ?? lineCode) : '全部线路';
   const scope = `${startDate} 至 ${endDate}，${lineName}${table.filters.busName ? ` ${table.filters.busName}` : ''}`;
 
@@ -80,7 +80,7 @@ export function OrderTotalPage() {
                 <dl className={`grid grid-cols-3 gap-2 transition-opacity ${totals.isValidating && t ? 'opacity-60' : ''}`}>
                   <Figure term="乘车人次" value={t ? String(t.rides) : '…'} />
                   <Figure term="金额（元）" value={t ? fenToYuan(t.amount) : '…'} />
-                  <Figure term="日均人次" value={t && days ? String(Math.round(t.rides / days)) : '…'} />
+                  <Figure term={average.partial ? '日均人次（不含今日）' : '日均人次'} value={t ? average.text : '…'} />
                 </dl>
                 {t && t.rides > 0 && (
                   <p className="mt-2 text-xs text-gray-600">
@@ -126,3 +126,4 @@ function Figure({ term, value }: { term: string; value: string }) {
     </div>
   );
 }
+
