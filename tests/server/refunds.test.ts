@@ -43,11 +43,16 @@ describe('busDiscountCardOrder reads', () => {
     expect(totals.body.data.paid + totals.body.data.refunded + totals.body.data.unpaid).toBe(totals.body.data.orders);
     const [stored] = await db().select({ sum: sql<number>`sum(amount)::int` }).from(t.discountOrders).where(and(eq(t.discountOrders.districtId, xuhui), eq(t.discountOrders.payStatus, 1)));
     expect(totals.body.data.paidAmount).toBe(stored!.sum);
-    const refunded = await orderIn(2);
-    if (refunded) {
-      const msg = await s.call<{ refund: { amount: number } | null }>(discount.discountOrderMsg, { token: agent, query: { id: refunded.id } });
-      expect(msg.body.data.refund?.amount).toBe(refunded.amount);
-    }
+    // A refunded order with its ledger row (orderIn skips those: it hands out orders to refund).
+    const [refunded] = await db()
+      .select({ id: t.discountOrders.id, amount: t.refunds.amount })
+      .from(t.discountOrders)
+      .innerJoin(t.refunds, eq(t.refunds.orderId, t.discountOrders.id))
+      .where(and(eq(t.discountOrders.payStatus, 2), eq(t.discountOrders.districtId, xuhui)))
+      .limit(1);
+    expect(refunded, 'the demo has a refunded order in 徐汇区').toBeDefined();
+    const msg = await s.call<{ refund: { amount: number } | null }>(discount.discountOrderMsg, { token: agent, query: { id: refunded!.id } });
+    expect(msg.body.data.refund?.amount).toBe(refunded!.amount);
   });
 });
 

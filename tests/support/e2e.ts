@@ -9,7 +9,17 @@ import { type Browser, chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
-export const hasChromium = fs.existsSync(CHROMIUM);
+/**
+ * Whether the browser tests can run. Without Chromium they are skipped on a developer's machine,
+ * but in CI (`CI=true`, set by .ci/run) a missing browser fails the run: a green CI must mean the
+ * browser tests ran.
+ */
+export function chromiumPresent(path: string, env: NodeJS.ProcessEnv): boolean {
+  if (fs.existsSync(path)) return true;
+  if (/^(1|true|yes)$/i.test(env.CI ?? '')) throw new Error(`CI: ${path} is missing, so the browser tests cannot run (.ci/run installs Debian's chromium); refusing to skip them`);
+  return false;
+}
+export const hasChromium = chromiumPresent(CHROMIUM, process.env);
 
 /** Flags for Debian's Chromium on a closed network, as root, without a display. */
 export const CHROMIUM_ARGS = [

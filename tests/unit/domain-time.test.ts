@@ -58,3 +58,17 @@ describe('typed date and time', () => {
     }
   });
 });
+
+describe('Shanghai days', () => {
+  it('takes the day and month from Shanghai, not UTC, between 16:00 and 24:00 UTC', async () => {
+    const { addDays, shanghaiDate, shanghaiDateTime, shanghaiMidnight, shanghaiMonth } = await import('../../src/shared/domain/time');
+    expect(shanghaiDate('2026-01-31T16:30:00Z')).toBe('2026-02-01');
+    expect(shanghaiDate(new Date('2026-01-31T15:59:59Z'))).toBe('2026-01-31');
+    expect(shanghaiMonth('2026-12-31T16:00:00Z')).toEqual({ y: 2027, m: 1 });
+    expect(shanghaiMonth('2026-02-28T15:59:59Z')).toEqual({ y: 2026, m: 2 });
+    expect(shanghaiDateTime(Date.parse('2026-11-24T17:00:05Z'))).toBe('2026-11-25 01:00:05');
+    expect(shanghaiMidnight('2026-11-25').toISOString()).toBe('2026-11-24T16:00:00.000Z');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+  });
+});
