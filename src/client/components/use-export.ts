@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import dayjs from 'dayjs';
 import type { Endpoint } from '../../shared/api';
 import { api } from '../lib/api-client';
 import { saveFile } from '../lib/save-file';
 import { useScreenAction } from '../lib/screen-action';
 import { toast } from './toast';
+import { formatDateTime } from '../../shared/domain/time';
 
 /**
  * 导出 Excel of a file endpoint with the screen's filters; also what the palette's `?action=export`
@@ -17,7 +17,7 @@ export function useExport(endpoint: Endpoint, query: Record<string, string | num
     setExporting(true);
     try {
       const file = (await api.call(endpoint, { query })) as Blob;
-      saveFile(file, `${name}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
+      saveFile(file, `${name}-${formatDateTime(new Date(), 'YYYYMMDD-HHmm')}.xlsx`);
       toast.success(done);
     } catch {
       // The refusal is in the toast.

@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { type StationQr, station } from '../../../../shared/api';
@@ -15,6 +14,7 @@ import { saveFile } from '../../../lib/save-file';
 import { useApi } from '../../../lib/use-api';
 import { useQrSurplus } from '../api';
 import { QrImage, qrPng } from '../components/qr-image';
+import { formatDateTime } from '../../../../shared/domain/time';
 
 const FILTER_KEYS = ['name'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -62,7 +62,7 @@ export function StationQrPage() {
     try {
       const name = table.filters.name || undefined;
       const file = await api.call(station.stationQrExport, { query: { name } });
-      saveFile(file, `站点二维码-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
+      saveFile(file, `站点二维码-${formatDateTime(new Date(), 'YYYYMMDD-HHmm')}.xlsx`);
       toast.success('已导出站点二维码');
     } catch {
       // In the toast.
