@@ -216,3 +216,32 @@ async function watchMarkup(context: BrowserContext) {
 function createdFromNames(page: Page) {
   return page.evaluate(() => (window as unknown as { __created: string[] }).__created.filter((x) => x.includes('/login') || x.includes('127.0.0.1')));
 }
+
+describe("the page's policy, under the escaping", () => {
+  it_('refuses what markup that slipped through would load: an image from another site, any frame', async () => {
+    const hits: string[] = [];
+    const bait = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('bait');
+    });
+    await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(bait.address() as AddressInfo).port}`;
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      await page.getByLabel('用户名').waitFor({ timeout: 15_000 });
+      // As if a name had been written as HTML somewhere: the elements a tooltip would have made.
+      await page.evaluate((o) => document.body.insertAdjacentHTML('beforeend', `<img src="${o}/i"><iframe src="/login"></iframe><iframe src="${o}/f"></iframe>`), origin);
+      await expect.poll(() => errors.filter((e) => e.includes('CSP violation')).sort(), { timeout: 10_000 }).toEqual([
+        // A refused frame of another site is reported by its origin only.
+        `console: CSP violation: frame-src ${origin}`,
+        `console: CSP violation: frame-src ${server.url}/login`,
+        `console: CSP violation: img-src ${origin}/i`,
+      ].sort());
+      expect(hits).toEqual([]);
+    } finally {
+      await context.close();
+      await new Promise((resolve) => bait.close(resolve));
+    }
+  });
+});
