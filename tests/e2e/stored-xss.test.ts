@@ -11,7 +11,9 @@ import { e2eSuite } from '../support/e2e-suite';
  * Stored XSS, in Debian's Chromium against the real `npm start`: markup that would run script is
  * written through the API into every text field the console shows (a staff name, a role group's name
  * and description, an agreement's title and content), then the pages and the palette that render
- * them are opened. Nothing may run, and the text must show as typed.
+ * them are opened. Nothing may run, and the text must show as typed. Names drawn on the maps, where
+ * a library writes strings as HTML, are hovered with a bait server counting what markup would fetch;
+ * and the page's policy is checked to refuse what markup slipping through would load.
  */
 
 let server: StartedServer;
@@ -105,7 +107,7 @@ describe('markup stored in text fields is shown as text and never runs', () => {
  * string tooltip as HTML, so an image or a frame in a name would be fetched by everyone who hovers
  * its marker. The names point at a bait server that counts every request. The browser profile
  * bypasses the page's CSP: what is tested is that the console never builds markup from a name (the
- * CSP is a second layer, tested in headers.test.ts), so the bait sees any element that slipped.
+ * CSP is a second layer, tested below and in headers.test.ts), so the bait sees any element that slipped.
  */
 describe('markup in names drawn on the maps is shown as text and fetches nothing', () => {
   it_('stations and a line named as an image and frames: hovered on 站点 and 线路轨迹', async () => {
