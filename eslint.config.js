@@ -10,6 +10,28 @@ const CLIENT_SHARED_LAYERS = ['client-lib', 'client-components', 'client-command
 const to = (type) => ({ to: { element: { type } } });
 const allow = (from, types) => ({ from: { element: { type: from } }, allow: types.map(to) });
 
+const AS_HTML = 'parses a string as HTML, where markup in a name typed by a user would be fetched or framed for every viewer (issue 19)';
+/** The calls and options that take a string as HTML, each with what to do instead. */
+const HTML_SINKS = [
+  ['JSXAttribute[name.name=/^(dangerouslySetInnerHTML|srcDoc)$/]', `This ${AS_HTML}: let React write text.`],
+  ['MemberExpression[property.name=/^(innerHTML|outerHTML)$/]', `innerHTML/outerHTML ${AS_HTML}: use textContent or DOM nodes.`],
+  ['CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment|parseFromString)$/]', `This ${AS_HTML}: build DOM nodes.`],
+  ["CallExpression[callee.object.name='document'][callee.property.name=/^(write|writeln)$/]", `document.write ${AS_HTML}.`],
+  // Leaflet: a string tooltip, popup or divIcon html is innerHTML.
+  [
+    "CallExpression[callee.property.name=/^(bindTooltip|bindPopup|setTooltipContent|setPopupContent|setContent)$/]:not([arguments.0.callee.name='textBlock'])",
+    `Leaflet ${AS_HTML}: pass textBlock(…) from lib/text-node.ts.`,
+  ],
+  ["CallExpression[callee.property.name='divIcon'] Property[key.name='html']:not([value.callee.name='textBlock'])", `Leaflet's divIcon html ${AS_HTML}: pass textBlock(…).`],
+  // Leaflet writes attributions, the zoom buttons' text and a layer control's names as HTML: constants only.
+  [
+    "Property[key.name=/^(attribution|zoomInText|zoomOutText)$/]:not([value.type='Literal']), CallExpression[callee.property.name=/^(addAttribution|setPrefix|addBaseLayer|addOverlay)$/]:not([arguments.0.type='Literal'])",
+    `Leaflet ${AS_HTML}: only fixed text here.`,
+  ],
+  // ECharts: a tooltip formatter's string (a template, or what a function returns) is innerHTML.
+  ["Property[key.name='tooltip'] > ObjectExpression > Property[key.name='formatter']:not([value.callee.name='textTooltip'])", `ECharts' tooltip ${AS_HTML}: use textTooltip(…) from lib/text-node.ts.`],
+];
+
 export default [
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**', 'src/server/db/migrations/**'] },
   // `.ts` without JSX, so `<T>(x) => …` reads as a generic, not a tag.
@@ -65,6 +87,15 @@ export default [
         },
       ],
       'boundaries/no-unknown-files': 'error',
+    },
+  },
+  // Text typed by users (station, line, staff names…) reaches the page as text only: React writes
+  // it so, but these APIs parse a string as HTML, where `<img src=…>` in a name is fetched by every
+  // viewer. Leaflet's tooltips and popups and ECharts' tooltips take text through lib/text-node.ts.
+  {
+    files: ['src/client/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': ['error', ...HTML_SINKS.map(([selector, message]) => ({ selector, message }))],
     },
   },
 ];

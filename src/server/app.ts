@@ -8,6 +8,7 @@ import { Code } from '../shared/api';
 import { installChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, resolvePiiKey, systemClock } from './config';
 import type { AppDeps } from './context';
+import { imageSourceOf } from './lib/csp-sources';
 import { AppError } from './lib/errors';
 import { passwordWork } from './lib/password';
 import { type Pii, createPii } from './lib/pii';
@@ -22,7 +23,8 @@ import { createBinder } from './plugins/contract';
 import { answerClientError, connectionOptions, limitConnections, trustProxyOption } from './plugins/connections';
 import { registerDrain } from './plugins/drain';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
-import { registerSecurityHeaders } from './plugins/security-headers';
+import { type ConsolePolicy, consolePolicy, registerSecurityHeaders } from './plugins/security-headers';
+import { qrCode } from './modules/settings/service';
 
 export interface BuildOptions {
   /** Timed jobs of the modules (default on); tests that drive a job by hand may turn them off. */
@@ -47,6 +49,27 @@ async function loadJwtKey(db: Db): Promise<Uint8Array> {
   const [row] = await db.select().from(serverSecret);
   if (!row) throw new Error('server secret missing');
   return Buffer.from(row.jwtSecret, 'base64');
+}
+
+/** How long a page waits for the QR code's address; a slow database leaves the QR code out rather than hold the page. */
+const QR_LOOKUP_MS = 1_000;
+
+/**
+ * The console page's policy: the base one with the sidebar QR code's origin among the image
+ * sources, read at each page load (a super user may change it at any time, on any instance).
+ */
+async function pagePolicy(app: FastifyInstance, deps: AppDeps, policy: ConsolePolicy): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const qr = await Promise.race([qrCode(deps), new Promise<null>((resolve) => (timer = setTimeout(resolve, QR_LOOKUP_MS, null)))]);
+    const source = qr ? imageSourceOf(qr) : null;
+    return policy.withImages(source ? [source] : []);
+  } catch (err) {
+    app.log.warn({ err }, 'the QR code address was not read for the page policy');
+    return policy.base;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -103,7 +126,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerDrain(app);
   const indexFile = path.join(opts.config.staticDir, 'index.html');
   const indexHtml = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
-  await registerSecurityHeaders(app, indexHtml);
+  const policy = consolePolicy(indexHtml, opts.config.mapTileUrl);
+  await registerSecurityHeaders(app, policy);
 
   app.decorateRequest('actor', null);
   registerEnvelope(app, { onForbidden: (req, err) => auditDenied(deps, req, err.message) });
@@ -126,7 +150,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     });
   }
-  registerNotFound(app, { indexHtml });
+  registerNotFound(app, { indexHtml, pagePolicy: () => pagePolicy(app, deps, policy) });
   logger = app.log;
   // Tests that drive the queue by hand reach it here.
   app.decorate('exportsRuntime', exports);

@@ -1,3 +1,4 @@
+import { tileSourceOf } from './lib/csp-sources';
 import { demoPiiKey, parsePiiKey } from './lib/pii';
 import path from 'node:path';
 
@@ -107,11 +108,14 @@ function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
   throw new Error(`TRUST_PROXY must be false, true, a hop count or the proxies' addresses, got "${raw}"`);
 }
 
-/** An https XYZ template, or nothing: the CSP lets the console load images from https only. */
+/**
+ * An https XYZ template, or nothing. The CSP allows images from its host only (plus `*.` for a
+ * `{s}` subdomain), so the host must be one a policy can name.
+ */
 function tileUrlOf(value: string | undefined): string | null {
   if (!value) return null;
-  if (!/^https:\/\/[^\s]+$/.test(value) || !['{z}', '{x}', '{y}'].every((p) => value.includes(p))) {
-    throw new Error('MAP_TILE_URL must be an https URL template with {z}, {x} and {y}, e.g. https://tiles.example.com/{z}/{x}/{y}.png');
+  if (!/^https:\/\/[^\s]+$/.test(value) || !['{z}', '{x}', '{y}'].every((p) => value.includes(p)) || !tileSourceOf(value)) {
+    throw new Error('MAP_TILE_URL must be an https URL template with {z}, {x} and {y} and a plain host name (a leading {s} subdomain is fine), e.g. https://tiles.example.com/{z}/{x}/{y}.png');
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { system } from '../../src/shared/api';
@@ -35,6 +35,22 @@ describe('基础设置', () => {
     await user.click(within(form).getByRole('button', { name: /保存/ }));
     expect(await screen.findByText('已保存基础设置')).toBeTruthy();
     await waitFor(async () => expect((await stored(token)).lat).toBe(31.5));
+  });
+
+  it("says why a QR code's preview does not show: a new site's image loads after saving and reloading", async () => {
+    await signIn(s, 'admin');
+    visit(s, '/settings/base-setting');
+    const { user } = renderWithUser(<App />);
+    const form = await screen.findByRole('form', { name: '基础设置' }, { timeout: 5_000 });
+    const address = within(form).getByLabelText(/侧边栏二维码/);
+    await user.clear(address);
+    await user.type(address, 'https://cdn.example.cn/qr/bus.png');
+    // What the browser does with an image its page's policy refuses (jsdom loads no images).
+    fireEvent.error(within(form).getByRole('img', { name: '二维码预览' }));
+    expect(within(form).getByRole('status').textContent).toBe('无法预览：请检查地址；其他网站的图片在保存并刷新页面后显示');
+    // Another address is another try.
+    await user.type(address, '?v=2');
+    expect(within(form).queryByText(/无法预览/)).toBeNull();
   });
 
   it('shows a district manager the setting read-only, without a save button', async () => {

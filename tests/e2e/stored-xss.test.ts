@@ -1,4 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import { loginThroughPage, openConsole } from '../support/e2e-console';
@@ -9,7 +11,9 @@ import { e2eSuite } from '../support/e2e-suite';
  * Stored XSS, in Debian's Chromium against the real `npm start`: markup that would run script is
  * written through the API into every text field the console shows (a staff name, a role group's name
  * and description, an agreement's title and content), then the pages and the palette that render
- * them are opened. Nothing may run, and the text must show as typed.
+ * them are opened. Nothing may run, and the text must show as typed. Names drawn on the maps, where
+ * a library writes strings as HTML, are hovered with a bait server counting what markup would fetch;
+ * and the page's policy is checked to refuse what markup slipping through would load.
  */
 
 let server: StartedServer;
@@ -94,6 +98,152 @@ describe('markup stored in text fields is shown as text and never runs', () => {
       expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+});
+
+/**
+ * Markup in a station's or a line's name, drawn on the maps (站点, 线路轨迹): Leaflet writes a
+ * string tooltip as HTML, so an image or a frame in a name would be fetched by everyone who hovers
+ * its marker. The names point at a bait server that counts every request. The browser profile
+ * bypasses the page's CSP: what is tested is that the console never builds markup from a name (the
+ * CSP is a second layer, tested below and in headers.test.ts), so the bait sees any element that slipped.
+ */
+describe('markup in names drawn on the maps is shown as text and fetches nothing', () => {
+  it_('stations and a line named as an image and frames: hovered on 站点 and 线路轨迹', async () => {
+    const hits: string[] = [];
+    const bait = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('bait');
+    });
+    await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(bait.address() as AddressInfo).port}`;
+    const names = [`<img src=${origin}/b>`, '<iframe src=/login>', `<iframe src=${origin}/f>`];
+    try {
+      // The manager writes; the read-only viewer, who hovers the map, is the one a name would reach.
+      const manager = (await api('/busline/api/authenticate', { method: 'POST', body: { username: 'manager', password: DEMO_PASSWORD } })) as { idToken: string };
+      const lines = (await api('/busline/api/busLine/list', { method: 'GET', token: manager.idToken, query: { page: '0', size: '50' } })) as { content: { id: number; code: string; direction: number; isLoop: boolean; fare: number }[] };
+      let line: (typeof lines.content)[number] | undefined;
+      let stops: { stationId: number; lng: number; lat: number; state: number }[] = [];
+      for (const l of lines.content) {
+        const info = (await api('/busline/api/busLine/info', { method: 'GET', token: manager.idToken, query: { id: String(l.id) } })) as { stops: { up: typeof stops } };
+        // Not a loop: its last stop would be drawn over its first.
+        if (!l.isLoop && info.stops.up.length >= names.length) {
+          line = l;
+          stops = info.stops.up;
+          break;
+        }
+      }
+      expect(line, 'a line with enough stops upward').toBeDefined();
+      for (const [i, name] of names.entries()) {
+        const s = stops[i]!;
+        await api('/busline/api/busStation/save', { method: 'POST', token: manager.idToken, body: { id: s.stationId, name, lng: s.lng, lat: s.lat, state: s.state } });
+      }
+      const lineName = `<img src=${origin}/l>`;
+      await api('/busline/api/busLine/save', { method: 'POST', token: manager.idToken, body: { id: line!.id, code: line!.code, name: lineName, direction: line!.direction, isLoop: line!.isLoop, fare: line!.fare } });
+
+      const { context, page, errors } = await openConsole(browser!, undefined, watchMarkup, { bypassCSP: true });
+      try {
+        await page.goto(`${server.url}/login`);
+        await loginThroughPage(page, 'viewer');
+        const pages = [
+          [`/station/station?name=${encodeURIComponent('<')}`, names],
+          [`/bus/line-path?id=${line!.id}&direction=0`, names.map((n, i) => `${i + 1}. ${n}`)],
+        ] as const;
+        // Each page's findings, asserted together: a failure shows every page that went wrong.
+        const found: { path: string; baitRequests: string[]; created: string[]; notShown: string[] }[] = [];
+        for (const [path, shown] of pages) {
+          const before = hits.length;
+          await page.goto(`${server.url}${path}`);
+          const map = page.getByRole('application');
+          const markers = map.locator('path.leaflet-interactive');
+          // Drawn once the map has its size (until then a marker's path is empty).
+          const drawn = () => markers.evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().width > 0).length);
+          await expect.poll(drawn, { timeout: 15_000 }).toBeGreaterThanOrEqual(names.length);
+          const texts: string[] = [];
+          for (const marker of await markers.all()) {
+            await expect.poll(() => hover(page, marker), { timeout: 5_000 }).not.toBeNull();
+            texts.push((await tooltipOf(marker))!);
+          }
+          found.push({ path, baitRequests: hits.slice(before), created: await createdFromNames(page), notShown: shown.filter((x) => !texts.includes(x)) });
+        }
+        expect(found).toEqual(pages.map(([path]) => ({ path, baitRequests: [], created: [], notShown: [] })));
+        // The line's name is the page's title (text, as everywhere React writes it).
+        await page.getByText(`线路轨迹 · ${lineName}`).first().waitFor({ timeout: 5_000 });
+        expect(hits).toEqual([]);
+        expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    } finally {
+      await new Promise((resolve) => bait.close(resolve));
+    }
+  });
+});
+
+/**
+ * Puts the pointer on the marker, where it is now (the map may still be fitting its drawing), and
+ * answers its tooltip's text once open.
+ */
+async function hover(page: Page, marker: Locator) {
+  const box = await marker.boundingBox();
+  if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  return tooltipOf(marker);
+}
+
+/** The text of a marker's open tooltip (Leaflet names it in the marker's aria-describedby), null while closed. */
+function tooltipOf(marker: Locator) {
+  return marker.evaluate((el) => {
+    const tip = document.getElementById(el.getAttribute('aria-describedby') ?? '');
+    return tip?.isConnected ? tip.textContent : null;
+  });
+}
+
+/** Records every <img> and <iframe> the page ever adds, however briefly, with its address. */
+async function watchMarkup(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __created: string[] }).__created = seen;
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes) {
+          if (!(n instanceof Element)) continue;
+          for (const el of [n, ...n.querySelectorAll('img, iframe')]) if (el.tagName === 'IMG' || el.tagName === 'IFRAME') seen.push(`${el.tagName} ${el.getAttribute('src') ?? ''}`);
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** The elements of `watchMarkup` that came from a name: a frame of the login page, or the bait. */
+function createdFromNames(page: Page) {
+  return page.evaluate(() => (window as unknown as { __created: string[] }).__created.filter((x) => x.includes('/login') || x.includes('127.0.0.1')));
+}
+
+describe("the page's policy, under the escaping", () => {
+  it_('refuses what markup that slipped through would load: an image from another site, any frame', async () => {
+    const hits: string[] = [];
+    const bait = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('bait');
+    });
+    await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(bait.address() as AddressInfo).port}`;
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      await page.getByLabel('用户名').waitFor({ timeout: 15_000 });
+      // As if a name had been written as HTML somewhere: the elements a tooltip would have made.
+      await page.evaluate((o) => document.body.insertAdjacentHTML('beforeend', `<img src="${o}/i"><iframe src="/login"></iframe><iframe src="${o}/f"></iframe>`), origin);
+      await expect.poll(() => errors.filter((e) => e.includes('CSP violation')).sort(), { timeout: 10_000 }).toEqual([
+        // A refused frame of another site is reported by its origin only.
+        `console: CSP violation: frame-src ${origin}`,
+        `console: CSP violation: frame-src ${server.url}/login`,
+        `console: CSP violation: img-src ${origin}/i`,
+      ].sort());
+      expect(hits).toEqual([]);
+    } finally {
+      await context.close();
+      await new Promise((resolve) => bait.close(resolve));
     }
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth } from '../../src/shared/api';
+import { auth, system } from '../../src/shared/api';
 import { type TestServer, startTestServer } from '../support/test-server';
 
 /** Response hardening on every route class: the console page, a built asset, API answers and refusals. */
@@ -12,6 +12,7 @@ let s: TestServer;
 let dir: string;
 const INLINE = "\n      document.documentElement.style.setProperty('--theme', '#1890ff');\n    ";
 const SCRIPT = "console.log('公交');".repeat(200);
+const TILES = 'https://webrd0{s}.is.autonavi.com/appmaptile?x={x}&y={y}&z={z}';
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-headers-'));
@@ -20,7 +21,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), SCRIPT);
   fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync(SCRIPT));
   fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js.gz'), zlib.gzipSync(SCRIPT));
-  s = await startTestServer({ staticDir: dir });
+  s = await startTestServer({ staticDir: dir, mapTileUrl: TILES });
 });
 afterAll(async () => {
   await s.close();
@@ -34,6 +35,9 @@ const COMMON: Record<string, RegExp> = {
   'cross-origin-opener-policy': /^same-origin$/,
   'content-security-policy': /frame-ancestors 'none'/,
 };
+
+const directive = (csp: string, name: string) => new RegExp(`(?:^|;)\\s*${name} ([^;]+)`).exec(csp)?.[1];
+const policyOf = async (url: string) => (await fetch(s.url + url)).headers.get('content-security-policy') ?? '';
 
 describe('security headers', () => {
   it.each([
@@ -55,6 +59,30 @@ describe('security headers', () => {
     expect(csp).toContain("default-src 'self'");
     expect(scriptSrc).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
+  });
+
+  it('images come from this origin, data: and the tile server only; nothing is framed and no worker runs', async () => {
+    for (const url of ['/', '/station/station', auth.currentUser.path, '/assets/app-abc123.js']) {
+      const csp = await policyOf(url);
+      expect(directive(csp, 'img-src'), url).toBe("'self' data: https://*.is.autonavi.com");
+      for (const name of ['frame-src', 'child-src', 'worker-src']) expect(directive(csp, name), `${url} ${name}`).toBe("'none'");
+    }
+  });
+
+  it("the page adds the sidebar QR code's origin, as long as it is shown from there", async () => {
+    const admin = await s.login('admin');
+    const save = (qrCode: string | null) => s.call(system.configSave, { token: admin, body: { qrCode, lat: 31.2304, lon: 121.4737 } });
+    try {
+      expect((await save('https://cdn.example.cn/qr/bus.png')).body.code).toBe(1);
+      expect(directive(await policyOf('/user/user-list'), 'img-src')).toBe("'self' data: https://*.is.autonavi.com https://cdn.example.cn");
+      // Only the page shows images: API answers keep the base policy.
+      expect(directive(await policyOf(auth.currentUser.path), 'img-src')).toBe("'self' data: https://*.is.autonavi.com");
+      // An inline image is data: already.
+      expect((await save('data:image/png;base64,iVBORw0KGgo=')).body.code).toBe(1);
+      expect(directive(await policyOf('/user/user-list'), 'img-src')).toBe("'self' data: https://*.is.autonavi.com");
+    } finally {
+      await save(null);
+    }
   });
 
   it('API answers, refusals included, are never stored by caches', async () => {

@@ -45,6 +45,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAP_TILE_URL: 'https://tiles.example.cn/{z}/{x}/{y}.png' }).mapTileUrl).toBe('https://tiles.example.cn/{z}/{x}/{y}.png');
     expect(() => loadConfig({ MAP_TILE_URL: 'http://tiles.example.cn/{z}/{x}/{y}.png' })).toThrow(/MAP_TILE_URL/);
     expect(() => loadConfig({ MAP_TILE_URL: 'https://tiles.example.cn/tile.png' })).toThrow(/MAP_TILE_URL/);
+    // The CSP names the tile host: a {s} subdomain is `*.` of a fixed name, a templated name is refused.
+    expect(loadConfig({ MAP_TILE_URL: 'https://webrd0{s}.is.autonavi.com/appmaptile?x={x}&y={y}&z={z}' }).mapTileUrl).toContain('{s}');
+    expect(() => loadConfig({ MAP_TILE_URL: 'https://tiles.{s}.cn/{z}/{x}/{y}.png' })).toThrow(/MAP_TILE_URL/);
+    expect(() => loadConfig({ MAP_TILE_URL: 'https://user@tiles.example.cn/{z}/{x}/{y}.png' })).toThrow(/MAP_TILE_URL/);
     expect(loadConfig({}).jobIntervalMs).toBeNull();
     expect(loadConfig({ JOB_INTERVAL_MS: '1000' }).jobIntervalMs).toBe(1000);
     expect(() => loadConfig({ JOB_INTERVAL_MS: 'often' })).toThrow(/JOB_INTERVAL_MS/);

@@ -43,10 +43,11 @@ export function registerEnvelope(app: FastifyInstance, hooks: { onForbidden(req:
 /** A path naming a file (`/assets/x.js`, `/favicon.ico`) that is missing is a 404, not the console page. */
 const looksLikeFile = (url: string) => /\.[A-Za-z0-9]{1,8}$/.test(url.split('?')[0] ?? '');
 
-export function registerNotFound(app: FastifyInstance, spa: { indexHtml: string | null }): void {
-  app.setNotFoundHandler((req, reply) => {
+export function registerNotFound(app: FastifyInstance, spa: { indexHtml: string | null; pagePolicy?: () => Promise<string> }): void {
+  app.setNotFoundHandler(async (req, reply) => {
     const page = (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.url) && !looksLikeFile(req.url);
     if (page && spa.indexHtml !== null) {
+      if (spa.pagePolicy) reply.header('content-security-policy', await spa.pagePolicy());
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(spa.indexHtml);
     }
     return reply.status(404).send({ code: Code.NOT_FOUND, msg: Msg.notFound, data: null });

@@ -1,6 +1,7 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
+import { textBlock } from '../../lib/text-node';
 
 /**
  * The network drawn as vector layers over coordinates (GCJ-02, as Chinese map tiles are): works
@@ -163,7 +164,7 @@ export function NetworkMap(props: NetworkMapProps) {
       void line;
       edit.points.forEach(([lng, lat], i) => {
         const v = L.circleMarker([lat, lng], { radius: i === edit.selected ? 7 : 5, color: '#fff', weight: 2, fillColor: i === edit.selected ? '#d4380d' : THEME, fillOpacity: 1, bubblingMouseEvents: false }).addTo(g);
-        v.bindTooltip(`轨迹点 ${i + 1}`, { direction: 'top' });
+        v.bindTooltip(textBlock(`轨迹点 ${i + 1}`), { direction: 'top' });
         v.on('mousedown', () => {
           edit.onSelect(i);
           dragVertex(
@@ -188,7 +189,8 @@ export function NetworkMap(props: NetworkMapProps) {
         fillOpacity: 1,
         bubblingMouseEvents: false,
       }).addTo(g);
-      marker.bindTooltip(pt.name, { direction: 'top', permanent: selected, className: 'text-xs' });
+      // An element, not the name: Leaflet writes a string tooltip as HTML, and names are typed by users.
+      marker.bindTooltip(textBlock(pt.name), { direction: 'top', permanent: selected, className: 'text-xs' });
       marker.on('click', () => latest.current.onSelect?.(pt.id));
       if (props.onMovePoint)
         marker.on('mousedown', () => {

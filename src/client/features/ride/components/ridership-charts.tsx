@@ -2,9 +2,11 @@ import { LineChart, type LineSeriesOption, PieChart, type PieSeriesOption } from
 import { GridComponent, type GridComponentOption, LegendComponent, type LegendComponentOption, TooltipComponent, type TooltipComponentOption } from 'echarts/components';
 import { type ComposeOption, type EChartsType, init, use as installParts } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
+import type { TooltipComponentFormatterCallbackParams as TooltipParams } from 'echarts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ticketTypeLabel } from '../../../../shared/api/card';
 import { fenToYuan } from '../../../../shared/domain/money';
+import { textTooltip } from '../../../lib/text-node';
 import { addDays, daysBetween, shanghaiToday } from './ride-range';
 
 /*
@@ -86,12 +88,12 @@ function trendOption(days: readonly DayPoint[], narrow: boolean, colour: string)
     tooltip: {
       trigger: 'axis',
       confine: true,
-      formatter: (params) => {
+      formatter: textTooltip((params: TooltipParams) => {
         const p = Array.isArray(params) ? params[0] : params;
         const d = days[p?.dataIndex ?? -1];
         // Today is still under way: its low figure is not a drop.
-        return d ? `${d.day}${d.day === today ? '（今日，截至目前）' : ''}<br/>乘车 ${d.rides} 人次<br/>金额 ${fenToYuan(d.amount)} 元` : '';
-      },
+        return d ? [`${d.day}${d.day === today ? '（今日，截至目前）' : ''}`, `乘车 ${d.rides} 人次`, `金额 ${fenToYuan(d.amount)} 元`] : [];
+      }),
     },
     xAxis: {
       type: 'category',
@@ -127,7 +129,7 @@ function ticketOption(slices: readonly TicketSlice[], narrow: boolean): Option {
   return {
     color: TICKET_COLOURS,
     textStyle: { fontFamily: FONT, color: TEXT },
-    tooltip: { trigger: 'item', confine: true, formatter: (p) => (Array.isArray(p) ? '' : `${p.name}<br/>${Number(p.value)} 人次（${percent(Number(p.value), total)}）`) },
+    tooltip: { trigger: 'item', confine: true, formatter: textTooltip((p: TooltipParams) => (Array.isArray(p) ? [] : [p.name, `${Number(p.value)} 人次（${percent(Number(p.value), total)}）`])) },
     legend: { bottom: 0, icon: 'circle', itemWidth: 10, itemHeight: 10, textStyle: { color: TEXT, fontSize: 12 } },
     series: [
       {

@@ -1,4 +1,4 @@
-import type { FormEvent, KeyboardEvent } from 'react';
+import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import { type BaseSetting, system } from '../../../../shared/api';
 import { Button } from '../../../components/button';
 import { Field } from '../../../components/field';
@@ -61,6 +61,9 @@ function BaseSettingForm({ current }: { current: BaseSetting }) {
   };
 
   const preview = form.values.qrCode.trim();
+  // The page loads images only from the sites its policy named when it was opened (the saved QR
+  // code's among them): a new site's image shows once saved and the page reloaded.
+  const [unshown, setUnshown] = useState<string | null>(null);
   return (
     <form onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="基础设置">
       <FormError>{form.errors['']}</FormError>
@@ -89,7 +92,12 @@ function BaseSettingForm({ current }: { current: BaseSetting }) {
               清除二维码
             </Button>
           )}
-          {preview && <img src={preview} alt="二维码预览" className="h-20 w-20 rounded border border-gray-200 object-contain" />}
+          {preview && <img src={preview} alt="二维码预览" onError={() => setUnshown(preview)} className="h-20 w-20 rounded border border-gray-200 object-contain" />}
+          {preview && unshown === preview && (
+            <span role="status" className="text-sm text-orange-700">
+              无法预览：请检查地址；其他网站的图片在保存并刷新页面后显示
+            </span>
+          )}
         </div>
         <Field label="城市中心纬度" labelWidth={110} inputMode="decimal" required readOnly={!canSave} value={form.values.lat} onChange={(e) => form.set('lat', e.target.value)} error={form.errors.lat} hint="GCJ-02 坐标，例如 31.2304" />
         <Field label="城市中心经度" labelWidth={110} inputMode="decimal" required readOnly={!canSave} value={form.values.lon} onChange={(e) => form.set('lon', e.target.value)} error={form.errors.lon} hint="例如 121.4737" />
