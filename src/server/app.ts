@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { Code } from '../shared/api';
+import { Code, Msg } from '../shared/api';
 import { installChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, resolvePiiKey, systemClock } from './config';
 import type { AppDeps } from './context';
@@ -64,6 +64,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     db: opts.db,
     workerDb: dedicated ? () => dedicated(opts.config.exports.queryTimeoutMs) : undefined,
     transport: channel ? channel(TASK_CHANNEL) : null,
+    streams: { perSession: opts.config.exports.streamsPerSession, perAccount: opts.config.exports.streamsPerAccount, max: opts.config.exports.maxStreams },
     ttlMs: opts.config.exports.ttlMs,
     staleMs: opts.config.exports.staleMs,
     // Tests that drive the jobs by hand run the queue by hand too.
@@ -80,7 +81,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     passwords: passwordWork({
       concurrency: opts.config.login.hashConcurrency,
       queue: opts.config.login.hashQueue,
-      busy: () => new AppError(Code.UNAVAILABLE, '服务器繁忙，请稍后再试', 503, null, { 'retry-after': '2' }),
+      busy: () => new AppError(Code.UNAVAILABLE, Msg.busy, 503, null, { 'retry-after': '2' }),
     }),
   };
   const app = Fastify({
