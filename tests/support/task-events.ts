@@ -54,6 +54,10 @@ export interface RawEvents {
   status: number;
   /** Every event so far, in order, `closed` included. */
   events: TaskEvent[];
+  /** Pings heard so far (the server sends one every `pingMs`: a clock of its own). */
+  pings(): number;
+  /** Waits until `n` pings have come, up to `ms`; throws otherwise. */
+  untilPings(n: number, ms?: number): Promise<void>;
   /** Resolves when the server ended the stream (or it was closed here). */
   ended: Promise<void>;
   isEnded(): boolean;
@@ -71,13 +75,25 @@ export function openRawEvents(server: { url: string }, token: string, from = '12
   const { port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = http.get(
-      { host: '127.0.0.1', port: Number(port), path: exportTask.taskEvents.path, localAddress: from, agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } },
+      { host: '127.0.0.1', port: Number(port), path: exportTask.taskEvents.path, localAddress: from, agent: false, headers: { authorization: `Bearer ${token}` } },
       (res) => {
         const events: TaskEvent[] = [];
+        let pings = 0;
         const waiters = new Set<() => void>();
         let ended = false;
         let markEnded: () => void = () => undefined;
         const endedP = new Promise<void>((r) => (markEnded = r));
+        const waitFor = async (ok: () => boolean, ms: number, what: () => string) => {
+          const deadline = Date.now() + ms;
+          while (!ok()) {
+            if (ended || Date.now() > deadline) throw new Error(`${what()} (${ended ? 'stream ended' : 'timed out'})`);
+            await new Promise<void>((r) => {
+              const wake = () => (waiters.delete(wake), r());
+              waiters.add(wake);
+              setTimeout(wake, 100);
+            });
+          }
+        };
         const finish = () => {
           ended = true;
           markEnded();
@@ -91,6 +107,7 @@ export function openRawEvents(server: { url: string }, token: string, from = '12
           while ((at = buffer.indexOf('\n\n')) >= 0) {
             const block = buffer.slice(0, at);
             buffer = buffer.slice(at + 2);
+            if (block === ': ping') pings++;
             const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
             if (data) events.push(JSON.parse(data) as TaskEvent);
           }
@@ -102,21 +119,14 @@ export function openRawEvents(server: { url: string }, token: string, from = '12
         resolve({
           status: res.statusCode ?? 0,
           events,
+          pings: () => pings,
           ended: endedP,
           isEnded: () => ended,
           async until(match, ms = 10_000) {
-            const deadline = Date.now() + ms;
-            for (;;) {
-              const found = events.find(match);
-              if (found) return found;
-              if (ended || Date.now() > deadline) throw new Error(`no such event came (${ended ? 'stream ended' : 'timed out'}): ${JSON.stringify(events.map((e) => e.type))}`);
-              await new Promise<void>((r) => {
-                const wake = () => (waiters.delete(wake), r());
-                waiters.add(wake);
-                setTimeout(wake, 100);
-              });
-            }
+            await waitFor(() => events.some(match), ms, () => `no such event came: ${JSON.stringify(events.map((e) => e.type))}`);
+            return events.find(match)!;
           },
+          untilPings: (n, ms = 10_000) => waitFor(() => pings >= n, ms, () => `${pings} pings of ${n} came`),
           close: () => req.destroy(),
         });
       },
