@@ -21,6 +21,7 @@ import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
 import { answerClientError, connectionOptions, limitConnections, trustProxyOption } from './plugins/connections';
 import { registerDrain } from './plugins/drain';
+import { guardPendingConnections } from './plugins/pending-connections';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
 import { registerSecurityHeaders } from './plugins/security-headers';
 
@@ -100,6 +101,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   limitConnections(app.server, opts.config.connections);
+  guardPendingConnections(app, opts.config.connections);
 
   registerDrain(app);
   const indexFile = path.join(opts.config.staticDir, 'index.html');
