@@ -34,7 +34,7 @@ describe('下载中心 in several tabs of one session', () => {
     const { user } = renderWithUser(<App />);
     await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
     await user.keyboard('gd');
-    const dialog = await screen.findByRole('dialog', { name: '下载中心' });
+    const dialog = await screen.findByRole('dialog', { name: '下载中心' }, { timeout: 5_000 });
     await waitFor(() => expect(within(dialog).queryByText(/正在连接服务器/)).toBeNull(), { timeout: 5_000 });
     expect(consoleStreams()).toHaveLength(1);
 
@@ -62,6 +62,22 @@ describe('下载中心 in several tabs of one session', () => {
     expect(tabs[0]!.events.at(-1)).toEqual({ type: 'closed', reason: 'replaced' });
     expect(consoleStreams()).toHaveLength(2);
     expect(tabs.slice(1).map((t) => t.isEnded())).toEqual([false, false]);
-    tabs.forEach((t) => t.close());
+
+    // Three newer tabs replace the two older ones, then the console again; it also takes the
+    // stream back when it is shown again (from the oldest of those three).
+    const newer: RawEvents[] = [];
+    for (let i = 0; i < 3; i++) {
+      const tab = await openRawEvents(s, token);
+      await tab.until((e) => e.type === 'tasks');
+      newer.push(tab);
+    }
+    expect(await within(dialog).findByText(/进度已转到本账号的另一个窗口/, {}, { timeout: 5_000 })).toBeTruthy();
+    expect(document.visibilityState).toBe('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    await waitFor(() => expect(within(dialog).queryByText(/进度已转到本账号的另一个窗口/)).toBeNull(), { timeout: 5_000 });
+    await newer[0]!.ended;
+    expect(newer[0]!.events.at(-1)).toEqual({ type: 'closed', reason: 'replaced' });
+    expect(consoleStreams()).toHaveLength(3);
+    [...tabs, ...newer].forEach((t) => t.close());
   }, 30_000);
 });
