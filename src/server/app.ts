@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { Code } from '../shared/api';
+import { Code, Msg } from '../shared/api';
 import { installChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, resolvePiiKey, systemClock } from './config';
 import type { AppDeps } from './context';
@@ -22,6 +22,7 @@ import { auditDenied } from './plugins/auth';
 import { createBinder } from './plugins/contract';
 import { answerClientError, connectionOptions, limitConnections, trustProxyOption } from './plugins/connections';
 import { registerDrain } from './plugins/drain';
+import { guardPendingConnections } from './plugins/pending-connections';
 import { registerEnvelope, registerNotFound } from './plugins/envelope';
 import { type ConsolePolicy, consolePolicy, registerSecurityHeaders } from './plugins/security-headers';
 import { qrCode } from './modules/settings/service';
@@ -87,6 +88,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     db: opts.db,
     workerDb: dedicated ? () => dedicated(opts.config.exports.queryTimeoutMs) : undefined,
     transport: channel ? channel(TASK_CHANNEL) : null,
+    streams: { perSession: opts.config.exports.streamsPerSession, perAccount: opts.config.exports.streamsPerAccount, max: opts.config.exports.maxStreams },
     ttlMs: opts.config.exports.ttlMs,
     staleMs: opts.config.exports.staleMs,
     // Tests that drive the jobs by hand run the queue by hand too.
@@ -103,7 +105,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     passwords: passwordWork({
       concurrency: opts.config.login.hashConcurrency,
       queue: opts.config.login.hashQueue,
-      busy: () => new AppError(Code.UNAVAILABLE, '服务器繁忙，请稍后再试', 503, null, { 'retry-after': '2' }),
+      busy: () => new AppError(Code.UNAVAILABLE, Msg.busy, 503, null, { 'retry-after': '2' }),
     }),
   };
   const app = Fastify({
@@ -122,6 +124,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   limitConnections(app.server, opts.config.connections);
+  guardPendingConnections(app, opts.config.connections);
 
   registerDrain(app);
   const indexFile = path.join(opts.config.staticDir, 'index.html');

@@ -55,6 +55,16 @@ export interface ExportLimits {
   queryTimeoutMs: number;
   /** How often an idle event stream pings (and checks the session it was opened with). */
   pingMs: number;
+  /** Event streams one session may hold (its tabs); a further one closes the session's oldest. */
+  streamsPerSession: number;
+  /** Event streams one account may hold over all its sessions; a further one closes the account's oldest. */
+  streamsPerAccount: number;
+  /**
+   * Event streams of all accounts on this instance; beyond it a new one is refused (503), so
+   * streams, which hold their connection for hours, can never take the ones ordinary calls need.
+   * 0 = no cap.
+   */
+  maxStreams: number;
 }
 
 export interface ConnectionLimits {
@@ -70,6 +80,16 @@ export interface ConnectionLimits {
   maxConnections: number;
   /** Open connections from one address; 0 = no per-address cap (the default behind a proxy). */
   maxConnectionsPerIp: number;
+  /**
+   * Connections that have not delivered a whole request (new, still sending, or idle between
+   * requests); beyond it the one waiting longest is closed to make room for the newcomer, so such
+   * sockets can never fill `maxConnections`. 0 = no budget.
+   */
+  maxPendingConnections: number;
+  /** Bytes per second a request body must average once its grace is over; slower ones get 408. 0 = off. */
+  minRequestBodyRate: number;
+  /** How long a request body may take before its rate is judged. */
+  requestBodyGraceMs: number;
 }
 
 export interface LoginLimits {
@@ -124,6 +144,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   const trustProxy = trustProxyOf(env.TRUST_PROXY);
   const requestTimeoutMs = num('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000);
+  const maxConnections = num('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1_000);
+  // Each kind of long holder gets its own share of the connections, leaving the rest to calls.
+  const maxPendingConnections = num('MAX_PENDING_CONNECTIONS', env.MAX_PENDING_CONNECTIONS, Math.floor(maxConnections / 4));
+  const maxStreams = num('MAX_EVENT_STREAMS', env.MAX_EVENT_STREAMS, Math.floor(maxConnections / 2));
+  if (maxConnections > 0 && maxPendingConnections + maxStreams >= maxConnections) {
+    throw new Error(`MAX_PENDING_CONNECTIONS (${maxPendingConnections}) and MAX_EVENT_STREAMS (${maxStreams}) must leave room under MAX_CONNECTIONS (${maxConnections}) for ordinary calls`);
+  }
   return {
     // Loopback unless asked: the demo accounts' password is published in the README.
     host: env.HOST || '127.0.0.1',
@@ -149,9 +176,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: Math.min(num('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000), requestTimeoutMs || Infinity),
       keepAliveTimeoutMs: num('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 5_000),
       socketIdleTimeoutMs: num('SOCKET_IDLE_TIMEOUT_MS', env.SOCKET_IDLE_TIMEOUT_MS, 120_000),
-      maxConnections: num('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1_000),
+      maxConnections,
       // Behind a proxy every connection comes from the proxy's address: a per-address cap would cap everyone.
       maxConnectionsPerIp: num('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, trustProxy === false ? 100 : 0),
+      maxPendingConnections,
+      // Kestrel's MinRequestBodyDataRate: 240 bytes/s after 5 s. A console's body arrives at once.
+      minRequestBodyRate: num('MIN_REQUEST_BODY_RATE', env.MIN_REQUEST_BODY_RATE, 240),
+      requestBodyGraceMs: num('REQUEST_BODY_GRACE_MS', env.REQUEST_BODY_GRACE_MS, 5_000),
     },
     login: {
       perIpPerMinute: num('LOGIN_RATE_PER_IP', env.LOGIN_RATE_PER_IP, 60),
@@ -165,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       staleMs: Math.max(5, num('EXPORT_STALE_SECONDS', env.EXPORT_STALE_SECONDS, 30)) * 1000,
       queryTimeoutMs: num('EXPORT_QUERY_TIMEOUT_MS', env.EXPORT_QUERY_TIMEOUT_MS, 120_000),
       pingMs: 15_000,
+      // Two or three tabs of one console each follow their tasks; more close the oldest.
+      streamsPerSession: Math.max(1, num('EVENT_STREAMS_PER_SESSION', env.EVENT_STREAMS_PER_SESSION, 3)),
+      streamsPerAccount: Math.max(1, num('EVENT_STREAMS_PER_ACCOUNT', env.EVENT_STREAMS_PER_ACCOUNT, 4)),
+      maxStreams,
     },
   };
 }

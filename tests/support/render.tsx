@@ -6,13 +6,14 @@ import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { resetSessionEnded } from '../../src/client/lib/session-ended';
 import { type TestServer, startTestServer } from './test-server';
+import type { Config } from '../../src/server/config';
 
 /**
  * Client tests render real pages against the real server: the page's origin is the test server,
  * so the console's relative calls reach it exactly as in the browser.
  */
-export async function startClientServer(): Promise<TestServer> {
-  const server = await startTestServer();
+export async function startClientServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const server = await startTestServer(overrides);
   (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${server.url}/`);
   return server;
 }
@@ -42,12 +43,12 @@ export function renderWithUser(ui: ReactElement) {
  * The usual client-test frame: one real server per file with the request log, a clean browser
  * between tests. `onReady` hands the server and the log to the file's own variables.
  */
-export function clientSuite(onReady: (server: TestServer, log: RequestLog) => void): void {
+export function clientSuite(onReady: (server: TestServer, log: RequestLog) => void, overrides: Partial<Config> = {}): void {
   let server: TestServer | undefined;
   let log: RequestLog | undefined;
   beforeAll(async () => {
     installChineseZodMessages();
-    server = await startClientServer();
+    server = await startClientServer(overrides);
     log = recordRequests(server);
     onReady(server, log);
   });

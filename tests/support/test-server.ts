@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Endpoint, Msg, SUCCESS, auth, buildPath } from '../../src/shared/api';
-import { buildApp } from '../../src/server/app';
+import { type BuildOptions, buildApp } from '../../src/server/app';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db/connection';
 import { DEMO_PASSWORD, PROFILES, runSeed } from '../../src/server/db/seed';
@@ -56,7 +56,12 @@ async function firstChunk(res: Response): Promise<string> {
 
 export async function startTestServer(
   overrides: Partial<Config> = {},
-  opts: Parameters<typeof freshDatabase>[0] & { jobs?: boolean; /** the server's (and the seed's) clock starts here instead of now */ now?: Date } = {},
+  opts: Parameters<typeof freshDatabase>[0] & {
+    jobs?: boolean;
+    logger?: BuildOptions['logger'];
+    /** the server's (and the seed's) clock starts here instead of now */
+    now?: Date;
+  } = {},
 ): Promise<TestServer> {
   const clock = testClock(opts.now);
   const database = await freshDatabase(opts);
@@ -74,7 +79,7 @@ export async function startTestServer(
   await database.migrate(() =>
     runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays, pii: createPii(config.piiKey!) }).then(() => undefined),
   );
-  const app = await buildApp({ db: database.db, database, config, clock, jobs: opts.jobs });
+  const app = await buildApp({ db: database.db, database, config, clock, jobs: opts.jobs, logger: opts.logger });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
 
   const raw: TestServer['raw'] = async (method, path, init = {}) => {

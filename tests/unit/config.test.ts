@@ -34,6 +34,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
+  it('gives pending connections and event streams their own shares of the connections, leaving room for calls', () => {
+    const c = loadConfig({});
+    expect(c.connections).toMatchObject({ maxPendingConnections: 250, minRequestBodyRate: 240, requestBodyGraceMs: 5_000 });
+    expect(c.exports).toMatchObject({ streamsPerSession: 3, streamsPerAccount: 4, maxStreams: 500 });
+    // The shares follow MAX_CONNECTIONS unless set.
+    const small = loadConfig({ MAX_CONNECTIONS: '100' });
+    expect([small.connections.maxPendingConnections, small.exports.maxStreams]).toEqual([25, 50]);
+    expect(loadConfig({ MAX_EVENT_STREAMS: '20', EVENT_STREAMS_PER_SESSION: '2', MIN_REQUEST_BODY_RATE: '0' })).toMatchObject({ exports: { maxStreams: 20, streamsPerSession: 2 }, connections: { minRequestBodyRate: 0 } });
+    // Shares that leave nothing for ordinary calls are a mistake, said at start.
+    expect(() => loadConfig({ MAX_CONNECTIONS: '100', MAX_EVENT_STREAMS: '80', MAX_PENDING_CONNECTIONS: '20' })).toThrow(/MAX_EVENT_STREAMS/);
+  });
+
   it('refuses values it cannot read instead of guessing', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);

@@ -13,9 +13,11 @@ export interface TasksState {
   tasks: ExportTask[];
   /** Whether the stream is up (the centre says "正在连接服务器" otherwise). */
   live: boolean;
+  /** The server gave this console's stream to a newer one of the account (another tab). */
+  replaced: boolean;
 }
 
-export const taskStore = createStore<TasksState>({ tasks: [], live: false });
+export const taskStore = createStore<TasksState>({ tasks: [], live: false, replaced: false });
 /** Opens the centre; the layout owns the dialog and sets this. */
 export const downloadCentreOpen = createStore(false);
 
@@ -35,15 +37,27 @@ export function ensureFollowingTasks(): void {
   following = true;
   const mine = generation;
   void import('./task-stream').then((m) => {
-    if (following && mine === generation && !stopFollowing) stopFollowing = m.followTasks(() => streamRefused(mine));
+    if (following && mine === generation && !stopFollowing) stopFollowing = m.followTasks((why) => streamStopped(mine, why));
   });
 }
 
-/** The server refused the stream (the session is over): the next ensure may try again. */
-function streamRefused(of: number): void {
+/**
+ * The server refused the stream (the session is over) or gave it to another tab: the next ensure
+ * may try again. A tab that lost its stream takes it back when it is shown again, once per showing:
+ * two tabs never take it from each other by themselves.
+ */
+function streamStopped(of: number, why: 'refused' | 'replaced'): void {
   if (of !== generation) return;
   following = false;
   stopFollowing = null;
+  if (why !== 'replaced') return;
+  taskStore.set((prev) => ({ ...prev, replaced: true }));
+  const shown = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', shown);
+    if (of === generation && taskStore.get().replaced) ensureFollowingTasks();
+  };
+  document.addEventListener('visibilitychange', shown);
 }
 
 /** Sign-out: the stream ends, and nothing of this account's tasks stays on screen. */
@@ -52,7 +66,7 @@ export function stopTasks(): void {
   following = false;
   stopFollowing?.();
   stopFollowing = null;
-  taskStore.set({ tasks: [], live: false });
+  taskStore.set({ tasks: [], live: false, replaced: false });
   downloadCentreOpen.set(false);
 }
 

@@ -15,7 +15,7 @@ import { readToken } from './session-store';
 
 const byNewest = (a: ExportTask, b: ExportTask) => b.id - a.id;
 
-function apply(event: TaskEvent) {
+function apply(event: Exclude<TaskEvent, { type: 'closed' }>) {
   taskStore.set((prev) => {
     if (event.type === 'tasks') {
       // A list after a reconnect (or the first one, for a task asked for just before) may hold
@@ -84,12 +84,25 @@ export function addTask(task: ExportTask): void {
 }
 
 class Fatal extends Error {}
+/** The server ended the stream for a newer one of this session or account (another tab). */
+class Replaced extends Error {}
+/** The server holds all the streams it may: try again when it says. */
+class RetryLater extends Error {
+  constructor(readonly ms: number) {
+    super('busy');
+  }
+}
+
+/** Why a stream stopped for good: the session is over, or another tab took its place. */
+export type StreamStop = 'refused' | 'replaced';
 
 /**
  * The stream itself; a refused stream (401: the session is over) stops for good, and the next
- * ordinary call brings the session notice.
+ * ordinary call brings the session notice. A stream the server replaced by another tab's stops too:
+ * reconnecting would replace that tab's in turn, for ever; it starts again when asked (the centre,
+ * an export, the tab shown again).
  */
-export function followTasks(onRefused: () => void): () => void {
+export function followTasks(onStopped: (why: StreamStop) => void): () => void {
   const controller = new AbortController();
   // No area header: an account's tasks are its own whatever area it is looking at.
   const headers = (): Record<string, string> => {
@@ -98,6 +111,7 @@ export function followTasks(onRefused: () => void): () => void {
     if (token) h.authorization = `Bearer ${token}`;
     return h;
   };
+  let replaced = false;
   // The SSE reader is fetched with the first stream, not with the shell: most sessions never need it.
   void import('@microsoft/fetch-event-source').then(({ fetchEventSource }) => {
     // Stopped while the reader was being fetched: fetchEventSource would not look at the signal.
@@ -109,29 +123,34 @@ export function followTasks(onRefused: () => void): () => void {
     openWhenHidden: true,
     async onopen(res) {
       if (res.ok && res.headers.get('content-type')?.includes('text/event-stream')) {
-        taskStore.set((prev) => ({ ...prev, live: true }));
+        taskStore.set((prev) => ({ ...prev, live: true, replaced: false }));
         return;
       }
       if (res.status === 401 || res.status === 403) throw new Fatal(String(res.status));
+      // Spread out, so consoles refused together do not all come back in the same second.
+      if (res.status === 503) throw new RetryLater((Number(res.headers.get('retry-after')) || 30) * 1000 * (1 + Math.random() / 2));
       throw new Error(`event stream answered ${res.status}`);
     },
     onmessage(msg) {
       if (!msg.data) return;
       const parsed = taskEventSchema.safeParse(JSON.parse(msg.data));
-      if (parsed.success) apply(parsed.data);
+      if (!parsed.success) return;
+      if (parsed.data.type === 'closed') replaced = true;
+      else apply(parsed.data);
     },
     onclose() {
-      // The server ended the stream (restart, its session check): connect again, as after an error.
+      // The server ended the stream (restart, its session check): connect again, as after an error;
+      // unless it said another tab took its place.
       taskStore.set((prev) => ({ ...prev, live: false }));
-      throw new Error('closed');
+      throw replaced ? new Replaced() : new Error('closed');
     },
     onerror(err) {
       taskStore.set((prev) => ({ ...prev, live: false }));
-      if (err instanceof Fatal) {
-        onRefused();
+      if (err instanceof Fatal || err instanceof Replaced) {
+        onStopped(err instanceof Fatal ? 'refused' : 'replaced');
         throw err;
       }
-      return 3_000;
+      return err instanceof RetryLater ? err.ms : 3_000;
     },
   });
   }).catch(() => undefined);

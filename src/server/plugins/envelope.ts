@@ -25,6 +25,11 @@ export function registerEnvelope(app: FastifyInstance, hooks: { onForbidden(req:
       void reply.headers(err.headers);
       return reply.status(err.httpStatus).send({ code: err.code, msg: err.message, data: err.data });
     }
+    if (clientWentAway(err, req)) {
+      // Not the database's ECONNRESET but the client's: nobody is left to answer, nothing is wrong here.
+      req.log.info('client closed the connection before its request was complete');
+      return reply.hijack();
+    }
     const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
     if (known) return reply.status(known.status).send({ code: known.code, msg: known.msg, data: null });
     if (isDatabaseUnavailable(err)) {
@@ -38,6 +43,17 @@ export function registerEnvelope(app: FastifyInstance, hooks: { onForbidden(req:
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: Code.INTERNAL, msg: Msg.internal, data: null });
   });
+}
+
+/**
+ * The error is the request's own stream failing because its client left mid-body (Node's
+ * ECONNRESET "aborted"), which would otherwise read as a lost database connection.
+ */
+function clientWentAway(err: unknown, req: FastifyRequest): boolean {
+  const own = req.raw.errored;
+  if (!own) return false;
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) if (e === own) return true;
+  return false;
 }
 
 /** A path naming a file (`/assets/x.js`, `/favicon.ico`) that is missing is a 404, not the console page. */

@@ -52,6 +52,7 @@ export const Msg = {
   unsupportedMedia: '不支持的请求内容类型',
   internal: '服务内部错误，请重试',
   unavailable: '服务器维护中',
+  busy: '服务器繁忙，请稍后再试',
   requestTimeout: '请求超时',
   tooManyRequests: '操作过于频繁，请稍后再试',
   oldPasswordWrong: '原密码错误',

@@ -120,5 +120,17 @@ export const taskEvents = endpoint({
   timeoutMs: 10_000,
 });
 
-export const taskEventSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('tasks'), tasks: z.array(taskRow) }), z.object({ type: z.literal('task'), task: taskRow }), z.object({ type: z.literal('removed'), id: z.number().int() })]);
+/**
+ * Why the server ended a stream, sent as its last event: `replaced` means a newer stream of the same
+ * session or account took its place (a later tab); the console then stays off until asked again
+ * instead of reconnecting and replacing that tab's stream in turn.
+ */
+export const STREAM_CLOSE_REASONS = ['replaced'] as const;
+
+export const taskEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('tasks'), tasks: z.array(taskRow) }),
+  z.object({ type: z.literal('task'), task: taskRow }),
+  z.object({ type: z.literal('removed'), id: z.number().int() }),
+  z.object({ type: z.literal('closed'), reason: z.enum(STREAM_CLOSE_REASONS) }),
+]);
 export type TaskEvent = z.infer<typeof taskEventSchema>;

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../shared/domain/time';
 import { Button } from '../../components/button';
 import { Modal } from '../../components/modal';
 import { api } from '../../lib/api-client';
-import { taskStore } from '../../lib/export-tasks';
+import { ensureFollowingTasks, taskStore } from '../../lib/export-tasks';
 import { downloadTask } from '../../lib/task-stream';
 import { useStore } from '../../lib/store';
 
@@ -35,7 +35,7 @@ function progressText(t: ExportTask): string {
  * still running; Enter on 下载 saves the file; Esc closes.
  */
 export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): void }) {
-  const { tasks, live } = useStore(taskStore);
+  const { tasks, live, replaced } = useStore(taskStore);
   const listRef = useRef<HTMLUListElement>(null);
   const firstDone = tasks.find((t) => t.phase === 'done')?.id;
 
@@ -109,8 +109,17 @@ export function DownloadCentre({ open, onClose }: { open: boolean; onClose(): vo
       </p>
       <p className="mb-2 text-xs text-gray-600">
         导出在后台生成，完成后会提示下载，到期前可随时下载。<Key>↑</Key>/<Key>↓</Key> 换任务，<Key>Enter</Key> 下载，<Key>c</Key> 取消，<Key>Delete</Key> 删除
-        {!live && <span className="ml-2 text-amber-800">· 正在连接服务器…</span>}
+        {!live && !replaced && <span className="ml-2 text-amber-800">· 正在连接服务器…</span>}
       </p>
+      {!live && replaced && (
+        // Another tab of this account took the stream: this one waits rather than take it back by itself.
+        <p className="mb-2 flex items-center gap-2 text-xs text-amber-800">
+          进度已转到本账号的另一个窗口，此处暂停更新。
+          <Button variant="text" className="py-0.5 text-xs" onClick={() => ensureFollowingTasks()}>
+            在此继续更新
+          </Button>
+        </p>
+      )}
       {tasks.length === 0 ? (
         <p className="py-10 text-center text-sm text-gray-600">还没有导出任务。在列表页按“导出”，或在命令面板中选择导出命令。</p>
       ) : (

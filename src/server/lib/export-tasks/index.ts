@@ -7,10 +7,12 @@ import type { Pii } from '../pii';
 import { type HubTransport, TaskHub } from './hub';
 import type { AnyExportKind } from './kind';
 import { createTask } from './store';
+import { type StreamLimits, StreamRegistry } from './streams';
 import { createWorker } from './worker';
 
 export { defineExportKind, type AnyExportKind, type ExportKind, type ExportScope } from './kind';
 export { TaskHub } from './hub';
+export type { StreamSlot } from './streams';
 
 export interface ExportRuntimeOptions {
   clock: Clock;
@@ -21,6 +23,8 @@ export interface ExportRuntimeOptions {
   /** A connection of the exports' own (PostgreSQL); absent: they share `db` (PGlite has one connection). */
   workerDb?: () => Promise<{ db: Db; close(): Promise<void> }>;
   transport: HubTransport | null;
+  /** How many event streams a session, an account and the instance may hold. */
+  streams: StreamLimits;
   ttlMs: number;
   staleMs: number;
   heartbeatMs?: number;
@@ -57,6 +61,8 @@ export function createExportRuntime(o: ExportRuntimeOptions) {
     instanceId,
     kinds,
     hub,
+    /** The event streams this instance holds (the caps on them). */
+    streams: new StreamRegistry(o.streams),
     /** The timed look for work (also what picks up tasks of instances that died). */
     tick: worker.tick,
     start: () => hub.start(),

@@ -1,10 +1,14 @@
-import { exportTask } from '../../../shared/api';
+import { Code, Msg, exportTask } from '../../../shared/api';
 import type { TaskEvent } from '../../../shared/api';
 import * as t from '../../db/schema';
 import { recentTasks, cancelTask, deleteTask, listTasks, openDownload } from '../../lib/export-tasks/store';
+import { AppError } from '../../lib/errors';
 import { attachmentHeader } from '../../lib/xlsx';
 import { sessionAlive } from '../../plugins/auth';
 import type { ServerModule } from '../module';
+
+/** A console refused a stream because the instance holds all it may tries again after this long. */
+const STREAMS_FULL_RETRY_S = 30;
 
 /** 下载中心: an account's export tasks, their files and their live progress. */
 export const downloadServer: ServerModule = {
@@ -29,6 +33,13 @@ export const downloadServer: ServerModule = {
       return reply.send(file.stream);
     });
     b.bind(exportTask.taskEvents, async ({ auth, req, reply }) => {
+      // Counted from the start, before the list is read: a thousand opened at once by one token are
+      // a thousand admissions, each replacing the oldest, not a thousand that all pass the count.
+      const slot = deps.exports.streams.admit(auth.user.id, auth.session.id);
+      if (!slot) throw new AppError(Code.UNAVAILABLE, Msg.busy, 503, null, { 'retry-after': String(STREAMS_FULL_RETRY_S) });
+      const res = reply.raw;
+      // The client may leave at any point, also while the list is being read.
+      res.once('close', () => slot.release());
       // Subscribed before the list is read: a change made meanwhile is sent after it, not lost.
       const early: Parameters<Parameters<typeof deps.exports.hub.subscribe>[1]>[0][] = [];
       let deliver: ((e: (typeof early)[number]) => void) | null = null;
@@ -38,13 +49,19 @@ export const downloadServer: ServerModule = {
         tasks = await recentTasks(deps.db, auth.user.id);
       } catch (err) {
         unsubscribe();
+        slot.release();
         throw err;
+      }
+      if (res.destroyed) {
+        // Gone while the list was read: nothing to stream to.
+        unsubscribe();
+        reply.hijack();
+        return reply;
       }
       // From here the answer is a stream the hooks never see: its headers are set here, all of them.
       // A shutdown does not wait for it (the hub's `closing` ends it).
       req.longLived = true;
       reply.hijack();
-      const res = reply.raw;
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
@@ -54,13 +71,15 @@ export const downloadServer: ServerModule = {
       });
       const send = (event: TaskEvent) => res.write(`data: ${JSON.stringify(event)}\n\n`);
       res.write('retry: 3000\n\n');
-      send({ type: 'tasks', tasks });
       let open = true;
-      const end = () => {
+      const end = (why?: TaskEvent) => {
         if (!open) return;
         open = false;
         clearInterval(ping);
         unsubscribe();
+        slot.release();
+        // The last word says why, so the console does not reconnect into a tab that replaced it.
+        if (why) send(why);
         res.end();
       };
       deliver = (e) => {
@@ -75,7 +94,11 @@ export const downloadServer: ServerModule = {
         sessionAlive(deps, auth.session.id).then((alive) => alive || end(), () => undefined);
       }, deps.config.exports.pingMs);
       ping.unref();
-      req.raw.on('close', end);
+      res.once('close', () => end());
+      // Replaced while the list was read: the stream says so at once and ends.
+      slot.onReplaced(() => end({ type: 'closed', reason: 'replaced' }));
+      if (!open) return reply;
+      send({ type: 'tasks', tasks });
       for (const e of early.splice(0)) deliver(e);
       return reply;
     });
