@@ -62,6 +62,7 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   // A session the server ended closes every dialog but its own notice: nothing typed there could be saved.
   const ended = useSessionEnded();
   const [asking, setAsking] = useState(false);
+  // The panel's frame (what holds the panel and nothing else): watched for focus that falls out.
   const [panel, setPanel] = useState<HTMLElement | null>(null);
   useFocusKept(panel);
   const keepRef = useRef<HTMLButtonElement>(null);
@@ -118,9 +119,8 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   return (
     <Dialog open={open && (aboveSessionEnd || !ended)} onClose={requestClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
-      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
+      <div ref={setPanel} className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
         <DialogPanel
-          ref={setPanel}
           className={`w-full ${width} rounded bg-white shadow-xl`}
           onFocus={(e) => {
             if (e.target.matches('input, textarea, select')) editingRef.current = e.target;
