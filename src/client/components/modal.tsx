@@ -21,42 +21,6 @@ export interface ModalProps {
   dirty?: boolean;
 }
 
-/**
- * Where focus goes when what held it inside the dialog can hold it no more: the footer's first
- * enabled button (取消, or 继续编辑 while asking: the safe choice by convention), else the dialog.
- */
-function safeTarget(panel: HTMLElement): HTMLElement | null {
-  return panel.querySelector<HTMLElement>('[data-modal-footer] button:not(:disabled)') ?? panel.closest<HTMLElement>('[role="dialog"]');
-}
-
-/**
- * Keeps focus inside the open dialog. A focused button that becomes disabled (a refused preview, a
- * request under way) or an element that is removed leaves the browser's focus on <body>, from where
- * Tab walks the page behind the modal; Headless UI's trap only acts on Tab from inside.
- */
-function useFocusKept(panel: HTMLElement | null) {
-  useEffect(() => {
-    if (!panel) return;
-    const lost = () => {
-      const now = document.activeElement;
-      if (!now || now === document.body) return true;
-      return panel.contains(now) && (now as HTMLButtonElement).disabled === true;
-    };
-    const keep = () => {
-      if (panel.isConnected && lost()) safeTarget(panel)?.focus();
-    };
-    const observer = new MutationObserver(keep);
-    observer.observe(panel, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
-    // Some browsers move focus to <body> only at the next rendering step, after the mutation.
-    const onFocusOut = () => setTimeout(keep, 0);
-    panel.addEventListener('focusout', onFocusOut);
-    return () => {
-      observer.disconnect();
-      panel.removeEventListener('focusout', onFocusOut);
-    };
-  }, [panel]);
-}
-
 /** Esc and the backdrop close; focus is trapped inside and returns where it was (Headless UI). */
 export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg', aboveSessionEnd = false, dirty = false }: ModalProps) {
   // A session the server ended closes every dialog but its own notice: nothing typed there could be saved.
@@ -163,4 +127,40 @@ export function ModalActions({ onCancel, busy = false, disabled = false, submitL
       </Button>
     </>
   );
+}
+
+/**
+ * Where focus goes when what held it inside the dialog can hold it no more: the footer's first
+ * enabled button (取消, or 继续编辑 while asking: the safe choice by convention), else the dialog.
+ */
+function safeTarget(panel: HTMLElement): HTMLElement | null {
+  return panel.querySelector<HTMLElement>('[data-modal-footer] button:not(:disabled)') ?? panel.closest<HTMLElement>('[role="dialog"]');
+}
+
+/**
+ * Keeps focus inside the open dialog. A focused button that becomes disabled (a refused preview, a
+ * request under way) or an element that is removed leaves the browser's focus on <body>, from where
+ * Tab walks the page behind the modal; Headless UI's trap only acts on Tab from inside.
+ */
+function useFocusKept(panel: HTMLElement | null) {
+  useEffect(() => {
+    if (!panel) return;
+    const lost = () => {
+      const now = document.activeElement;
+      if (!now || now === document.body) return true;
+      return panel.contains(now) && (now as HTMLButtonElement).disabled === true;
+    };
+    const keep = () => {
+      if (panel.isConnected && lost()) safeTarget(panel)?.focus();
+    };
+    const observer = new MutationObserver(keep);
+    observer.observe(panel, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
+    // Some browsers move focus to <body> only at the next rendering step, after the mutation.
+    const onFocusOut = () => setTimeout(keep, 0);
+    panel.addEventListener('focusout', onFocusOut);
+    return () => {
+      observer.disconnect();
+      panel.removeEventListener('focusout', onFocusOut);
+    };
+  }, [panel]);
 }
