@@ -111,3 +111,57 @@ describe('子线路站点', () => {
     expect(await served()).toEqual(lineStops);
   });
 });
+
+describe('删除 asks first', () => {
+  const active = () => document.activeElement as HTMLElement | null;
+
+  it('a line: the question names it, its version and 徐汇区 with 取消 focused; Enter cancels, Tab to 删除 and Enter deletes', async () => {
+    const { version } = await openLine();
+    const now = new Date();
+    const [line] = await db().insert(t.busLines).values({ versionId: version.id, code: '978', name: '978路', createdAt: now, updatedAt: now }).returning();
+    await signIn(s, 'manager');
+    visit(s, `/bus/bus-line?id=${line!.id}`);
+    const { user } = renderWithUser(<App />);
+    const remove = await screen.findByRole('button', { name: '删除' }, { timeout: 5_000 });
+    for (let i = 0; i < 40 && active() !== remove; i++) await user.tab();
+    expect(active()).toBe(remove);
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: '删除线路「978路」（徐汇区）' });
+    expect(dialog.textContent).toContain(`确定删除 徐汇区 版本「${version.name}」中的线路 「978路」吗？`);
+    await waitFor(() => expect(active()).toBe(within(dialog).getByRole('button', { name: /取消/ })));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await db().select().from(t.busLines).where(eq(t.busLines.id, line!.id))).toHaveLength(1);
+
+    for (let i = 0; i < 40 && active() !== remove; i++) await user.tab();
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('dialog', { name: '删除线路「978路」（徐汇区）' });
+    await waitFor(() => expect(active()).toBe(within(again).getByRole('button', { name: /取消/ })));
+    await user.tab();
+    expect(active()).toBe(within(again).getByRole('button', { name: '删除' }));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(`已删除线路「978路」（徐汇区 · 版本「${version.name}」）`)).toBeTruthy();
+    expect(await db().select().from(t.busLines).where(eq(t.busLines.id, line!.id))).toEqual([]);
+  });
+
+  it('a sub-line: the question names it, its line and 徐汇区 with 取消 focused; Enter cancels', async () => {
+    const { line } = await openLine();
+    const [detail] = await db().insert(t.lineDetails).values({ lineId: line.id, name: '待删区间', direction: 0, createdAt: new Date(), updatedAt: new Date() }).returning();
+    await signIn(s, 'manager');
+    visit(s, `/bus/sub-list?lineId=${line.id}`);
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    const row = await within(main).findByRole('row', { name: /待删区间/ }, { timeout: 5_000 });
+    row.focus();
+    const remove = within(row).getByRole('button', { name: '删除 待删区间' });
+    for (let i = 0; i < 10 && active() !== remove; i++) await user.tab();
+    expect(active()).toBe(remove);
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: '删除子线路「待删区间」（徐汇区）' });
+    expect(dialog.textContent).toContain(`确定删除 徐汇区 线路「${line.name}」的子线路 「待删区间」吗？`);
+    await waitFor(() => expect(active()).toBe(within(dialog).getByRole('button', { name: /取消/ })));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await db().select().from(t.lineDetails).where(eq(t.lineDetails.id, detail!.id))).toHaveLength(1);
+  });
+});

@@ -192,13 +192,24 @@ describe('规则设置 and 规则编辑', () => {
     const confirm = await screen.findByRole('dialog', { name: '下架优惠卡' });
     expect(confirm.textContent).toContain(onSale!.name);
     await user.keyboard('{Enter}');
-    expect(await screen.findByText(`优惠卡「${onSale!.name}」已下架`)).toBeTruthy();
+    expect(await screen.findByText(`优惠卡「${onSale!.name}」（徐汇区）已下架`)).toBeTruthy();
     const [stored] = await db().select().from(t.discountProducts).where(eq(t.discountProducts.id, onSale!.id));
     expect(stored!.status).toBe(0);
     expect(await within(main).findByRole('button', { name: `上架 ${onSale!.name}` })).toBeTruthy();
 
-    await user.click(within(main).getByRole('button', { name: `删除 ${onSale!.name}` }));
-    await screen.findByRole('dialog', { name: '删除优惠卡' });
+    // 删除 cannot be undone: it asks naming the product and its district, 取消 focused, so Enter cancels.
+    const remove = within(main).getByRole('button', { name: `删除 ${onSale!.name}` });
+    await user.click(remove);
+    let asked = await screen.findByRole('dialog', { name: `删除优惠卡「${onSale!.name}」（徐汇区）` });
+    expect(asked.textContent).toContain(`确定删除 徐汇区 的优惠卡 ${onSale!.name} 吗？`);
+    await waitFor(() => expect(document.activeElement).toBe(within(asked).getByRole('button', { name: /取消/ })));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(remove);
+    asked = await screen.findByRole('dialog', { name: `删除优惠卡「${onSale!.name}」（徐汇区）` });
+    await waitFor(() => expect(document.activeElement).toBe(within(asked).getByRole('button', { name: /取消/ })));
+    await user.tab();
+    expect(document.activeElement).toBe(within(asked).getByRole('button', { name: '删除' }));
     await user.keyboard('{Enter}');
     expect(await screen.findByText(/已有 \d+ 笔订单，不能删除，请改为下架/)).toBeTruthy();
     const [kept] = await db().select().from(t.discountProducts).where(eq(t.discountProducts.id, onSale!.id));
@@ -303,7 +314,7 @@ describe('the palette’s 特殊码 commands', () => {
     await user.keyboard('命令下架测试票');
     await waitFor(() => expect(selected()).toContain('命令下架测试票（单次票 2.00 元）'), { timeout: 5_000 });
     await user.keyboard('{Enter}');
-    expect(await screen.findByText('优惠卡「命令下架测试票」已下架')).toBeTruthy();
+    expect(await screen.findByText('优惠卡「命令下架测试票」（徐汇区）已下架')).toBeTruthy();
     await waitFor(() => expect(window.location.pathname).toBe('/specialCode/rule-setting'));
     const [stored] = await db().select().from(t.discountProducts).where(eq(t.discountProducts.id, p!.id));
     expect(stored!.status).toBe(0);

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
@@ -37,6 +37,89 @@ describe('站点', () => {
     await waitFor(() => expect(within(main).getAllByRole('row').length).toBeGreaterThan(2), { timeout: 5_000 });
     expect(within(main).queryByRole('button', { name: /新增/ })).toBeNull();
     expect(within(main).queryByRole('button', { name: /^编辑/ })).toBeNull();
+  });
+});
+
+describe('合并站点', () => {
+  const active = () => document.activeElement as HTMLElement | null;
+  /** Focus is on something in the dialog that can hold it (a disabled button loses it to <body> in a browser). */
+  const focusedIn = (dialog: HTMLElement) => {
+    const now = active();
+    return !!now && dialog.contains(now) && !(now as HTMLButtonElement).disabled;
+  };
+
+  it('a refused pair keeps focus in the dialog (Tab included); the keyboard picks which stays, Enter there merges nothing, Tab to 确认合并 and Enter merges; the toast names the district', async () => {
+    const db = s.database.db;
+    const [xuhui] = await db.select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+    const [online] = await db.select().from(t.lineVersions).where(and(eq(t.lineVersions.districtId, xuhui!.id), eq(t.lineVersions.status, 3)));
+    // B: a stop of the online network (merging it away is refused); A: a new stop beside it that no line uses.
+    const [used] = await db
+      .select({ id: t.stations.id, name: t.stations.name, lng: t.stations.lng, lat: t.stations.lat })
+      .from(t.lineStations)
+      .innerJoin(t.busLines, eq(t.busLines.id, t.lineStations.lineId))
+      .innerJoin(t.stations, eq(t.stations.id, t.lineStations.stationId))
+      .where(eq(t.busLines.versionId, online!.id))
+      .orderBy(asc(t.lineStations.id))
+      .limit(1);
+    const now = new Date();
+    const [fresh] = await db.insert(t.stations).values({ districtId: xuhui!.id, name: `${used!.name}新`, lng: used!.lng + 0.0001, lat: used!.lat, createdAt: now, updatedAt: now }).returning();
+    await signIn(s, 'manager');
+    visit(s, `/station/station?action=merge&keep=${fresh!.id}&merge=${used!.id}`);
+    const { user } = renderWithUser(<App />);
+    const dialog = await screen.findByRole('dialog', { name: '合并站点（徐汇区）' }, { timeout: 5_000 });
+    const cancel = within(dialog).getByRole('button', { name: /取消/ });
+    const confirm = within(dialog).getByRole('button', { name: '确认合并' });
+    await waitFor(() => expect(active()).toBe(cancel));
+    expect(await within(dialog).findByText(/被不可编辑的版本使用，不能合并/, {}, { timeout: 5_000 })).toBeTruthy();
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    expect(focusedIn(dialog)).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      await user.tab();
+      expect(focusedIn(dialog)).toBe(true);
+    }
+
+    // Shift+Tab to the choice; → keeps the other one (B stays, A goes).
+    const [first, second] = within(dialog).getAllByRole('radio') as HTMLInputElement[];
+    for (let i = 0; i < 10 && active() !== first; i++) await user.tab({ shift: true });
+    expect(active()).toBe(first);
+    await user.keyboard('{ArrowRight}');
+    expect(second!.checked).toBe(true);
+    expect(active()).toBe(second);
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false), { timeout: 5_000 });
+    expect(dialog.textContent).toContain(`将把 徐汇区「${fresh!.name}」并入「${used!.name}」`);
+    expect(within(dialog).queryByText(/不能合并/)).toBeNull();
+    // Enter on the choice is not a confirmation.
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: '合并站点（徐汇区）' })).toBe(dialog);
+    expect(await db.select().from(t.stations).where(eq(t.stations.id, fresh!.id))).toHaveLength(1);
+
+    for (let i = 0; i < 10 && active() !== confirm; i++) await user.tab();
+    expect(active()).toBe(confirm);
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(`已将「${fresh!.name}」合并到「${used!.name}」（徐汇区），改动 0 条线路`)).toBeTruthy();
+    expect(await db.select().from(t.stations).where(eq(t.stations.id, fresh!.id))).toEqual([]);
+    expect(await db.select().from(t.stations).where(eq(t.stations.id, used!.id))).toHaveLength(1);
+  });
+
+  it('Enter as it opens (the palette’s Enter, a key held) cancels: an allowed merge is not made', async () => {
+    const db = s.database.db;
+    const [xuhui] = await db.select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+    const now = new Date();
+    const pair = await db
+      .insert(t.stations)
+      .values(['甲', '乙'].map((n, i) => ({ districtId: xuhui!.id, name: `回车测试${n}站`, lng: 121.43 + i * 0.0001, lat: 31.18, createdAt: now, updatedAt: now })))
+      .returning({ id: t.stations.id });
+    const logs = await db.select().from(t.sysLog).where(eq(t.sysLog.operationType, 'STATION_MERGE'));
+    await signIn(s, 'manager');
+    visit(s, `/station/station?action=merge&keep=${pair[0]!.id}&merge=${pair[1]!.id}`);
+    const { user } = renderWithUser(<App />);
+    const dialog = await screen.findByRole('dialog', { name: '合并站点（徐汇区）' }, { timeout: 5_000 });
+    expect(await within(dialog).findByText('没有线路经过被合并的站点，只删除该站点。', {}, { timeout: 5_000 })).toBeTruthy();
+    await waitFor(() => expect(active()).toBe(within(dialog).getByRole('button', { name: /取消/ })));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await db.select().from(t.stations).where(eq(t.stations.name, '回车测试乙站'))).toHaveLength(1);
+    expect(await db.select().from(t.sysLog).where(eq(t.sysLog.operationType, 'STATION_MERGE'))).toHaveLength(logs.length);
   });
 });
 

@@ -6,8 +6,8 @@ import { e2eSuite } from '../support/e2e-suite';
 
 /**
  * The network, keyboard only, in Debian's Chromium against the real `npm start` (demo city): the
- * manager merges a planted near-duplicate stop into its twin from the palette, schedules a version,
- * and carries an edit of a line from the open version to online.
+ * manager merges a planted near-duplicate stop into its twin from the palette, keeps focus in a
+ * refused merge, schedules a version, and carries an edit of a line from the open version to online.
  */
 
 let server: StartedServer;
@@ -32,6 +32,9 @@ const selectedText = async (page: Page) => ((await selected(page).count()) ? (aw
  * type-ahead), but Chinese text arrives as text input (an IME's, or Playwright's insertText), which
  * has nowhere to go until an input is focused. Under a loaded machine the palette can take longer.
  */
+/** The focused element's text, as a person reading the focus ring would. */
+const focusedName = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.replace(/\s+/g, ' ').trim() ?? '');
+
 async function openPalette(page: Page) {
   await page.keyboard.press('Control+k');
   const input = palette(page).locator('input');
@@ -70,16 +73,68 @@ describe('合并站点 from the palette', () => {
       await expect.poll(() => selectedText(page), { timeout: 8_000 }).toBe(dupName);
       await page.keyboard.press('Enter');
 
-      const dialog = page.getByRole('dialog', { name: '合并站点' });
+      const dialog = page.getByRole('dialog', { name: '合并站点（徐汇区）' });
       await dialog.getByText(/没有线路经过被合并的站点|将改动开放版本中/).waitFor({ timeout: 10_000 });
       await dialog.getByText(/两站相距约 \d+ 米/).waitFor();
+      // A merge cannot be undone: the dialog starts on 取消; Tab to 确认合并, then Enter.
+      expect(await focusedName(page)).toMatch(/^取消/);
+      await page.keyboard.press('Tab');
+      expect(await focusedName(page)).toMatch(/^确认合并/);
       await page.keyboard.press('Enter');
-      await page.getByText(`已将「${dupName}」合并到「${twin}」`, { exact: false }).waitFor({ timeout: 10_000 });
+      await page.getByText(`已将「${dupName}」合并到「${twin}」（徐汇区）`, { exact: false }).waitFor({ timeout: 10_000 });
       expect(await currentTitle(page).innerText()).toBe('站点');
 
       const after = await names();
       expect(after).not.toContain(dupName);
       expect(after).toContain(twin);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('合并站点 refused', () => {
+  it_('a pair a past version blocks: focus stays in the dialog (Tab included), the keyboard picks the other to keep, Esc merges nothing', async () => {
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      await loginThroughPage(page, 'manager');
+      const token = await page.evaluate(() => JSON.parse(localStorage.getItem('bus-console.token') ?? '{}').token as string);
+      const get = async <T,>(path: string) => ((await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: T }).data;
+      const online = (await get<{ content: { id: number }[] }>('/busline/api/bus/line/version/query/version/page?status=3')).content[0]!;
+      const line = (await get<{ content: { id: number }[] }>(`/busline/api/busLine/list?versionId=${online.id}&size=1`)).content[0]!;
+      const used = (await get<{ stops: { up: { stationId: number; name: string; lng: number; lat: number }[] } }>(`/busline/api/busLine/info?id=${line.id}`)).stops.up[0]!;
+      // A new stop beside it, where no line stops.
+      const saved = await fetch(`${server.url}/busline/api/busStation/save`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `${used.name}临时`, lng: used.lng + 0.0002, lat: used.lat }),
+      }).then((r) => r.json() as Promise<{ code: number; data: { id: number; name: string } }>);
+      expect(saved.code).toBe(1);
+      const spare = saved.data;
+
+      await page.goto(`${server.url}/station/station?action=merge&keep=${spare.id}&merge=${used.stationId}`);
+      const dialog = page.getByRole('dialog', { name: '合并站点（徐汇区）' });
+      await dialog.getByText(/被不可编辑的版本使用，不能合并/).waitFor({ timeout: 10_000 });
+      const confirm = dialog.getByRole('button', { name: '确认合并' });
+      expect(await confirm.isDisabled()).toBe(true);
+      const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]') && !(document.activeElement as HTMLButtonElement).disabled);
+      expect(await inDialog()).toBe(true);
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.press('Tab');
+        expect(await inDialog()).toBe(true);
+      }
+      // Shift+Tab to the choice of which stays, → for the other one: now allowed.
+      for (let i = 0; i < 8 && (await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)) !== 'radio'; i++) await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => confirm.isDisabled(), { timeout: 10_000 }).toBe(false);
+      await dialog.getByText(`将把 徐汇区「${spare.name}」并入「${used.name}」`, { exact: false }).waitFor();
+      expect(await inDialog()).toBe(true);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+      expect((await get<{ content: { id: number }[] }>('/busline/api/busStation/list?size=1000')).content.some((x) => x.id === spare.id)).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -102,7 +157,7 @@ describe('设置上线时间 from the palette', () => {
       await page.keyboard.press('Enter');
       await page.keyboard.type('2030-01-01 05:00');
       await page.keyboard.press('Enter');
-      await page.getByText('版本「2026 冬季加班线」将于 2030-01-01 05:00 上线').waitFor({ timeout: 10_000 });
+      await page.getByText('版本「2026 冬季加班线」（徐汇区）将于 2030-01-01 05:00 上线').waitFor({ timeout: 10_000 });
       await page.waitForURL((u) => u.pathname === '/version/version', { timeout: 10_000 });
       await page.getByText('计划 2030-01-01 05:00').waitFor({ timeout: 10_000 });
       expect(errors).toEqual([]);
@@ -168,12 +223,19 @@ describe('a line edit from open to online, keyboard only', () => {
         }
       };
       await run('提交版本审核', version.name);
-      await page.getByText(`版本「${version.name}」已提交审核`).waitFor({ timeout: 10_000 });
+      await page.getByText(`版本「${version.name}」（徐汇区）已提交审核`).waitFor({ timeout: 10_000 });
+      // Passing cannot be undone: 线网版本 asks, 取消 focused; Tab to 审核通过, Enter.
       await run('审核通过版本', version.name);
-      await page.getByText(`版本「${version.name}」已审核通过`).waitFor({ timeout: 10_000 });
+      const asked = page.getByRole('dialog', { name: `审核通过版本「${version.name}」（徐汇区）` });
+      // The dialog's root box is empty (its panel is fixed): wait for what it shows.
+      await asked.getByText('确定审核通过', { exact: false }).waitFor({ timeout: 10_000 });
+      await expect.poll(() => focusedName(page), { timeout: 5_000 }).toMatch(/^取消/);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByText(`版本「${version.name}」（徐汇区）已审核通过`).waitFor({ timeout: 10_000 });
       const at = shanghaiIn(4);
       await run('设置版本上线时间', version.name, at);
-      await page.getByText(`版本「${version.name}」将于 ${at} 上线`).waitFor({ timeout: 10_000 });
+      await page.getByText(`版本「${version.name}」（徐汇区）将于 ${at} 上线`).waitFor({ timeout: 10_000 });
 
       // The job takes it online (and the old one offline); the list shows it after a refresh.
       await expect.poll(async () => (await get<{ content: { id: number; status: number }[] }>('/busline/api/bus/line/version/query/version/page?size=50')).content.find((v) => v.id === version.id)?.status, { timeout: 20_000, interval: 500 }).toBe(3);

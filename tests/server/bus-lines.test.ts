@@ -350,7 +350,12 @@ describe('version/diff against the online version', () => {
   it('names lines added, removed and changed: stops added and removed, order, path moved, fare', async () => {
     const lines = await db().select().from(t.busLines).where(eq(t.busLines.versionId, openVersion)).orderBy(asc(t.busLines.id));
     const seeded = lines.filter((l) => seededLines.includes(l.id));
-    const [a, b, c] = seeded as [typeof lines[number], typeof lines[number], typeof lines[number] | undefined];
+    const [a, b] = seeded as [typeof lines[number], typeof lines[number]];
+    expect(seeded.length, 'two seeded lines to change').toBeGreaterThanOrEqual(2);
+    // A line that runs online and is deleted from the open version: the diff calls it removed.
+    const now = s.clock.now();
+    await db().insert(t.busLines).values({ versionId: onlineVersion, code: 'R1', name: '对比删除线', createdAt: now, updatedAt: now });
+    const doomed = await newLine({ code: 'R1', name: '对比删除线' });
     const up = await storedStops(a.id, 0);
     const extra = xuhuiStops.find((id) => !up.includes(id))!;
     await s.call(busLine.busLineStationSave, { token: manager, body: { lineId: a.id, direction: 0, stationIds: [up[1]!, up[0]!, ...up.slice(2, -1), extra] } });
@@ -358,7 +363,7 @@ describe('version/diff against the online version', () => {
     const [route] = await db().select().from(t.lineRoutes).where(and(eq(t.lineRoutes.lineId, b.id), eq(t.lineRoutes.direction, 1)));
     await s.call(busLine.busLineRouteSave, { token: manager, body: { lineId: b.id, direction: 1, points: route!.points.map(([lng, lat]) => [lng + 0.003, lat]) } });
     const fresh = await newLine({ code: 'D1', name: '对比新线' });
-    if (c) await s.call(busLine.busLineDelete, { token: manager, body: { id: c.id } });
+    expect((await s.call(busLine.busLineDelete, { token: manager, body: { id: doomed.id } })).body.code).toBe(1);
     const res = await s.call<{ against: { id: number }; changes: { code: string; change: string; details: string[] }[]; unchanged: number }>(lineVersion.versionDiff, { token: viewer, query: { id: openVersion } });
     expect(res.body.data.against.id).toBe(onlineVersion);
     const byCode = new Map(res.body.data.changes.map((x) => [x.code, x]));
@@ -368,7 +373,7 @@ describe('version/diff against the online version', () => {
     expect(changedA.details).toEqual(expect.arrayContaining([`上行新增站点：${await stopName(extra)}`, `上行删除站点：${await stopName(up.at(-1)!)}`, '上行站序调整', `票价：${(a.fare / 100).toFixed(2)} → ${((a.fare + 100) / 100).toFixed(2)} 元`]));
     expect(byCode.get(b.code)!.details.some((d) => /^下行轨迹改变，最大偏移 2\d\d 米$/.test(d))).toBe(true);
     expect(byCode.get(fresh.code)).toMatchObject({ change: 'added' });
-    if (c) expect(byCode.get(c.code)).toMatchObject({ change: 'removed' });
+    expect(byCode.get('R1')).toMatchObject({ change: 'removed', name: '对比删除线' });
     const online = await s.call<{ against: null }>(lineVersion.versionDiff, { token: viewer, query: { id: onlineVersion } });
     expect(online.body.data.against).toBeNull();
   });

@@ -43,6 +43,8 @@ beforeAll(async () => {
   };
   ids.pendingVersion = await version(1);
   ids.passedVersion = await version(2);
+  // A passed version carries lines: an empty one may not be scheduled (版本中没有线路).
+  await db.insert(t.busLines).values({ versionId: ids.passedVersion, code: '1', name: '1路', createdAt: new Date(), updatedAt: new Date() });
   ids.openVersion = await version(0);
   const pair = await db.select({ id: t.stations.id }).from(t.stations).where(eq(t.stations.districtId, districts[0].id)).orderBy(asc(t.stations.id)).limit(2);
   ids.keepStation = pair[0]!.id;

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { station } from '../../src/shared/api';
 import type { AuthContext } from '../../src/server/context';
@@ -84,8 +84,13 @@ describe('merging B into A', () => {
   it('refuses merging a station into itself, another district’s station, and a viewer', async () => {
     const f = await fixture();
     expect((await s.call(station.stationMerge, { token: manager, query: { stationId: f.a, mergeStationId: f.a } })).body.msg).toMatch(/不能把站点合并到它自己/);
-    const [foreign] = await db().select().from(t.stations).where(eq(t.stations.districtId, xuhui - 1 || xuhui + 1)).limit(1);
-    if (foreign) expect((await s.call(station.stationMerge, { token: manager, query: { stationId: f.a, mergeStationId: foreign.id } })).status).toBe(403);
+    const [foreign] = await db().select().from(t.stations).where(ne(t.stations.districtId, xuhui)).orderBy(asc(t.stations.id)).limit(1);
+    expect(foreign, 'a station of another district').toBeDefined();
+    const before = await snapshot(f);
+    const refused = await s.call(station.stationMerge, { token: manager, query: { stationId: f.a, mergeStationId: foreign!.id } });
+    expect(refused.status).toBe(403);
+    expect(await snapshot(f)).toEqual(before);
+    expect(await db().select().from(t.stations).where(eq(t.stations.id, foreign!.id))).toHaveLength(1);
     const viewer = await s.login('viewer');
     expect((await s.call(station.stationMerge, { token: viewer, query: { stationId: f.a, mergeStationId: f.b } })).status).toBe(403);
   });

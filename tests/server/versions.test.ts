@@ -47,6 +47,19 @@ async function versionWith(status: number, opts: { upStops?: number[]; path?: [n
   return v!;
 }
 
+/** A version in the given status without a single line (as the demo once seeded its passed ones). */
+async function emptyVersion(status: number, onlineAt: Date | null = null) {
+  const now = s.clock.now();
+  const [v] = await db().insert(t.lineVersions).values({ districtId: xuhui, name: `空版本${status}-${Math.random().toString(36).slice(2, 6)}`, status, onlineAt, createdAt: now, updatedAt: now }).returning();
+  return v!;
+}
+
+/** The version's stored row and its audit rows: what a refusal must leave as it was. */
+const stateOf = async (id: number) => ({
+  row: (await db().select().from(t.lineVersions).where(eq(t.lineVersions.id, id)))[0],
+  audits: await db().select().from(t.sysLog).where(eq(t.sysLog.target, `version/${id}`)),
+});
+
 const setStatus = (token: string, id: number, status: number) => s.call<LineVersion>(lineVersion.versionUpdateStatus, { token, body: { id, status } });
 
 describe('the seeded network', () => {
@@ -63,6 +76,78 @@ describe('the seeded network', () => {
     expect(lines.length).toBeGreaterThan(0);
     const { validateVersion } = await import('../../src/server/modules/version/validate');
     expect(await validateVersion(db(), open.id)).toEqual([]);
+  });
+
+  it('no version past editing is empty: every submitted, passed or online one has lines and passes the submit checks', async () => {
+    const { validateVersion } = await import('../../src/server/modules/version/validate');
+    const past = (await db().select().from(t.lineVersions)).filter((v) => [1, 2, 3].includes(v.status));
+    expect(past.filter((v) => v.status === 1 || v.status === 2).length).toBeGreaterThan(0);
+    for (const v of past) {
+      const lines = await db().select({ id: t.busLines.id }).from(t.busLines).where(eq(t.busLines.versionId, v.id));
+      expect(lines.length, `${v.name} (${v.status})`).toBeGreaterThan(0);
+      expect(await validateVersion(db(), v.id), `${v.name} (${v.status})`).toEqual([]);
+    }
+  });
+});
+
+describe('a version without lines goes nowhere', () => {
+  beforeEach(clearVersions);
+
+  it.each([
+    [0, 1, '版本中没有线路，不能提交审核'],
+    [1, 2, '版本中没有线路，不能审核通过'],
+  ] as const)('%i → %i is refused: %s, and nothing changes', async (from, to, msg) => {
+    const v = await emptyVersion(from);
+    const before = await stateOf(v.id);
+    const res = await setStatus(manager, v.id, to);
+    expect(res.body).toMatchObject({ code: 0, msg });
+    expect(await stateOf(v.id)).toEqual(before);
+    expect(before.row?.status).toBe(from);
+  });
+
+  it('设置上线时间 is refused: 版本中没有线路，不能设置上线时间, and nothing changes', async () => {
+    const v = await emptyVersion(2);
+    const before = await stateOf(v.id);
+    const soon = new Date(s.clock.now().getTime() + 3_600_000).toISOString();
+    const res = await s.call(lineVersion.versionSetOnlineTime, { token: manager, body: { id: v.id, onlineAt: soon } });
+    expect(res.body).toMatchObject({ code: 0, msg: '版本中没有线路，不能设置上线时间' });
+    expect(await stateOf(v.id)).toEqual(before);
+    expect(before.row).toMatchObject({ status: 2, onlineAt: null });
+  });
+
+  it('a version emptied after its time was set does not go online: it stays passed, its time cleared, the old network runs on, one audit row says why', async () => {
+    const old = await versionWith(3);
+    const next = await versionWith(2);
+    const soon = new Date(s.clock.now().getTime() + 60_000).toISOString();
+    expect((await s.call(lineVersion.versionSetOnlineTime, { token: manager, body: { id: next.id, onlineAt: soon } })).body.code).toBe(1);
+    // Emptied behind the console's back (an old database, a hand edit): the job looks again.
+    await db().delete(t.busLines).where(eq(t.busLines.versionId, next.id));
+    s.clock.advance(61_000);
+    const runs = await Promise.all(Array.from({ length: 4 }, () => takeDueVersionsOnline(jobDeps())));
+    expect(runs.flat()).toEqual([]);
+    const rows = await db().select().from(t.lineVersions).where(eq(t.lineVersions.districtId, xuhui));
+    expect(rows.find((r) => r.id === next.id)).toMatchObject({ status: 2, onlineAt: null, wentOnlineAt: null });
+    expect(rows.find((r) => r.id === old.id)?.status).toBe(3);
+    const held = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'VERSION_ONLINE_HELD'), eq(t.sysLog.target, `version/${next.id}`)));
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ targetDistrictId: xuhui, result: 0, operatorLogin: 'system' });
+    expect(held[0]!.summary).toBe(`版本「${next.name}」（徐汇区）中没有线路，未上线：已取消上线时间，原线网继续运行`);
+    expect(await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'VERSION_ONLINE'), eq(t.sysLog.target, `version/${next.id}`)))).toEqual([]);
+    // Held once: later runs find nothing due and write nothing more.
+    s.clock.advance(61_000);
+    expect(await takeDueVersionsOnline(jobDeps())).toEqual([]);
+    expect(await db().select().from(t.sysLog).where(eq(t.sysLog.operationType, 'VERSION_ONLINE_HELD'))).toHaveLength(1);
+  });
+
+  it('an empty version due at the same time as a good one in another run is held, and the good one still goes online', async () => {
+    await versionWith(3);
+    const empty = await emptyVersion(2, new Date(s.clock.now().getTime() - 1_000));
+    const good = await versionWith(2);
+    await db().update(t.lineVersions).set({ onlineAt: new Date(s.clock.now().getTime() - 500) }).where(eq(t.lineVersions.id, good.id));
+    expect(await takeDueVersionsOnline(jobDeps())).toEqual([good.id]);
+    const rows = await db().select().from(t.lineVersions).where(eq(t.lineVersions.districtId, xuhui));
+    expect(rows.find((r) => r.id === empty.id)).toMatchObject({ status: 2, onlineAt: null });
+    expect(rows.find((r) => r.id === good.id)?.status).toBe(3);
   });
 });
 

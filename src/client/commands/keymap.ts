@@ -39,6 +39,7 @@ export const COMPONENT_KEYS: readonly KeyGroup[] = [
       { keys: ['Enter'], what: '在输入框中：提交' },
       { keys: ['Ctrl+Enter'], what: '在任何位置提交（多行文本中也可以）' },
       { keys: ['Esc'], what: '关闭，不保存' },
+      { keys: ['Tab', 'Enter'], what: '不能撤销的操作（作废、删除、合并、审核通过）：焦点先在「取消」，Tab 到确认按钮再按 Enter' },
     ],
   },
   {

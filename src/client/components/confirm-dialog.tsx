@@ -9,12 +9,44 @@ interface ConfirmDialogProps {
   confirmLabel?: string;
   danger?: boolean;
   busy?: boolean;
+  /**
+   * What it confirms cannot be undone (作废, 删除, 合并): focus starts on 取消, so an Enter meant
+   * for the row or the button that opened it (or a key held down) cancels; only the confirm
+   * button itself confirms, reached with Tab. The title and text name the record and its district.
+   */
+  irreversible?: boolean;
   onConfirm(): void;
   onClose(): void;
 }
 
-/** Enter (or Ctrl+Enter) confirms, Esc cancels; the confirm button has focus when it opens. */
-export function ConfirmDialog({ open, title, children, confirmLabel = '确定', danger, busy, onConfirm, onClose }: ConfirmDialogProps) {
+/**
+ * Enter (or Ctrl+Enter) confirms, Esc cancels; the confirm button has focus when it opens. An
+ * irreversible one starts on 取消 instead and has no Enter-anywhere: Tab to the confirm button.
+ */
+export function ConfirmDialog({ open, title, children, confirmLabel = '确定', danger, busy, irreversible = false, onConfirm, onClose }: ConfirmDialogProps) {
+  if (irreversible) {
+    return (
+      <Modal
+        open={open}
+        title={title}
+        onClose={onClose}
+        width="max-w-md"
+        footer={
+          <>
+            <Button onClick={onClose} autoFocus hotkey="Esc">
+              取消
+            </Button>
+            <Button variant={danger ? 'danger' : 'primary'} disabled={busy} onClick={onConfirm}>
+              {confirmLabel}
+            </Button>
+          </>
+        }
+      >
+        <div className="text-sm leading-6 text-gray-700">{children}</div>
+        <p className="mt-3 text-xs text-gray-600">此操作不能撤销。按 Tab 移到「{confirmLabel}」再按 Enter 确认，Esc 取消。</p>
+      </Modal>
+    );
+  }
   return (
     <Modal
       open={open}

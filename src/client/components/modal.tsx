@@ -26,6 +26,9 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   // A session the server ended closes every dialog but its own notice: nothing typed there could be saved.
   const ended = useSessionEnded();
   const [asking, setAsking] = useState(false);
+  // The panel's frame (what holds the panel and nothing else): watched for focus that falls out.
+  const [panel, setPanel] = useState<HTMLElement | null>(null);
+  useFocusKept(panel);
   const keepRef = useRef<HTMLButtonElement>(null);
   // The last field typed in: where "keep editing" puts the hands back.
   const editingRef = useRef<HTMLElement | null>(null);
@@ -59,7 +62,7 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
     <>
       <div className="px-5 py-4">{children}</div>
       {asking ? (
-        <div role="alert" className="flex flex-wrap items-center justify-end gap-2 border-t border-orange-200 bg-orange-50 px-5 py-3 text-sm text-orange-800">
+        <div role="alert" data-modal-footer className="flex flex-wrap items-center justify-end gap-2 border-t border-orange-200 bg-orange-50 px-5 py-3 text-sm text-orange-800">
           <span className="mr-auto">有未保存的修改，关闭将丢失。</span>
           <Button ref={keepRef} onClick={keepEditing} hotkey="Esc">
             继续编辑
@@ -69,14 +72,18 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
           </Button>
         </div>
       ) : (
-        footer && <div className="flex justify-end gap-2 border-t border-gray-100 px-5 py-3">{footer}</div>
+        footer && (
+          <div data-modal-footer className="flex justify-end gap-2 border-t border-gray-100 px-5 py-3">
+            {footer}
+          </div>
+        )
       )}
     </>
   );
   return (
     <Dialog open={open && (aboveSessionEnd || !ended)} onClose={requestClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
-      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
+      <div ref={setPanel} className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
         <DialogPanel
           className={`w-full ${width} rounded bg-white shadow-xl`}
           onFocus={(e) => {
@@ -120,4 +127,40 @@ export function ModalActions({ onCancel, busy = false, disabled = false, submitL
       </Button>
     </>
   );
+}
+
+/**
+ * Where focus goes when what held it inside the dialog can hold it no more: the footer's first
+ * enabled button (取消, or 继续编辑 while asking: the safe choice by convention), else the dialog.
+ */
+function safeTarget(panel: HTMLElement): HTMLElement | null {
+  return panel.querySelector<HTMLElement>('[data-modal-footer] button:not(:disabled)') ?? panel.closest<HTMLElement>('[role="dialog"]');
+}
+
+/**
+ * Keeps focus inside the open dialog. A focused button that becomes disabled (a refused preview, a
+ * request under way) or an element that is removed leaves the browser's focus on <body>, from where
+ * Tab walks the page behind the modal; Headless UI's trap only acts on Tab from inside.
+ */
+function useFocusKept(panel: HTMLElement | null) {
+  useEffect(() => {
+    if (!panel) return;
+    const lost = () => {
+      const now = document.activeElement;
+      if (!now || now === document.body) return true;
+      return panel.contains(now) && (now as HTMLButtonElement).disabled === true;
+    };
+    const keep = () => {
+      if (panel.isConnected && lost()) safeTarget(panel)?.focus();
+    };
+    const observer = new MutationObserver(keep);
+    observer.observe(panel, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
+    // Some browsers move focus to <body> only at the next rendering step, after the mutation.
+    const onFocusOut = () => setTimeout(keep, 0);
+    panel.addEventListener('focusout', onFocusOut);
+    return () => {
+      observer.disconnect();
+      panel.removeEventListener('focusout', onFocusOut);
+    };
+  }, [panel]);
 }

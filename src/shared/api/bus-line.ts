@@ -233,6 +233,8 @@ export const subLineRow = z.object({
   lineCode: z.string(),
   lineName: z.string(),
   versionId: z.number().int(),
+  /** Its version's district: what asking before a delete names. */
+  districtId: z.number().int(),
   name: z.string(),
   direction: travel,
   /** Serves every stop of its line's direction (setAllBusLineStationOn). */

@@ -27,5 +27,6 @@ export const versionModule = defineModule({
     VERSION_STATUS: '修改版本状态',
     VERSION_ONLINE_TIME: '设置上线时间',
     VERSION_ONLINE: '版本上线',
+    VERSION_ONLINE_HELD: '版本未上线',
   },
 });

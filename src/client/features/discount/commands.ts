@@ -34,7 +34,7 @@ function statusCommand(id: string, title: string, to: 0 | 1, keywords: string[])
       api
         .call(discount.productStatus, { query: { id: Number(a.id), status: String(to) } })
         .then((p) => {
-          toast.success(`优惠卡「${p.name}」已${done}`);
+          toast.success(`优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）已${done}`);
           ctx.revalidate([discount.productPage, discount.productTotal, discount.productById]);
           ctx.navigate(`${PATHS.rules}?status=${to}`);
         })

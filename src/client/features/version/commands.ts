@@ -5,6 +5,7 @@ import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 import { toast } from '../../components/toast';
+import { versionTitle } from './version-title';
 
 /** The area's versions in the given statuses, as palette choices. */
 const versionsIn = (...statuses: VersionStatus[]) => async () => {
@@ -13,26 +14,43 @@ const versionsIn = (...statuses: VersionStatus[]) => async () => {
 };
 const passedVersions = versionsIn(2);
 
-/** 提交审核, 审核通过, 退回, 作废 from the palette: the same calls, refusals and toasts as the buttons. */
-function statusCommand(id: string, title: string, from: VersionStatus[], to: VersionStatus, done: string, keywords: string[]): Command {
-  const endpoint = to === 5 ? lineVersion.versionDelete : lineVersion.versionUpdateStatus;
+/** 提交审核 and 退回 from the palette (each undoes the other): the same calls, refusals and toasts as the buttons. */
+function statusCommand(id: string, title: string, from: VersionStatus[], to: 0 | 1, done: string, keywords: string[]): Command {
+  return {
+    id,
+    title,
+    group: '版本管理',
+    keywords,
+    permission: lineVersion.versionUpdateStatus.permission,
+    args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
+    run: (ctx, a) => {
+      api
+        .call(lineVersion.versionUpdateStatus, { body: { id: Number(a.id), status: to } })
+        .then((v) => {
+          toast.success(`版本${versionTitle(v)}已${done}`);
+          ctx.navigate(`/version/version?status=${to}`);
+        })
+        // The refusal (a submit's first problems) is in the toast.
+        .catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * 审核通过 and 作废 from the palette: neither can be undone, so choosing the version is not the
+ * confirmation; 线网版本 asks, naming it and its district, with 取消 focused.
+ */
+function askingCommand(id: string, title: string, from: VersionStatus[], action: 'pass' | 'void', keywords: string[]): Command {
+  const endpoint = action === 'void' ? lineVersion.versionDelete : lineVersion.versionUpdateStatus;
   return {
     id,
     title,
     group: '版本管理',
     keywords,
     permission: endpoint.permission,
+    page: '/version/version',
     args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
-    run: (ctx, a) => {
-      const call = to === 5 ? api.call(lineVersion.versionDelete, { body: { id: Number(a.id) } }) : api.call(lineVersion.versionUpdateStatus, { body: { id: Number(a.id), status: to } });
-      call
-        .then((v) => {
-          toast.success(`版本「${v.name}」已${done}`);
-          ctx.navigate(`/version/version?status=${to}`);
-        })
-        // The refusal (a submit's first problems) is in the toast.
-        .catch(() => undefined);
-    },
+    run: (ctx, a) => ctx.navigate(`/version/version?action=${action}&id=${a.id}`),
   };
 }
 
@@ -46,9 +64,9 @@ export const versionCommands: Command[] = [
     run: (ctx) => ctx.navigate('/version/version?action=add'),
   },
   statusCommand('version.submit', '提交版本审核', [0], 1, '提交审核', ['提交', 'submit', 'tijiao']),
-  statusCommand('version.pass', '审核通过版本', [1], 2, '审核通过', ['审核', 'pass', 'shenhe']),
+  askingCommand('version.pass', '审核通过版本', [1], 'pass', ['审核', 'pass', 'shenhe']),
   statusCommand('version.return', '退回版本（改回开放编辑）', [1], 0, '退回', ['退回', 'return']),
-  statusCommand('version.void', '作废版本', [0, 1, 2], 5, '作废', ['作废', '删除', 'void']),
+  askingCommand('version.void', '作废版本', [0, 1, 2], 'void', ['作废', '删除', 'void']),
   {
     id: 'version.diff',
     title: '对比版本与线上版本',
@@ -80,7 +98,7 @@ export const versionCommands: Command[] = [
       api
         .call(lineVersion.versionSetOnlineTime, { body: { id: Number(a.id), onlineAt: iso } })
         .then((v) => {
-          toast.success(`版本「${v.name}」将于 ${a.at} 上线`);
+          toast.success(`版本${versionTitle(v)}将于 ${a.at} 上线`);
           ctx.navigate('/version/version?status=2');
         })
         .catch(() => undefined);

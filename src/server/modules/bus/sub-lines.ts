@@ -33,6 +33,7 @@ const dto = (r: Row) => ({
   lineCode: r.lineCode,
   lineName: r.lineName,
   versionId: r.versionId,
+  districtId: r.districtId,
   name: r.d.name,
   direction: r.d.direction as TravelDirection,
   allStationsOn: r.d.allStationsOn,

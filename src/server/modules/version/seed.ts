@@ -16,6 +16,7 @@ export const versionDemoSeed: SeedGenerator[] = [
     async run({ db, now, rng, profile }) {
       const districts = await db.select().from(t.districts).orderBy(asc(t.districts.id));
       let lineNo = 1;
+      const extraRuns: { from: number; to: number; at: Date }[] = [];
       for (const [i, d] of districts.entries()) {
         const stops = await db.select().from(t.stations).where(eq(t.stations.districtId, d.id)).orderBy(asc(t.stations.id));
         const at = (days: number) => new Date(now.getTime() + days * 86_400_000);
@@ -53,12 +54,25 @@ export const versionDemoSeed: SeedGenerator[] = [
         await copyNetwork(db, online!.id, open!.id, at(-3));
         // The first districts also show the other steps of a version's life.
         if (i < 3) {
-          await db.insert(t.lineVersions).values([
-            { districtId: d.id, name: '2026 夏季线网', status: 4, wentOnlineAt: at(-150), onlineAt: at(-150), createdAt: at(-160), updatedAt: at(-60) },
-            { districtId: d.id, name: '2026 试运行调整', status: 5, remark: '方案撤回', createdAt: at(-40), updatedAt: at(-30) },
-            { districtId: d.id, name: '2026 冬季加班线', status: i === 0 ? 1 : 2, onlineAt: i === 0 ? null : at(14), createdAt: at(-10), updatedAt: at(-2) },
-          ]);
+          const [, , extra] = await db
+            .insert(t.lineVersions)
+            .values([
+              { districtId: d.id, name: '2026 夏季线网', status: 4, wentOnlineAt: at(-150), onlineAt: at(-150), createdAt: at(-160), updatedAt: at(-60) },
+              { districtId: d.id, name: '2026 试运行调整', status: 5, remark: '方案撤回', createdAt: at(-40), updatedAt: at(-30) },
+              { districtId: d.id, name: '2026 冬季加班线', status: i === 0 ? 1 : 2, onlineAt: i === 0 ? null : at(14), createdAt: at(-10), updatedAt: at(-2) },
+            ])
+            .returning();
+          extraRuns.push({ from: online!.id, to: extra!.id, at: at(-10) });
         }
+      }
+      // The submitted and passed versions carry a network, as every version past editing must (one
+      // without lines would leave its district with none when it goes online): the online one, its
+      // first line running later in the evening. Copied after every district's own rows, so the
+      // ids those rows had before stay the same.
+      for (const run of extraRuns) {
+        await copyNetwork(db, run.from, run.to, run.at);
+        const [first] = await db.select().from(t.busLines).where(eq(t.busLines.versionId, run.to)).orderBy(asc(t.busLines.id)).limit(1);
+        if (first) await db.update(t.busLines).set({ lastBus: '23:30' }).where(eq(t.busLines.id, first.id));
       }
     },
   },

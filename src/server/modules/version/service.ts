@@ -106,12 +106,23 @@ async function lockVersion(db: Db, a: AuthContext, id: number) {
 
 const label = (s: number) => VERSION_STATUS[s as VersionStatus] ?? String(s);
 
+/**
+ * A version without a line is no network: going online would leave its district with none. It is
+ * refused at each step towards online (submit, pass, the online time) and again by the go-live job.
+ */
+async function hasLines(db: Db, versionId: number): Promise<boolean> {
+  const [row] = await db.select({ id: t.busLines.id }).from(t.busLines).where(eq(t.busLines.versionId, versionId)).limit(1);
+  return !!row;
+}
+const NO_LINES = (step: string) => `版本中没有线路，不能${step}`;
+
 export async function updateStatus(deps: AppDeps, a: AuthContext, body: StatusBody) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const v = await lockVersion(tx, a, body.id);
     const from = v.status as VersionStatus;
     if (!VERSION_TRANSITIONS[from].includes(body.status)) throw fail(`版本「${v.name}」不能从「${label(from)}」改为「${label(body.status)}」`);
+    if ((body.status === 1 || body.status === 2) && !(await hasLines(tx, v.id))) throw fail(NO_LINES(body.status === 1 ? '提交审核' : '审核通过'));
     if (body.status === 1) {
       const problems = await validateVersion(tx, v.id);
       if (problems.length) throw fail(`版本「${v.name}」有 ${problems.length} 个问题，不能提交审核：${problems[0]!.msg}${problems.length > 1 ? ' 等' : ''}`, { problems });
@@ -134,6 +145,7 @@ export async function setOnlineTime(deps: AppDeps, a: AuthContext, body: OnlineB
   return deps.db.transaction(async (tx) => {
     const v = await lockVersion(tx, a, body.id);
     if (v.status !== 2) throw fail(`只有审核通过的版本可以设置上线时间（「${v.name}」为${label(v.status)}）`);
+    if (!(await hasLines(tx, v.id))) throw fail(NO_LINES('设置上线时间'));
     const before = await load(tx, v.id);
     await tx.update(t.lineVersions).set({ onlineAt: at, updatedAt: now }).where(eq(t.lineVersions.id, v.id));
     const after = await load(tx, v.id);
@@ -151,12 +163,17 @@ const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: n
  * The go-live job: each passed version whose time has come goes online, the district's old online
  * version offline, in one transaction. `for update skip locked` hands each due version to exactly one
  * server instance; the status check under the lock makes a second run a no-op.
+ *
+ * A due version without lines (passed before passing checked for them, or emptied since) does not
+ * go online: the district keeps its network. It stays passed with its time cleared, so it is held
+ * once (one audit row saying why) instead of being looked at again every run; a planner voids it
+ * and builds a new version. Voiding it here instead would be a decision no person made.
  */
 export async function takeDueVersionsOnline(deps: AppDeps): Promise<number[]> {
   const done: number[] = [];
   for (;;) {
     const now = deps.clock.now();
-    const id = await deps.db.transaction(async (tx) => {
+    const taken = await deps.db.transaction(async (tx) => {
       const [due] = await tx
         .select()
         .from(t.lineVersions)
@@ -165,6 +182,18 @@ export async function takeDueVersionsOnline(deps: AppDeps): Promise<number[]> {
         .limit(1)
         .for('update', { skipLocked: true });
       if (!due) return null;
+      if (!(await hasLines(tx, due.id))) {
+        const before = await load(tx, due.id);
+        await tx.update(t.lineVersions).set({ onlineAt: null, updatedAt: now }).where(eq(t.lineVersions.id, due.id));
+        const after = await load(tx, due.id);
+        await audit(
+          tx,
+          SYSTEM_ACTOR,
+          { type: 'VERSION_ONLINE_HELD', targetDistrictId: due.districtId, target: `version/${due.id}`, summary: `版本「${due.name}」（${after.districtName ?? '未知区域'}）中没有线路，未上线：已取消上线时间，原线网继续运行`, before, after, result: 0 },
+          now,
+        );
+        return { id: due.id, online: false };
+      }
       const old = await tx
         .update(t.lineVersions)
         .set({ status: 4, updatedAt: now })
@@ -172,11 +201,9 @@ export async function takeDueVersionsOnline(deps: AppDeps): Promise<number[]> {
         .returning({ id: t.lineVersions.id, name: t.lineVersions.name });
       await tx.update(t.lineVersions).set({ status: 3, wentOnlineAt: now, updatedAt: now }).where(eq(t.lineVersions.id, due.id));
       await audit(tx, SYSTEM_ACTOR, { type: 'VERSION_ONLINE', targetDistrictId: due.districtId, target: `version/${due.id}`, summary: `版本「${due.name}」已上线${old[0] ? `，「${old[0].name}」下线` : ''}`, after: { online: due.id, offline: old[0]?.id ?? null } }, now);
-      return due.id;
+      return { id: due.id, online: true };
     });
-    if (id === null) return done;
-    done.push(id);
+    if (taken === null) return done;
+    if (taken.online) done.push(taken.id);
   }
 }
-
-

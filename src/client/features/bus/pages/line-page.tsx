@@ -10,6 +10,7 @@ import { Modal, ModalActions } from '../../../components/modal';
 import { ScreenSection } from '../../../components/screen-section';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { useDistrictName } from '../../../lib/district-name';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { idParam, useLineInfo } from '../api';
@@ -49,6 +50,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
   const canDelete = useAllowed(busLine.busLineDelete.permission);
+  const district = useDistrictName(line.districtId) ?? '本区域';
   const status = VERSION_STATUS[line.version.status as VersionStatus] ?? '';
   const toggle = async () => {
     setBusy(true);
@@ -66,7 +68,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
     setBusy(true);
     try {
       await api.call(busLine.busLineDelete, { body: { id: line.id } });
-      toast.success(`已删除线路「${line.name}」`);
+      toast.success(`已删除线路「${line.name}」（${district} · 版本「${line.version.name}」）`);
       navigate('/bus/list');
     } catch {
       setBusy(false);
@@ -119,8 +121,8 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
         ))}
       </div>
       {editing && <EditLineDialog line={line} onClose={() => setEditing(false)} onSaved={() => (setEditing(false), reload())} />}
-      <ConfirmDialog open={deleting} danger title={`删除线路「${line.name}」`} confirmLabel="删除" busy={busy} onConfirm={() => void remove()} onClose={() => setDeleting(false)}>
-        线路的站点、轨迹和 {line.subLines} 条子线路会一并删除；只影响版本「{line.version.name}」。
+      <ConfirmDialog open={deleting} irreversible danger title={`删除线路「${line.name}」（${district}）`} confirmLabel="删除" busy={busy} onConfirm={() => void remove()} onClose={() => setDeleting(false)}>
+        确定删除 <b>{district}</b> 版本「{line.version.name}」中的线路 <b>「{line.name}」</b>吗？线路的站点、轨迹和 {line.subLines} 条子线路会一并删除；其他版本不受影响。
       </ConfirmDialog>
     </ScreenSection>
   );

@@ -12,6 +12,7 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useTableState } from '../../../components/table-state';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { useDistrictName } from '../../../lib/district-name';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useSubLines } from '../api';
@@ -31,6 +32,7 @@ export function SubLineListPage() {
   const [editing, setEditing] = useState<SubLine | null>(null);
   const [deleting, setDeleting] = useState<SubLine | null>(null);
   const [busy, setBusy] = useState(false);
+  const deletingDistrict = useDistrictName(deleting?.districtId) ?? '本区域';
   const lineId = table.filters.lineId;
   const addPath = `/bus/add-sub-line${lineId ? `?lineId=${lineId}` : ''}`;
   useScreenAction('add', () => canEdit && editable && navigate(addPath));
@@ -40,7 +42,7 @@ export function SubLineListPage() {
     setBusy(true);
     try {
       await api.call(busLine.busLineDetailDelete, { body: { id: d.id } });
-      toast.success(`已删除子线路「${d.name}」`);
+      toast.success(`已删除子线路「${d.name}」（${deletingDistrict} · ${d.lineName}）`);
       setDeleting(null);
       await subLines.mutate();
     } catch {
@@ -108,8 +110,12 @@ export function SubLineListPage() {
         }
       />
       {editing && <EditSubLineDialog row={editing} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), void subLines.mutate())} />}
-      <ConfirmDialog open={!!deleting} danger title={`删除子线路「${deleting?.name ?? ''}」`} confirmLabel="删除" busy={busy} onConfirm={() => deleting && void remove(deleting)} onClose={() => setDeleting(null)}>
-        子线路和它的停靠站点会被删除，所属线路不受影响。
+      <ConfirmDialog open={!!deleting} irreversible danger title={`删除子线路「${deleting?.name ?? ''}」（${deletingDistrict}）`} confirmLabel="删除" busy={busy} onConfirm={() => deleting && void remove(deleting)} onClose={() => setDeleting(null)}>
+        {deleting && (
+          <>
+            确定删除 <b>{deletingDistrict}</b> 线路「{deleting.lineName}」的子线路 <b>「{deleting.name}」</b>吗？子线路和它的停靠站点会被删除，所属线路不受影响。
+          </>
+        )}
       </ConfirmDialog>
     </ScreenSection>
   );

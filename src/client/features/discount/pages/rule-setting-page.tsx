@@ -65,10 +65,10 @@ export function RuleSettingPage() {
       if (kind === 'status') {
         const next = p.status === 1 ? 0 : 1;
         await api.call(discount.productStatus, { query: { id: p.id, status: String(next) } });
-        toast.success(`优惠卡「${p.name}」已${next ? '上架' : '下架'}`);
+        toast.success(`优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）已${next ? '上架' : '下架'}`);
       } else {
         await api.call(discount.productDelete, { query: { id: p.id } });
-        toast.success(`已删除优惠卡「${p.name}」`);
+        toast.success(`已删除优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）`);
       }
       setPending(null);
     } catch {
@@ -144,7 +144,8 @@ export function RuleSettingPage() {
       />
       <ConfirmDialog
         open={!!pending}
-        title={pending?.kind === 'delete' ? '删除优惠卡' : p?.status === 1 ? '下架优惠卡' : '上架优惠卡'}
+        title={pending?.kind === 'delete' ? `删除优惠卡「${p?.name ?? ''}」（${p?.districtName ?? '未知区域'}）` : p?.status === 1 ? '下架优惠卡' : '上架优惠卡'}
+        irreversible={pending?.kind === 'delete'}
         confirmLabel={pending?.kind === 'delete' ? '删除' : p?.status === 1 ? '下架' : '上架'}
         danger={pending?.kind === 'delete' || p?.status === 1}
         busy={busy}
@@ -154,7 +155,7 @@ export function RuleSettingPage() {
         {p &&
           (pending?.kind === 'delete' ? (
             <p>
-              确定删除优惠卡 <b>{p.name}</b> 吗？{p.orders > 0 ? `它已有 ${p.orders} 笔订单，服务器会拒绝删除，请改为下架。` : '删除后不可恢复。'}
+              确定删除 <b>{p.districtName ?? '未知区域'}</b> 的优惠卡 <b>{p.name}</b> 吗？{p.orders > 0 ? `它已有 ${p.orders} 笔订单，服务器会拒绝删除，请改为下架。` : '删除后不可恢复。'}
             </p>
           ) : p.status === 1 ? (
             <p>

@@ -13,15 +13,24 @@ const km = (a: Station, b: Station) => {
 };
 
 /**
- * 合并站点: which of the two stays (the radio pair, ←/→), what changes (the open versions' lines that
- * stop at the other one), and what blocks it; Enter confirms. The merged station is removed.
+ * 合并站点: which of the two stays (a radio pair: Shift+Tab to it, ←/→ to switch), what changes
+ * (the open versions' lines that stop at the other one), and what blocks it. It cannot be undone:
+ * focus starts on 取消 and only 确认合并 itself merges (Tab to it, Enter); Enter on the choice does
+ * nothing. Focus stays inside while the preview refuses a pair and 确认合并 is disabled.
  */
 export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [number, number]; onClose(): void; onMerged(): void }) {
   const [keepFirst, setKeepFirst] = useState(true);
   const [busy, setBusy] = useState(false);
   const [keepId, mergeId] = keepFirst ? pair : ([pair[1], pair[0]] as const);
   const preview = useApi(station.stationMergePreview, { query: { stationId: keepId, mergeStationId: mergeId } });
-  const p = preview.data;
+  // The previous pair's answer stays while the swapped one loads: it names the same two stations,
+  // but its lines and its refusal are not this pair's.
+  const shown = preview.data;
+  const p = shown && shown.keep.id === keepId && shown.merge.id === mergeId ? shown : undefined;
+  const byId = new Map(shown ? [shown.keep, shown.merge].map((s) => [s.id, s] as const) : []);
+  const keep = byId.get(keepId);
+  const merge = byId.get(mergeId);
+  const district = keep?.districtName ?? merge?.districtName ?? null;
   const blocked = !!p?.blockedBy.length;
 
   const submit = async () => {
@@ -29,7 +38,7 @@ export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [numbe
     setBusy(true);
     try {
       const res = await api.call(station.stationMerge, { query: { stationId: keepId, mergeStationId: mergeId } });
-      toast.success(`已将「${p.merge.name}」合并到「${p.keep.name}」，改动 ${res.lines} 条线路`);
+      toast.success(`已将「${p.merge.name}」合并到「${p.keep.name}」（${p.keep.districtName ?? '未知区域'}），改动 ${res.lines} 条线路`);
       onMerged();
     } catch {
       // The client has shown the refusal.
@@ -38,41 +47,46 @@ export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [numbe
     }
   };
 
-  const option = (first: boolean, s: Station | undefined) => (
-    <label className={`flex cursor-pointer items-start gap-2 rounded border p-2 ${keepFirst === first ? 'border-[var(--theme)] bg-[var(--theme)]/10' : 'border-gray-200'}`}>
-      <input type="radio" name="keep" checked={keepFirst === first} onChange={() => setKeepFirst(first)} className="mt-1" />
-      <span className="text-sm">
-        <span className="font-medium text-gray-800">{s?.name ?? '…'}</span>
-        <span className="block text-xs text-gray-600">{s ? `${s.lng.toFixed(6)}, ${s.lat.toFixed(6)} · ${s.qrCode ? `二维码 ${s.qrCode}` : '无二维码'}` : ''}</span>
-      </span>
-    </label>
-  );
+  const option = (first: boolean) => {
+    const s = byId.get(first ? pair[0] : pair[1]);
+    return (
+      <label className={`flex cursor-pointer items-start gap-2 rounded border p-2 focus-within:outline-2 focus-within:outline-[var(--theme)] ${keepFirst === first ? 'border-[var(--theme)] bg-[var(--theme)]/10' : 'border-gray-200'}`}>
+        <input type="radio" name="keep" checked={keepFirst === first} onChange={() => setKeepFirst(first)} className="mt-1" />
+        <span className="text-sm">
+          <span className="font-medium text-gray-800">{s?.name ?? '…'}</span>
+          <span className="block text-xs text-gray-600">{s ? `${s.lng.toFixed(6)}, ${s.lat.toFixed(6)} · ${s.qrCode ? `二维码 ${s.qrCode}` : '无二维码'}` : ''}</span>
+        </span>
+      </label>
+    );
+  };
 
   return (
     <Modal
       open
-      title="合并站点"
+      title={district ? `合并站点（${district}）` : '合并站点'}
       onClose={onClose}
-      onSubmit={() => void submit()}
       footer={
         <>
-          <Button onClick={onClose} hotkey="Esc">
+          <Button onClick={onClose} autoFocus hotkey="Esc">
             取消
           </Button>
-          {/* Focus starts here so Enter confirms; Shift+Tab reaches the choice of which stop stays. */}
-          <Button type="submit" variant="danger" autoFocus disabled={busy || blocked} hotkey="Enter">
+          <Button variant="danger" disabled={busy || !p || blocked} onClick={() => void submit()}>
             {busy ? '合并中…' : '确认合并'}
           </Button>
         </>
       }
     >
       <fieldset className="mb-3">
-        <legend className="mb-2 text-sm text-gray-700">保留哪一个（另一个并入后删除）</legend>
+        <legend className="mb-2 text-sm text-gray-700">保留哪一个（另一个并入后删除；←/→ 切换）</legend>
         <div className="grid gap-2 sm:grid-cols-2">
-          {option(true, keepFirst ? p?.keep : p?.merge)}
-          {option(false, keepFirst ? p?.merge : p?.keep)}
+          {option(true)}
+          {option(false)}
         </div>
-        {p && <p className="mt-1 text-xs text-gray-600">两站相距约 {Math.round(km(p.keep, p.merge))} 米</p>}
+        {keep && merge && (
+          <p className="mt-1 text-xs text-gray-600">
+            两站相距约 {Math.round(km(keep, merge))} 米。将把 {district ?? ''}「{merge.name}」并入「{keep.name}」，然后删除「{merge.name}」。
+          </p>
+        )}
       </fieldset>
       {preview.error && <p role="alert" className="text-sm text-red-600">{preview.error.message}</p>}
       {p && blocked && (
@@ -92,6 +106,7 @@ export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [numbe
           </ul>
         </div>
       )}
+      <p className="mt-3 text-xs text-gray-600">合并不能撤销。按 Tab 移到「确认合并」再按 Enter 确认，Esc 取消。</p>
     </Modal>
   );
 }

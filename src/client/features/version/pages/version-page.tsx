@@ -3,6 +3,7 @@ import { type LineVersion, lineVersion } from '../../../../shared/api';
 import { VERSION_STATUS, VERSION_TRANSITIONS, type VersionStatus } from '../../../../shared/api/line-version';
 import { formatDateTime, parseTypedDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { Field } from '../../../components/field';
@@ -17,6 +18,7 @@ import { useApi } from '../../../lib/use-api';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { AddVersionDialog } from '../components/add-version-dialog';
 import { DiffDialog } from '../components/diff-dialog';
+import { districtOf, versionTitle } from '../version-title';
 
 const FILTER_KEYS = ['status'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -30,11 +32,15 @@ const STATUS_STYLE: Record<VersionStatus, string> = {
   5: 'bg-gray-100 text-gray-600',
 };
 
-/** The buttons a person may press for a status (the job alone takes a version online). */
-const ACTIONS: Record<VersionStatus, readonly { to: VersionStatus; label: string }[]> = {
+/**
+ * The buttons a person may press for a status (the job alone takes a version online). Submitting
+ * and returning can be undone by the other; passing cannot (a passed version is only scheduled or
+ * voided), so it asks first, as 作废 does.
+ */
+const ACTIONS: Record<VersionStatus, readonly { to: VersionStatus; label: string; asks?: true }[]> = {
   0: [{ to: 1, label: '提交审核' }],
   1: [
-    { to: 2, label: '审核通过' },
+    { to: 2, label: '审核通过', asks: true },
     { to: 0, label: '退回' },
   ],
   2: [],
@@ -42,6 +48,10 @@ const ACTIONS: Record<VersionStatus, readonly { to: VersionStatus; label: string
   4: [],
   5: [],
 };
+
+/** The two steps that cannot be taken back, each asked in a dialog naming the version and its district. */
+type Asking = { to: 2 | 5; version: LineVersion };
+const ASK_LABEL = { 2: '审核通过', 5: '作废' } as const;
 
 /**
  * 线网版本 (ListVersion): a district's network versions and their life: submit (checked against
@@ -69,6 +79,21 @@ export function VersionPage() {
     ['id'],
   );
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState<Asking | null>(null);
+
+  // The palette's 作废版本 and 审核通过版本 land here (`?action=void&id=`): the same question as the buttons.
+  const askFromPalette = (to: 2 | 5) => async (args: URLSearchParams) => {
+    const id = Number(args.get('id'));
+    const from = to === 5 ? ([0, 1, 2] as const) : ([1] as const);
+    const v = versions.data?.content.find((x) => x.id === id) ?? (await findVersion(id, from));
+    if (!v) {
+      toast.error('版本不存在，或已不在可操作的状态');
+      return;
+    }
+    if ((to === 5 ? canVoid : canStatus) && VERSION_TRANSITIONS[v.status].includes(to)) setAsking({ to, version: v });
+  };
+  useScreenAction('void', (args) => void askFromPalette(5)(args), ['id']);
+  useScreenAction('pass', (args) => void askFromPalette(2)(args), ['id']);
 
   useScreenAction(
     'schedule',
@@ -86,12 +111,13 @@ export function VersionPage() {
     try {
       if (to === 5) await api.call(lineVersion.versionDelete, { body: { id: v.id } });
       else await api.call(lineVersion.versionUpdateStatus, { body: { id: v.id, status: to } });
-      toast.success(`版本「${v.name}」已${label}`);
-      await versions.mutate();
+      toast.success(`版本${versionTitle(v)}已${label}`);
     } catch {
-      // The refusal (with the first problem found) is in the toast.
+      // The refusal (with the first problem found) is in the toast; asking again would get the same answer.
     } finally {
+      setAsking(null);
       setBusy(false);
+      void versions.mutate();
     }
   };
 
@@ -126,7 +152,14 @@ export function VersionPage() {
           )}
           {canStatus &&
             ACTIONS[v.status].map((a) => (
-              <Button key={a.to} variant="text" disabled={busy} onClick={() => void act(v, a.to, a.label)} aria-label={`${a.label} ${v.name}`}>
+              <Button
+                key={a.to}
+                variant="text"
+                disabled={busy}
+                onClick={() => (a.asks ? setAsking({ to: 2, version: v }) : void act(v, a.to, a.label))}
+                aria-label={`${a.label} ${v.name}`}
+                aria-haspopup={a.asks ? 'dialog' : undefined}
+              >
                 {a.label}
               </Button>
             ))}
@@ -136,7 +169,7 @@ export function VersionPage() {
             </Button>
           )}
           {canVoid && VERSION_TRANSITIONS[v.status].includes(5) && (
-            <Button variant="text" className="!text-red-600" disabled={busy} onClick={() => void act(v, 5, '作废')} aria-label={`作废 ${v.name}`}>
+            <Button variant="text" className="!text-red-600" disabled={busy} onClick={() => setAsking({ to: 5, version: v })} aria-label={`作废 ${v.name}`} aria-haspopup="dialog">
               作废
             </Button>
           )}
@@ -164,6 +197,18 @@ export function VersionPage() {
           )
         }
       />
+      <ConfirmDialog
+        open={!!asking}
+        irreversible
+        danger={asking?.to === 5}
+        title={asking ? `${ASK_LABEL[asking.to]}版本${versionTitle(asking.version)}` : ''}
+        confirmLabel={asking ? ASK_LABEL[asking.to] : ''}
+        busy={busy}
+        onConfirm={() => asking && void act(asking.version, asking.to, ASK_LABEL[asking.to])}
+        onClose={() => setAsking(null)}
+      >
+        {asking && <AskText asking={asking} />}
+      </ConfirmDialog>
       {comparing && <DiffDialog versionId={comparing} onClose={() => setComparing(null)} />}
       {adding && <AddVersionDialog onClose={() => setAdding(false)} onSaved={() => setAdding(false)} />}
       {scheduling && (
@@ -180,6 +225,30 @@ export function VersionPage() {
   );
 }
 
+/** What 作废 and 审核通过 ask: the version, its district, its status and lines, and what follows. */
+function AskText({ asking: { to, version: v } }: { asking: Asking }) {
+  const named = (
+    <>
+      <b>{districtOf(v)}</b> 的版本 <b>「{v.name}」</b>（{VERSION_STATUS[v.status]}，{v.lineCount} 条线路）
+    </>
+  );
+  return to === 5 ? (
+    <p>确定作废 {named} 吗？作废后它不能再编辑、审核或上线，也不能恢复；版本的记录仍会保留。</p>
+  ) : (
+    <p>确定审核通过 {named} 吗？通过后它不能再修改或退回，只能设置上线时间或作废。</p>
+  );
+}
+
+/** The version by id in one of the statuses (a palette choice may be on another page of the list). */
+async function findVersion(id: number, statuses: readonly VersionStatus[]): Promise<LineVersion | undefined> {
+  try {
+    const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true })));
+    return pages.flatMap((p) => p.content).find((v) => v.id === id);
+  } catch {
+    return undefined;
+  }
+}
+
 /** 设置上线时间: typed as 2026-12-01 05:00 (Shanghai); the job takes the version online then. */
 function ScheduleDialog({ version, onClose, onSaved }: { version: LineVersion; onClose(): void; onSaved(): void }) {
   const [text, setText] = useState(version.onlineAt ? formatDateTime(version.onlineAt, 'YYYY-MM-DD HH:mm') : '');
@@ -191,7 +260,7 @@ function ScheduleDialog({ version, onClose, onSaved }: { version: LineVersion; o
     setBusy(true);
     try {
       await api.call(lineVersion.versionSetOnlineTime, { body: { id: version.id, onlineAt: iso } }, { silent: true });
-      toast.success(`版本「${version.name}」将于 ${text} 上线`);
+      toast.success(`版本${versionTitle(version)}将于 ${text} 上线`);
       onSaved();
     } catch (err) {
       setError(err instanceof Error ? err.message : '保存失败');
