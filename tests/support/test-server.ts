@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { type Endpoint, Msg, SUCCESS, auth, buildPath } from '../../src/shared/api';
 import { buildApp } from '../../src/server/app';
 import { type Config, loadConfig } from '../../src/server/config';
@@ -54,7 +54,11 @@ async function firstChunk(res: Response): Promise<string> {
   return new TextDecoder().decode(first.value ?? new Uint8Array());
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, opts: Parameters<typeof freshDatabase>[0] & { jobs?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  /** `logger`: the server's pino options as main.ts passes them (a `stream` to read the lines back). */
+  opts: Parameters<typeof freshDatabase>[0] & { jobs?: boolean; logger?: FastifyServerOptions['logger'] } = {},
+): Promise<TestServer> {
   const clock = testClock();
   const database = await freshDatabase(opts);
   const defaults = loadConfig({});
@@ -71,7 +75,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Par
   await database.migrate(() =>
     runSeed({ db: database.db, now: clock.now(), seed: config.seed, demo: true, profile: PROFILES.small, passwordMaxAgeDays: config.passwordMaxAgeDays, pii: createPii(config.piiKey!) }).then(() => undefined),
   );
-  const app = await buildApp({ db: database.db, database, config, clock, jobs: opts.jobs });
+  const app = await buildApp({ db: database.db, database, config, clock, jobs: opts.jobs, logger: opts.logger });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
 
   const raw: TestServer['raw'] = async (method, path, init = {}) => {
