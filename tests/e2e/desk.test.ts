@@ -229,7 +229,9 @@ describe('personal data stays out of request URLs (issue 19 B10)', () => {
       await expect.poll(() => unbind.count(), { timeout: 10_000 }).toBe(0);
       await expect.poll(() => bindRows.nth(1).innerText(), { timeout: 10_000 }).toContain('已解绑');
 
-      // Every URL the browser sent in these flows, and not a vacuous list: the body forms were used.
+      // Every URL the browser sent in these flows; and not a vacuous list: the body forms were used.
+      console.log(`[e2e desk] ${urls.length} request URLs recorded in the desk's flows`);
+      expect(urls.flatMap((r) => urlProblems(r.url, secrets))).toEqual([]);
       const sent = (method: string, path: string) => urls.some((r) => r.method === method && new URL(r.url).pathname.endsWith(path));
       expect(urls.length).toBeGreaterThan(20);
       for (const [method, path] of [
@@ -243,8 +245,6 @@ describe('personal data stays out of request URLs (issue 19 B10)', () => {
         ['POST', '/familyCard/bind/unBind/body'],
       ] as const)
         expect(sent(method, path), `${method} ${path}`).toBe(true);
-      console.log(`[e2e desk] ${urls.length} request URLs recorded in the desk's flows`);
-      expect(urls.flatMap((r) => urlProblems(r.url, secrets))).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
