@@ -141,6 +141,7 @@ const VALID: Record<string, () => CallOptions> = {
   'auth.items': () => ({}),
   'auth.changePassword': () => ({ body: { oldPassword: 'Bus@2026', newPassword: 'Changed2026pw' } }),
   'user.page': () => ({ query: { page: 0, size: 5 } }),
+  'user.pageByBody': () => ({ body: { page: 0, size: 5, keyword: '13800138001', activated: 'true' } }),
   'user.byId': () => ({ params: { id: ids.viewer } }),
   'user.update': () => ({ body: { id: ids.expired, firstName: `改名${next()}` } }),
   'user.add': () => ({
@@ -256,6 +257,7 @@ const INVALID: Record<string, () => CallOptions> = {
   'auth.authenticate': () => ({ body: {} }),
   'auth.changePassword': () => ({ body: { oldPassword: '', newPassword: 'x' } }),
   'user.page': () => ({ query: { size: 0 } }),
+  'user.pageByBody': () => ({ body: { activated: true } }),
   'user.byId': () => ({ params: { id: 'abc' } }),
   'user.update': () => ({ body: { id: -1 } }),
   'user.add': () => ({ body: {} }),
