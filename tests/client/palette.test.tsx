@@ -362,7 +362,7 @@ describe('records from the server', () => {
     try {
       const { dialog } = await openPalette(user);
       await user.keyboard('13800138001');
-      await expectSelected(dialog, '按手机号查询：138****8001');
+      await expectSelected(dialog, '按手机号查询员工：138****8001');
       expect(groupNames(dialog)[0]).toBe('识别到的号码');
       await user.keyboard('{Enter}');
       await waitFor(() => expect(window.location.pathname).toBe('/user/user-list'));
@@ -385,7 +385,7 @@ describe('records from the server', () => {
     const { user } = await start('admin');
     const { dialog } = await openPalette(user);
     await user.keyboard('138 0013 8001');
-    await expectSelected(dialog, '按手机号查询：138****8001');
+    await expectSelected(dialog, '按手机号查询员工：138****8001');
   });
 
   it('a typed phone, citizen id or card number goes to the card lookup in its body and never to the name searches (stations, accounts); names still do', async () => {
@@ -421,7 +421,7 @@ describe('records from the server', () => {
     const { dialog } = await openPalette(user);
     await user.keyboard('13800138001');
     await expectSelected(dialog, '按手机号查询 138****8001');
-    expect(rowTexts(dialog).some((t) => t.includes('按手机号查询：'))).toBe(false);
+    expect(rowTexts(dialog).some((t) => t.includes('按手机号查询员工'))).toBe(false);
   });
 
   it('a citizen id is offered as a masked lookup that opens the card view without the number in the address; a wrong check character is flagged, not taken for a card', async () => {

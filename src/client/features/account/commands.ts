@@ -81,7 +81,7 @@ export const accountSources: EntitySource[] = [
     // which asks with it in a body; the row's title and key, kept in the recents, are masked.
     lookup: (s) =>
       s.kind === 'phone'
-        ? { key: `staff-phone:${maskPhone(s.value)}`, title: `按手机号查询：${maskPhone(s.value)}`, subtitle: '员工账号', path: '/user/user-list', onOpen: () => staffKeyword.handOff(s.value) }
+        ? { key: `staff-phone:${maskPhone(s.value)}`, title: `按手机号查询员工：${maskPhone(s.value)}`, subtitle: '账号列表', path: '/user/user-list', onOpen: () => staffKeyword.handOff(s.value) }
         : null,
   },
   {
