@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { maskPhone } from '../../src/shared/domain/mask';
-import { holdsPersonalNumber } from '../../src/shared/domain/search';
+import { holdsPersonalNumber, maskPhone } from '../../src/shared/domain/mask';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import { loginThroughPage, openConsole, storedToken, watchPaint } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';

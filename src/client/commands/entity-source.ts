@@ -31,7 +31,7 @@ export interface EntitySource {
   /**
    * The source's `query` looks numbers up (a phone, a citizen id, a card) and sends them in a request
    * body. Every other source searches by name with a GET, and the palette never asks it with a query
-   * that holds such a number (`holdsPersonalNumber`): the number would sit in the request URL.
+   * that holds such a number (`holdsPersonalNumber`, shared/domain/mask): the number would sit in the request URL.
    */
   takesNumbers?: boolean;
   /**

@@ -1,6 +1,7 @@
 import { Command as Cmdk } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type SearchEntry, buildIndex, buildIndexAsync, createSearcher, holdsPersonalNumber } from '../../shared/domain/search';
+import { type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '../../shared/domain/search';
+import { holdsPersonalNumber } from '../../shared/domain/mask';
 import { useRomanize } from '../lib/use-romanize';
 import type { EntityRecord, EntitySource } from './entity-source';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';

@@ -48,14 +48,6 @@ const INIT = '\u0002';
 
 export const norm = (s: string) => s.toLowerCase().replace(/[\s\u0001\u0002]+/g, '');
 
-/**
- * Whether a typed query holds a number that may name a person or a card: seven or more digits in a
- * row once spaces and dashes are dropped (a phone `138 0013 8001`, a citizen id, a card number, or
- * the better part of one typed so far). A search by name never sends such a query to the server:
- * its GET would put the number in a URL, which proxies, access logs and saved HAR files keep.
- */
-export const holdsPersonalNumber = (q: string): boolean => /\d{7}/.test(q.replace(/[\s-]+/g, ''));
-
 type Forms = { full: string[]; initials: string[] };
 
 /** One entry's text; `cache` holds the pinyin of sources already seen (subtitles repeat a lot). */

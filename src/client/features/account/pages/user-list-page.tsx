@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { holdsPersonalNumber } from '../../../../shared/domain/search';
+import { holdsPersonalNumber } from '../../../../shared/domain/mask';
 import { staffKeyword } from '../staff-keyword';
 import { ROLE_LABELS, type StaffUser, account } from '../../../../shared/api';
 import { formatDateTime } from '../../../../shared/domain/time';
