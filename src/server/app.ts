@@ -10,6 +10,7 @@ import { type Clock, type Config, resolvePiiKey, systemClock } from './config';
 import type { AppDeps } from './context';
 import { imageSourceOf } from './lib/csp-sources';
 import { AppError } from './lib/errors';
+import { redactingLogger } from './lib/log-redaction';
 import { passwordWork } from './lib/password';
 import { type Pii, createPii } from './lib/pii';
 import type { Database, Db } from './db/connection';
@@ -109,8 +110,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }),
   };
   const app = Fastify({
-    // Request lines are logged without their query: the spec puts `pwd` (family-card unbind) there.
-    logger: opts.logger && typeof opts.logger === 'object' ? { ...opts.logger, serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }) } } : (opts.logger ?? false),
+    // No query value in any log line: the spec puts phones, citizen ids and `pwd` (family-card unbind) there.
+    logger: redactingLogger(opts.logger),
     bodyLimit: opts.config.bodyLimit,
     trustProxy: trustProxyOption(opts.config.trustProxy),
     return503OnClosing: false,

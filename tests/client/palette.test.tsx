@@ -4,7 +4,7 @@ import { App } from '../../src/client/app/app';
 import { Msg, account, auth, system } from '../../src/shared/api';
 import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
-import { signIn } from '../support/request-log';
+import { recordRequests, signIn } from '../support/request-log';
 import { DEMO_PASSWORD, type TestServer } from '../support/test-server';
 
 /**
@@ -356,25 +356,64 @@ describe('records from the server', () => {
     await waitFor(() => expect(liveRegion(dialog).textContent).toBe(`${rows(dialog).length} 个结果`));
   });
 
-  it('11 digits offer 按手机号查询, which lands on the account list filtered by the number', async () => {
+  it('11 digits offer 按手机号查询 (masked), which lands on the account list filtered by the number, the number in no address or request URL', async () => {
     const { user } = await start('admin');
-    const { dialog } = await openPalette(user);
-    await user.keyboard('13800138001');
-    await expectSelected(dialog, '按手机号查询：13800138001');
-    expect(groupNames(dialog)[0]).toBe('识别到的号码');
-    await user.keyboard('{Enter}');
-    await waitFor(() => expect(window.location.pathname + window.location.search).toBe('/user/user-list?keyword=13800138001'));
-    const main = screen.getByRole('main');
-    expect(await within(main).findByText('客服小李', {}, { timeout: 5_000 })).toBeTruthy();
-    expect(within(main).getByText('13800138001')).toBeTruthy();
-    expect(within(main).queryByText('系统管理员')).toBeNull();
+    const log = recordRequests(s);
+    try {
+      const { dialog } = await openPalette(user);
+      await user.keyboard('13800138001');
+      await expectSelected(dialog, '按手机号查询员工：138****8001');
+      expect(groupNames(dialog)[0]).toBe('识别到的号码');
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(window.location.pathname).toBe('/user/user-list'));
+      const main = screen.getByRole('main');
+      expect(await within(main).findByText('客服小李', {}, { timeout: 5_000 })).toBeTruthy();
+      expect(within(main).getByText('13800138001')).toBeTruthy();
+      expect(within(main).queryByText('系统管理员')).toBeNull();
+      // The filter shows the number; the address, the recents and every request URL do not.
+      expect((within(main).getByRole('search').querySelector('input[data-filter]') as HTMLInputElement).value).toBe('13800138001');
+      expect(window.location.href).not.toContain('13800138001');
+      expect(JSON.stringify({ ...localStorage })).not.toContain('13800138001');
+      expect(log.to('/user/query/page', 'POST').length).toBeGreaterThan(0);
+      expect(log.seen.filter((r) => r.query.toString().includes('13800138001')).map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([]);
+    } finally {
+      log.stop();
+    }
   });
 
   it('reads a phone written with spaces, and offers the lookup only to accounts that may open the list', async () => {
     const { user } = await start('admin');
     const { dialog } = await openPalette(user);
     await user.keyboard('138 0013 8001');
-    await expectSelected(dialog, '按手机号查询：13800138001');
+    await expectSelected(dialog, '按手机号查询员工：138****8001');
+  });
+
+  it('a typed phone, citizen id or card number goes to the card lookup in its body and never to the name searches (stations, accounts); names still do', async () => {
+    const { user } = await start('admin');
+    const log = recordRequests(s);
+    try {
+      const typedNumbers = ['13800138001', '11010519491231002X', '3101000020000012'];
+      for (const typed of typedNumbers) {
+        const lookups = log.to('/card/lookup', 'POST').length;
+        const { dialog } = await openPalette(user);
+        await user.keyboard(typed);
+        // The record sources are asked together after the debounce: the card lookup is one of them.
+        await waitFor(() => expect(log.to('/card/lookup', 'POST').length).toBeGreaterThan(lookups), { timeout: 3_000 });
+        await user.keyboard('{Escape}');
+        await waitFor(() => expect(dialog.isConnected).toBe(false));
+      }
+      const carrying = log.seen.filter((r) => typedNumbers.some((n) => r.query.toString().includes(n)));
+      expect(carrying.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([]);
+      // A name is still searched on the server by both sources.
+      const { dialog } = await openPalette(user);
+      await user.keyboard('客服');
+      await waitFor(() => expect(log.to('/busStation/list').some((r) => r.query.get('name') === '客服')).toBe(true), { timeout: 3_000 });
+      await waitFor(() => expect(log.to('/user/query/page').some((r) => r.query.get('keyword') === '客服')).toBe(true), { timeout: 3_000 });
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(dialog.isConnected).toBe(false));
+    } finally {
+      log.stop();
+    }
   });
 
   it('the agent, who may not open 账号列表, is offered the rider lookup (masked) and not the account one', async () => {
@@ -382,7 +421,7 @@ describe('records from the server', () => {
     const { dialog } = await openPalette(user);
     await user.keyboard('13800138001');
     await expectSelected(dialog, '按手机号查询 138****8001');
-    expect(rowTexts(dialog).some((t) => t.includes('按手机号查询：'))).toBe(false);
+    expect(rowTexts(dialog).some((t) => t.includes('按手机号查询员工'))).toBe(false);
   });
 
   it('a citizen id is offered as a masked lookup that opens the card view without the number in the address; a wrong check character is flagged, not taken for a card', async () => {

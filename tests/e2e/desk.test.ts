@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { holdsPersonalNumber, maskPhone } from '../../src/shared/domain/mask';
+import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import { loginThroughPage, openConsole, storedToken, watchPaint } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
@@ -87,6 +89,161 @@ describe('the desk, keyboard only', () => {
 
       console.log(`[e2e desk] cold palette → card view: ${lookupKeys} keystrokes (Ctrl+K, 16 digits, Enter), painted ${afterEnter.toFixed(0)} ms after Enter (${painted.toFixed(0)} ms from Ctrl+K, typing included); reveal: ${revealKeys} more keystrokes`);
       expect(lookupKeys).toBe(18);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** A phone or a citizen id standing alone in a URL (not digits inside a longer number such as `_t`). */
+const PHONE_IN_URL = /(?<!\d)1[3-9]\d{9}(?!\d)/;
+const CITIZEN_IN_URL = /(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/;
+/** Query keys that carry a name search: a typed number must never be sent through them. */
+const NAME_SEARCH_KEYS = new Set(['name', 'keyword', 'q']);
+
+/** What is wrong with one request URL the console sent, if anything (issue 19 B10). */
+function urlProblems(url: string, secrets: readonly string[]): string[] {
+  const u = new URL(url);
+  const problems: string[] = [];
+  const where = `${u.pathname}${u.search}`;
+  let decoded = where;
+  try {
+    decoded = decodeURIComponent(where);
+  } catch {
+    // A malformed escape keeps the raw text, which is checked all the same.
+  }
+  for (const v of secrets) if (where.includes(v) || decoded.includes(v)) problems.push(`${where}: holds ${v === DEMO_PASSWORD ? 'the password' : v}`);
+  for (const [k, v] of u.searchParams) {
+    if (/^(pwd|password|passwd)$/i.test(k)) problems.push(`${where}: ${k}=`);
+    if (PHONE_IN_URL.test(v)) problems.push(`${where}: a phone in ${k}`);
+    if (CITIZEN_IN_URL.test(v)) problems.push(`${where}: a citizen id in ${k}`);
+    if (NAME_SEARCH_KEYS.has(k) && holdsPersonalNumber(v)) problems.push(`${where}: a number typed as a ${k} search`);
+  }
+  return problems;
+}
+
+describe('personal data stays out of request URLs (issue 19 B10)', () => {
+  it_('the desk\'s flows (palette by phone and id, 乘客用户 filters, 查看实名, 绑定关系 filter, export, 修改关系, 解绑) send no phone, citizen id, typed number or password in any URL', async () => {
+    const { context, page, errors } = await openConsole(browser!);
+    const urls: { method: string; url: string }[] = [];
+    context.on('request', (r) => urls.push({ method: r.method(), url: r.url() }));
+    try {
+      await page.goto(`${server.url}/login`);
+      await loginThroughPage(page, 'agent');
+      await page.waitForLoadState('networkidle');
+      // The demo data's values, read with the agent's own session from outside the browser (not recorded).
+      const token = await storedToken(page);
+      const api = async <T>(path: string, body?: unknown): Promise<T> => {
+        const res = await fetch(`${server.url}/buscodepc/fyapi/${path}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const json = (await res.json()) as { code: number; msg: string; data: T };
+        if (json.code !== 1) throw new Error(`${path}: ${json.msg}`);
+        return json.data;
+      };
+      const reveal = (id: number) => api<{ phone: string; citizenId: string | null }>('wx-user/getShiMingXinXiById', { id, reason: '测试取演示数据' });
+      const cards = await api<{ content: { cardNo: string; holder: { id: number } | null }[] }>('busCard/page?size=100&state=1');
+      let rider: { phone: string; citizenId: string } | null = null;
+      for (const c of cards.content) {
+        if (!c.holder) continue;
+        const r = await reveal(c.holder.id);
+        if (r.citizenId) {
+          rider = { phone: r.phone, citizenId: r.citizenId };
+          break;
+        }
+      }
+      expect(rider).not.toBeNull();
+      const { phone, citizenId } = rider!;
+      const bindings = await api<{ content: { cardNo: string; holder: { id: number } }[] }>('familyCard/bind/page?size=2&status=1');
+      expect(bindings.content).toHaveLength(2);
+      const [toUpdate, toUnbind] = bindings.content as [(typeof bindings.content)[0], (typeof bindings.content)[0]];
+      const binderId = (await reveal(toUnbind.holder.id)).citizenId!;
+      const updateBinderId = (await reveal(toUpdate.holder.id)).citizenId!;
+      const secrets = [phone, citizenId, binderId, updateBinderId, DEMO_PASSWORD, encodeURIComponent(DEMO_PASSWORD)];
+      urls.length = 0;
+
+      // The palette: a phone, then a citizen id, each looked up and opened.
+      const lookedUp = () => urls.filter((r) => r.method === 'POST' && r.url.includes('/card/lookup')).length;
+      for (const typed of [`${phone.slice(0, 3)} ${phone.slice(3, 7)} ${phone.slice(7)}`, citizenId]) {
+        const before = lookedUp();
+        await page.keyboard.press('Control+k');
+        const palette = page.getByRole('dialog', { name: '命令面板' });
+        await palette.waitFor({ timeout: 10_000 });
+        await page.keyboard.type(typed);
+        // The debounced record search runs every query source at once: card/lookup's POST is among them.
+        await expect.poll(lookedUp, { timeout: 5_000 }).toBeGreaterThan(before);
+        await page.keyboard.press('Enter');
+        await page.getByText('卡片详情').first().waitFor({ timeout: 10_000 });
+        await expect.poll(() => palette.count()).toBe(0);
+      }
+
+      // 乘客用户: the phone filter, then the citizen id filter; then 查看实名 from the list with a reason.
+      await page.goto(`${server.url}/busUser/bus-user`);
+      const filters = page.getByRole('search');
+      const riderRows = page.getByRole('table', { name: '乘客用户列表' }).getByRole('row');
+      await filters.getByLabel('手机号').fill(phone);
+      await filters.getByLabel('手机号').press('Enter');
+      await expect.poll(() => riderRows.count(), { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => riderRows.nth(1).innerText()).toContain(maskPhone(phone));
+      await filters.getByLabel('手机号').fill('');
+      await filters.getByLabel('身份证号').fill(citizenId);
+      await filters.getByLabel('身份证号').press('Enter');
+      await expect.poll(() => riderRows.nth(1).innerText(), { timeout: 10_000 }).toContain(maskPhone(phone));
+      await expect.poll(() => riderRows.count()).toBe(2);
+      await page.getByRole('button', { name: `查看实名信息 ${maskPhone(phone)}` }).click();
+      const revealDialog = page.getByRole('dialog', { name: '查看实名信息' });
+      await revealDialog.getByLabel(/查看原因/).fill(`来电号码 ${phone} 核实`);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => revealDialog.innerText(), { timeout: 5_000 }).toContain(phone);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => revealDialog.count()).toBe(0);
+
+      // 绑定关系: the binder's citizen id as a filter, the export of what it shows, 修改关系 and 解绑 with the password.
+      await page.goto(`${server.url}/callingCard/family-bind`);
+      const bindRows = page.getByRole('table', { name: '亲情卡绑定列表' }).getByRole('row');
+      await filters.getByLabel('身份证号').fill(updateBinderId);
+      await filters.getByLabel('身份证号').press('Enter');
+      await expect.poll(() => bindRows.nth(1).innerText(), { timeout: 10_000 }).toContain(toUpdate.cardNo);
+      const download = page.waitForEvent('download', { timeout: 15_000 });
+      await page.getByRole('button', { name: '导出 Excel' }).click();
+      await download;
+      await page.getByRole('button', { name: `修改关系 ${toUpdate.cardNo}` }).click();
+      const relation = page.getByRole('dialog', { name: `修改关系 · ${toUpdate.cardNo}` });
+      await relation.getByLabel(/关系/).fill('外甥');
+      await relation.getByLabel(/您的登录密码/).fill(DEMO_PASSWORD);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => relation.count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => bindRows.nth(1).innerText(), { timeout: 10_000 }).toContain('外甥');
+      await filters.getByLabel('身份证号').fill(binderId);
+      await filters.getByLabel('身份证号').press('Enter');
+      await expect.poll(() => bindRows.nth(1).innerText(), { timeout: 10_000 }).toContain(toUnbind.cardNo);
+      await page.getByRole('button', { name: `解绑 ${toUnbind.cardNo}` }).click();
+      const unbind = page.getByRole('dialog', { name: `解绑亲情卡 · ${toUnbind.cardNo}` });
+      await unbind.getByLabel(/绑定人身份证号/).fill(binderId);
+      await unbind.getByLabel(/您的登录密码/).fill(DEMO_PASSWORD);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => unbind.count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => bindRows.nth(1).innerText(), { timeout: 10_000 }).toContain('已解绑');
+
+      // Every URL the browser sent in these flows; and not a vacuous list: the body forms were used.
+      console.log(`[e2e desk] ${urls.length} request URLs recorded in the desk's flows`);
+      expect(urls.flatMap((r) => urlProblems(r.url, secrets))).toEqual([]);
+      const sent = (method: string, path: string) => urls.some((r) => r.method === method && new URL(r.url).pathname.endsWith(path));
+      expect(urls.length).toBeGreaterThan(20);
+      for (const [method, path] of [
+        ['POST', '/card/lookup'],
+        ['POST', '/wx-user/page'],
+        ['POST', '/wx-user/getShiMingXinXiById'],
+        ['POST', '/familyCard/bind/page'],
+        ['POST', '/familyCard/bind/summary'],
+        ['POST', '/familyCard/bind/export'],
+        ['POST', '/familyCard/bind/updateBind/body'],
+        ['POST', '/familyCard/bind/unBind/body'],
+      ] as const)
+        expect(sent(method, path), `${method} ${path}`).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

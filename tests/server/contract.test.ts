@@ -16,7 +16,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -63,6 +63,16 @@ beforeAll(async () => {
     .limit(2);
   ids.bound2 = (await db.select({ id: t.familyBindings.id }).from(t.familyBindings).where(eq(t.familyBindings.status, 1)).orderBy(asc(t.familyBindings.id)).limit(1))[0]!.id;
   ids.bound = { id: live!.id, cardNo: live!.cardNo, citizen: createPii(TEST_PII_KEY).decrypt(live!.citizenEnc!) };
+  // The body form of unBind unbinds another live binding (the second newest).
+  const [, second] = await db
+    .select({ cardNo: t.busCards.cardNo, citizenEnc: t.riders.citizenEnc })
+    .from(t.familyBindings)
+    .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
+    .innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId))
+    .where(eq(t.familyBindings.status, 1))
+    .orderBy(desc(t.familyBindings.id))
+    .limit(2);
+  ids.boundByBody = { cardNo: second!.cardNo, citizen: createPii(TEST_PII_KEY).decrypt(second!.citizenEnc!) };
   const [product] = await db.select({ id: t.discountProducts.id }).from(t.discountProducts).where(eq(t.discountProducts.status, 1)).limit(1);
   ids.product = product!.id;
   const [fresh] = await db.insert(t.discountProducts).values({ districtId: districts[0].id, name: '契约待删优惠卡', ticketType: 1, price: 100, validDays: 1, createdAt: new Date(), updatedAt: new Date() }).returning({ id: t.discountProducts.id });
@@ -133,6 +143,7 @@ const VALID: Record<string, () => CallOptions> = {
   'auth.items': () => ({}),
   'auth.changePassword': () => ({ body: { oldPassword: 'Bus@2026', newPassword: 'Changed2026pw' } }),
   'user.page': () => ({ query: { page: 0, size: 5 } }),
+  'user.pageByBody': () => ({ body: { page: 0, size: 5, keyword: '13800138001', activated: 'true' } }),
   'user.byId': () => ({ params: { id: ids.viewer } }),
   'user.update': () => ({ body: { id: ids.expired, firstName: `改名${next()}` } }),
   'user.add': () => ({
@@ -164,12 +175,15 @@ const VALID: Record<string, () => CallOptions> = {
   'payInfo.list': () => ({}),
   'version.diff': () => ({ query: { id: ids.openVersion } }),
   'rider.page': () => ({ query: { size: 5 } }),
+  'rider.pageByBody': () => ({ body: { size: 5, phone: '13800138001' } }),
   'rider.summary': () => ({}),
   'rider.reveal': () => ({ query: { id: 1, reason: '契约测试核实' } }),
+  'rider.revealByBody': () => ({ body: { id: 1, reason: '契约测试核实' } }),
   'card.lookup': () => ({ body: { q: '13800138001' } }),
   'card.view': () => ({ body: { cardNo: ids.card } }),
   'discountOrder.page': () => ({ query: { size: 5, payStatus: '1' } }),
   'family.bindPage': () => ({ query: { size: 5 } }),
+  'family.bindPageByBody': () => ({ body: { size: 5, citizenCardNo: ids.bound.citizen } }),
   'rider.add': () => ({ body: { phone: `139${String(Date.now() % 100_000_000).padStart(8, '0')}` }, district: ids.home }),
   'rider.export': () => ({ query: { realName: '1' } }),
   'rider.resolveAbnormal': () => ({ body: { id: ids.abnormalRider, note: '契约测试核实' } }),
@@ -191,6 +205,7 @@ const VALID: Record<string, () => CallOptions> = {
   'task.delete': () => ({ params: { id: ids.oldTask } }),
   'task.events': () => ({}),
   'family.bindExport': () => ({}),
+  'family.bindExportByBody': () => ({ body: {} }),
   'family.renewLogExport': () => ({}),
   'discountOrder.countPage': () => ({ query: { size: 5 } }),
   'discountOrder.countTotal': () => ({}),
@@ -203,10 +218,13 @@ const VALID: Record<string, () => CallOptions> = {
   'discountCard.saveOrUpdate': () => ({ body: { name: `契约优惠卡${next()}`, ticketType: 2, price: 3000, validDays: 30 }, district: ids.home }),
   'discountCard.delete': () => ({ query: { id: ids.freshProduct } }),
   'family.bindSummary': () => ({}),
+  'family.bindSummaryByBody': () => ({ body: { citizenCardNo: ids.bound.citizen } }),
   'family.renewLogPage': () => ({ query: { size: 5 } }),
   'family.renewLogSummary': () => ({}),
   'family.unBind': () => ({ query: { busCardNo: ids.bound.cardNo, citizenCardNo: ids.bound.citizen, pwd: 'Bus@2026' } }),
   'family.updateBind': () => ({ query: { pwd: 'Bus@2026' }, body: { id: ids.bound2, relation: '父亲' } }),
+  'family.unBindByBody': () => ({ body: { busCardNo: ids.boundByBody.cardNo, citizenCardNo: ids.boundByBody.citizen, pwd: 'Bus@2026' } }),
+  'family.updateBindByBody': () => ({ body: { id: ids.bound2, relation: '母亲', pwd: 'Bus@2026' } }),
   'family.cardTypeDict': () => ({}),
   'family.checkCard': () => ({ query: { busCardNo: ids.card } }),
   'discountOrder.total': () => ({}),
@@ -241,6 +259,7 @@ const INVALID: Record<string, () => CallOptions> = {
   'auth.authenticate': () => ({ body: {} }),
   'auth.changePassword': () => ({ body: { oldPassword: '', newPassword: 'x' } }),
   'user.page': () => ({ query: { size: 0 } }),
+  'user.pageByBody': () => ({ body: { activated: true } }),
   'user.byId': () => ({ params: { id: 'abc' } }),
   'user.update': () => ({ body: { id: -1 } }),
   'user.add': () => ({ body: {} }),
@@ -263,11 +282,14 @@ const INVALID: Record<string, () => CallOptions> = {
   'version.delete': () => ({ body: { id: 'x' } }),
   'version.diff': () => ({ query: { id: 'x' } }),
   'rider.page': () => ({ query: { realName: '2' } }),
+  'rider.pageByBody': () => ({ body: { phone: 13800138001 } }),
   'rider.reveal': () => ({ query: { id: 1 } }),
+  'rider.revealByBody': () => ({ body: { id: 1, reason: '看看' } }),
   'card.lookup': () => ({ body: {} }),
   'card.view': () => ({ body: { cardNo: '123' } }),
   'discountOrder.page': () => ({ query: { payStatus: '3' } }),
   'family.bindPage': () => ({ query: { status: '2' } }),
+  'family.bindPageByBody': () => ({ body: { status: '2' } }),
   'rider.add': () => ({ body: { phone: '12345' } }),
   'rider.export': () => ({ query: { state: '5' } }),
   'rider.resolveAbnormal': () => ({ body: { id: 1, note: '短' } }),
@@ -286,6 +308,7 @@ const INVALID: Record<string, () => CallOptions> = {
   'task.cancel': () => ({ params: { id: '0' } }),
   'task.delete': () => ({ params: { id: '-1' } }),
   'family.bindExport': () => ({ query: { status: '9' } }),
+  'family.bindExportByBody': () => ({ body: { citizenCardNo: 'x'.repeat(19) } }),
   'family.renewLogExport': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
   'discountOrder.countPage': () => ({ query: { payStatus: '4' } }),
   'discountOrder.countTotal': () => ({ query: { endTime: '今天' } }),
@@ -298,10 +321,13 @@ const INVALID: Record<string, () => CallOptions> = {
   'discountCard.saveOrUpdate': () => ({ body: { name: '票', ticketType: 1, price: -5, validDays: 1 } }),
   'discountCard.delete': () => ({ query: { id: 'x' } }),
   'family.bindSummary': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
+  'family.bindSummaryByBody': () => ({ body: { status: 1 } }),
   'family.renewLogPage': () => ({ query: { size: '0' } }),
   'family.renewLogSummary': () => ({ query: { busCardNo: 'x'.repeat(17) } }),
   'family.unBind': () => ({ query: { busCardNo: '123', citizenCardNo: '1', pwd: '' } }),
   'family.updateBind': () => ({ query: {}, body: { id: 1, relation: '' } }),
+  'family.unBindByBody': () => ({ body: { busCardNo: '3101000000000001', citizenCardNo: '110105194912310025' } }),
+  'family.updateBindByBody': () => ({ body: { id: 1, relation: '父亲', pwd: '' } }),
   'family.checkCard': () => ({ query: { busCardNo: 'abc' } }),
   'discountOrder.total': () => ({ query: { startTime: '昨天' } }),
   'discountOrder.msg': () => ({ query: { id: 'x' } }),

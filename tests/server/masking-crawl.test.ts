@@ -57,10 +57,11 @@ async function crawl(e: Endpoint, opts: CallOptions = {}, expectStatus = 200) {
   return res.body?.data as unknown;
 }
 
-/** Every page of a list, the largest pages the contract allows. */
+/** Every page of a list, the largest pages the contract allows; a body form takes them in its body. */
 async function crawlPages(e: Endpoint, query: NonNullable<CallOptions['query']> = {}) {
   for (let page = 0; ; page++) {
-    const data = (await crawl(e, { query: { ...query, page, size: MAX_PAGE_SIZE } })) as { content: unknown[]; totalPages: number };
+    const paging = { ...query, page, size: MAX_PAGE_SIZE };
+    const data = (await crawl(e, e.bodyFormOf ? { body: paging } : { query: paging })) as { content: unknown[]; totalPages: number };
     if (page + 1 >= data.totalPages) return;
   }
 }
@@ -93,11 +94,14 @@ describe('the masking crawl over the desk', () => {
     const [product] = await db().select().from(t.discountProducts).where(eq(t.discountProducts.districtId, district.id)).limit(1);
 
     // Every list, to its last page.
-    for (const e of [card.riderPage, card.cardPage, family.bindPage, family.renewLogPage, discount.discountOrderPage, discount.productPage, discount.countPage]) await crawlPages(e);
+    for (const e of [card.riderPage, card.riderPageByBody, card.cardPage, family.bindPage, family.bindPageByBody, family.renewLogPage, discount.discountOrderPage, discount.productPage, discount.countPage]) await crawlPages(e);
     await crawlPages(card.riderPage, { state: '0' });
+    await crawlPages(card.riderPageByBody, { state: '0' });
     // Summaries, dictionaries, exports.
     for (const e of [card.riderSummary, card.cardStateCounts, family.bindSummary, family.renewLogSummary, family.cardTypeDict, discount.discountOrderTotal, discount.productTotal, discount.countTotal]) await crawl(e);
+    await crawl(family.bindSummaryByBody, { body: {} });
     for (const e of [family.bindExport, family.renewLogExport, discount.downloadOrder, discount.downloadTotal]) await crawl(e);
+    await crawl(family.bindExportByBody, { body: {} });
     // 导出乘客用户 is a task of 下载中心: its answer, every event of its stream's list, and its file.
     for (const query of [{}, { state: '0' }, { realName: '1' }] as Record<string, string>[]) {
       called.add(card.riderExport.id).add(exportTask.taskDownload.id);
@@ -117,6 +121,13 @@ describe('the masking crawl over the desk', () => {
       await crawl(card.riderPage, { query: { citizenCardNo: citizen } });
       await crawl(family.bindPage, { query: { citizenCardNo: citizen } });
       await crawl(card.riderReveal, { query: { id: r.id, reason: '巡检不应看到' } }, 403);
+      // The body forms the console sends, with the same numbers.
+      await crawl(card.riderPageByBody, { body: { phone } });
+      await crawl(card.riderPageByBody, { body: { citizenCardNo: citizen } });
+      await crawl(family.bindPageByBody, { body: { citizenCardNo: citizen } });
+      await crawl(family.bindSummaryByBody, { body: { citizenCardNo: citizen } });
+      await crawl(family.bindExportByBody, { body: { citizenCardNo: citizen } });
+      await crawl(card.riderRevealByBody, { body: { id: r.id, reason: '巡检不应看到' } }, 403);
     }
     for (const c of [...held.map((h) => h.cardNo), ...bound.map((b) => b.cardNo), ...orders.map((o) => o.cardNo)]) {
       await crawl(card.cardView, { body: { cardNo: c } });
@@ -133,6 +144,9 @@ describe('the masking crawl over the desk', () => {
     const holder = (await db().select().from(t.riders).where(eq(t.riders.id, live[0]!.b.holderId)))[0]!;
     await crawl(family.updateBind, { query: { pwd: DEMO_PASSWORD }, body: { id: live[1]!.b.id, relation: '巡检' } });
     await crawl(family.unBind, { query: { busCardNo: live[0]!.cardNo, citizenCardNo: pii.decrypt(holder.citizenEnc!), pwd: DEMO_PASSWORD } });
+    const holder2 = (await db().select().from(t.riders).where(eq(t.riders.id, live[2]!.b.holderId)))[0]!;
+    await crawl(family.updateBindByBody, { body: { id: live[3]!.b.id, relation: '巡检', pwd: DEMO_PASSWORD } });
+    await crawl(family.unBindByBody, { body: { busCardNo: live[2]!.cardNo, citizenCardNo: pii.decrypt(holder2.citizenEnc!), pwd: DEMO_PASSWORD } });
     await crawl(card.riderAdd, { body: { phone: '13912345678', name: '巡检新乘客', citizenCardNo: '11010519491231002X' } });
     plain.add('13912345678').add('巡检新乘客').add('11010519491231002X');
     const [abnormal] = await db().select().from(t.riders).where(and(eq(t.riders.districtId, district.id), eq(t.riders.state, 0))).limit(1);

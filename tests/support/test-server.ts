@@ -58,6 +58,7 @@ export async function startTestServer(
   overrides: Partial<Config> = {},
   opts: Parameters<typeof freshDatabase>[0] & {
     jobs?: boolean;
+    /** the server's pino options as main.ts passes them (a `stream` to read the lines back) */
     logger?: BuildOptions['logger'];
     /** the server's (and the seed's) clock starts here instead of now */
     now?: Date;

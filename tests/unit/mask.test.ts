@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeCitizenId, looksLikeMobile, maskCitizenId, maskInText, maskName, maskPersonal, maskPhone } from '../../src/shared/domain/mask';
+import { holdsPersonalNumber, looksLikeCitizenId, looksLikeMobile, maskCitizenId, maskInText, maskName, maskPersonal, maskPhone } from '../../src/shared/domain/mask';
 
 describe('maskPhone', () => {
   it.each([
@@ -120,5 +120,15 @@ describe('maskInText: numbers quoted in free text', () => {
 
   it('is applied by maskPersonal to every string, under any key', () => {
     expect(maskPersonal({ note: '回电 139 1234 5678 或 139-1234-5678，13912345678' })).toEqual({ note: '回电 139****5678 或 139****5678，139****5678' });
+  });
+});
+
+describe('holdsPersonalNumber (what a name search never sends)', () => {
+  it('is true for a phone, a citizen id, a card number or the better part of one, however written', () => {
+    for (const q of ['13800138001', '138 0013 8001', '138-0013-8001', '+86 138 0013 8001', '11010519491231002X', '3101000020000012', '1380013', '张三 13800138001']) expect(holdsPersonalNumber(q), q).toBe(true);
+  });
+
+  it('is false for names, pinyin, line numbers and short digits', () => {
+    for (const q of ['人民广场', 'rmgc', '49路', '49', '123456', 'staff001', '徐汇区 2号']) expect(holdsPersonalNumber(q), q).toBe(false);
   });
 });

@@ -29,6 +29,12 @@ export interface EntitySource {
   load?(): Promise<EntityRecord[]>;
   query?(q: string): Promise<EntityRecord[]>;
   /**
+   * The source's `query` looks numbers up (a phone, a citizen id, a card) and sends them in a request
+   * body. Every other source searches by name with a GET, and the palette never asks it with a query
+   * that holds such a number (`holdsPersonalNumber`, shared/domain/mask): the number would sit in the request URL.
+   */
+  takesNumbers?: boolean;
+  /**
    * A row for a typed number the source can look up (a phone, a card, a citizen id), shown first.
    * Sources are filtered by permission, so only accounts that may open the row are offered it.
    */

@@ -1,6 +1,7 @@
 import { Command as Cmdk } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type SearchEntry, buildIndex, buildIndexAsync, createSearcher } from '../../shared/domain/search';
+import { holdsPersonalNumber } from '../../shared/domain/mask';
 import { useRomanize } from '../lib/use-romanize';
 import type { EntityRecord, EntitySource } from './entity-source';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
@@ -166,7 +167,8 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   // `query` sources: debounced, and an answer to an older query is dropped when it arrives late.
   const generation = useRef(0);
   useEffect(() => {
-    const querying = sources.filter((s) => s.query && (mode === 'all' || sourceMode(s) === mode));
+    // A phone, citizen id or card number goes only to the sources that look numbers up in a body.
+    const querying = sources.filter((s) => s.query && (mode === 'all' || sourceMode(s) === mode) && (s.takesNumbers || !holdsPersonalNumber(text)));
     if (!open || step || text.length < 2 || !querying.length || mode === 'commands' || mode === 'pages') {
       setRemote((r) => (r.length ? [] : r));
       return;

@@ -35,6 +35,12 @@ interface Options<K extends string> {
    * where history, the tags view's local storage and server logs would keep them. A reload forgets them.
    */
   privateFilters?: readonly K[];
+  /**
+   * A value of an ordinary filter that is personal data all the same (a phone typed into 账号列表's
+   * keyword, which also takes logins and names): held in memory like a private filter, that once.
+   * A stable function (module level).
+   */
+  keepOutOfAddress?(key: K, value: string): boolean;
 }
 
 interface Snapshot<K extends string> {
@@ -74,7 +80,7 @@ function toQuery<K extends string>(s: Snapshot<K>): Record<string, string | numb
  * link shows the same rows. Reads the screen's own location (cached views stay mounted while
  * hidden) and writes only while the screen is the active one.
  */
-export function useTableState<K extends string>({ filters: keys, defaultSize = DEFAULT_PAGE_SIZE, schema, privateFilters = [] }: Options<K>): TableState<K> {
+export function useTableState<K extends string>({ filters: keys, defaultSize = DEFAULT_PAGE_SIZE, schema, privateFilters = [], keepOutOfAddress }: Options<K>): TableState<K> {
   const { path, search, active } = useScreenLocation();
   // Only the setter: the live location belongs to whichever screen is showing.
   const [, navigate] = useLocation();
@@ -85,7 +91,8 @@ export function useTableState<K extends string>({ filters: keys, defaultSize = D
   const snapshot = useMemo(() => {
     const hidden = new Set(privateList ? privateList.split(',') : []);
     const fromUrl = parse(search, keyList ? (keyList.split(',') as K[]) : [], defaultSize);
-    const s = { ...fromUrl, filters: Object.fromEntries(Object.entries<string>(fromUrl.filters).map(([k, v]) => [k, hidden.has(k) ? (held[k] ?? '') : v])) as Record<K, string> };
+    // An ordinary filter's value held back from the address shows until the address names another.
+    const s = { ...fromUrl, filters: Object.fromEntries(Object.entries<string>(fromUrl.filters).map(([k, v]) => [k, hidden.has(k) ? (held[k] ?? '') : v || (held[k] ?? '')])) as Record<K, string> };
     if (!schema) return s;
     const checked = schema.safeParse(toQuery(s));
     if (checked.success) return s;
@@ -97,7 +104,8 @@ export function useTableState<K extends string>({ filters: keys, defaultSize = D
   const write = useCallback(
     (next: Snapshot<K>) => {
       if (!active) return;
-      const hidden = new Set(privateList ? privateList.split(',') : []);
+      const hidden = new Set<string>(privateList ? privateList.split(',') : []);
+      for (const [k, v] of Object.entries(next.filters) as [K, string][]) if (v && keepOutOfAddress?.(k, v)) hidden.add(k);
       setHeld(Object.fromEntries(Object.entries<string>(next.filters).filter(([k]) => hidden.has(k))));
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(next.filters) as [K, string][]) if (v && !hidden.has(k)) q.set(k, v);
@@ -107,7 +115,7 @@ export function useTableState<K extends string>({ filters: keys, defaultSize = D
       const qs = q.toString();
       navigate(qs ? `${path}?${qs}` : path, { replace: true });
     },
-    [active, defaultSize, navigate, path, privateList],
+    [active, defaultSize, navigate, path, privateList, keepOutOfAddress],
   );
 
   return useMemo(

@@ -16,7 +16,8 @@ export function useExport(endpoint: Endpoint, query: Record<string, string | num
     if (exporting) return;
     setExporting(true);
     try {
-      const file = (await api.call(endpoint, { query })) as Blob;
+      // A body form takes the filters in its body (a citizen id stays out of the URL).
+      const file = (await api.call(endpoint, endpoint.bodyFormOf ? { body: query } : { query })) as Blob;
       saveFile(file, `${name}-${formatDateTime(new Date(), 'YYYYMMDD-HHmm')}.xlsx`);
       toast.success(done);
     } catch {

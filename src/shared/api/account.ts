@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUSLINE, endpoint } from './endpoint';
+import { BUSLINE, endpoint, readByBody } from './endpoint';
 import { id, login, newPassword, optionalText, phone, queryBool, requiredText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { ROLES, grant } from './permissions';
@@ -49,6 +49,9 @@ export const userPage = endpoint({
   response: pageOf(staffUser),
   permission: ACCOUNT_ADMINS,
 });
+
+/** The account list with its filters in a POST body: the keyword may be a staff member's phone. */
+export const userPageByBody = readByBody(userPage, { id: 'user.pageByBody', title: '账号列表（条件在请求体）' });
 
 export const userById = endpoint({
   id: 'user.byId',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exportTaskEndpoint } from './export-task';
-import { BUSCODE, endpoint } from './endpoint';
+import { BUSCODE, endpoint, readByBody } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant } from './permissions';
@@ -103,6 +103,9 @@ export const riderPage = endpoint({
   timeoutMs: 40_000,
 });
 
+/** The riders list with its filters (a phone, a citizen id) in a POST body: what the console sends. */
+export const riderPageByBody = readByBody(riderPage, { id: 'rider.pageByBody', title: '乘客用户列表（条件在请求体）' });
+
 export const riderSummary = endpoint({
   id: 'rider.summary',
   title: '乘客用户统计',
@@ -126,6 +129,9 @@ export const riderReveal = endpoint({
   response: z.object({ id: z.number().int(), phone: z.string(), citizenId: z.string().nullable(), name: z.string().nullable() }),
   permission: RIDER_REVEAL,
 });
+
+/** The reveal with the reason (free text, which may quote a number) in a POST body: what the console sends. */
+export const riderRevealByBody = readByBody(riderReveal, { id: 'rider.revealByBody', title: '查看实名信息' });
 
 /** What the palette's typed number finds: cards by number, riders by phone or citizen id (masked). */
 export const cardLookup = endpoint({

@@ -37,6 +37,12 @@ export interface Endpoint<
   file: boolean;
   /** A POST that only reads: its input (a citizen id, a phone) belongs in a body, not a URL. */
   readsOnly: boolean;
+  /**
+   * The spec call whose input this one takes as a JSON body instead of in the query (README decision
+   * on request URLs): same permission, scope, masking and answer; the console sends personal data
+   * and passwords only through these.
+   */
+  bodyFormOf: string | null;
 }
 
 interface EndpointInput<P, Q, B, R> {
@@ -53,6 +59,7 @@ interface EndpointInput<P, Q, B, R> {
   timeoutMs?: number;
   file?: boolean;
   readsOnly?: boolean;
+  bodyFormOf?: string;
 }
 
 export function endpoint<
@@ -71,7 +78,31 @@ export function endpoint<
     timeoutMs: def.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     file: def.file ?? false,
     readsOnly: def.readsOnly ?? false,
+    bodyFormOf: def.bodyFormOf ?? null,
   };
+}
+
+/**
+ * The body form of a spec GET whose query may carry a phone, a citizen id or a card number typed as
+ * a search: a POST at the same path that only reads, taking the very query schema as its JSON body,
+ * with the same permission, timeout, answer (or file). Proxies, access logs and saved HAR files keep
+ * URLs; they do not keep bodies.
+ */
+export function readByBody<Q extends z.ZodType, R extends z.ZodType>(spec: Endpoint<Empty, Q, z.ZodType, R>, def: { id: string; title: string }): Endpoint<Empty, Empty, Q, R> {
+  if (spec.method !== 'GET') throw new Error(`${spec.id}: only a GET has a body form at its own path`);
+  return endpoint({
+    id: def.id,
+    title: def.title,
+    method: 'POST',
+    path: spec.path,
+    body: spec.query,
+    response: spec.response,
+    permission: spec.permission,
+    timeoutMs: spec.timeoutMs,
+    file: spec.file,
+    readsOnly: true,
+    bodyFormOf: spec.id,
+  });
 }
 
 export const isMutating = (e: Pick<Endpoint, 'method'> & Partial<Pick<Endpoint, 'readsOnly'>>) => e.method !== 'GET' && !e.readsOnly;

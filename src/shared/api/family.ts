@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUSCODE, endpoint } from './endpoint';
+import { BUSCODE, endpoint, readByBody } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant } from './permissions';
@@ -10,7 +10,10 @@ export const FAMILY_READ = grant({ menus: ['callingCard'] });
 
 /**
  * 亲情卡 (spec §7 familyCard): citizens bind relatives' cards. Changing a binding needs the operator's
- * own password again (`pwd`, in the query as the spec has it; never logged) and FAMILY_CARD_EDIT.
+ * own password again (`pwd`) and FAMILY_CARD_EDIT. The spec puts `pwd` and the binder's citizen id in
+ * the query; those forms still answer for the spec's callers (their query never reaches a log line),
+ * and each has a body form, which is what the console sends: a URL is kept by proxies, access logs
+ * and saved HAR files.
  */
 
 export const FAMILY_CARD_EDIT = grant({ buttons: ['FAMILY_CARD_EDIT'] });
@@ -61,6 +64,10 @@ export const bindSummary = endpoint({
   permission: FAMILY_READ,
 });
 
+/** The bindings list and its counts with the filters (a citizen id) in a POST body: what the console sends. */
+export const bindPageByBody = readByBody(bindPage, { id: 'family.bindPageByBody', title: '亲情卡绑定列表（条件在请求体）' });
+export const bindSummaryByBody = readByBody(bindSummary, { id: 'family.bindSummaryByBody', title: '亲情卡绑定统计（条件在请求体）' });
+
 export const renewRow = z.object({ id: z.number().int(), bindingId: z.number().int(), cardNo: z.string(), months: z.number().int(), amount: z.number().int(), renewedDate: timestamp, holder: masked });
 
 export const renewLogPage = endpoint({
@@ -85,32 +92,65 @@ export const renewLogSummary = endpoint({
 
 const pwd = z.string({ error: '请输入您的登录密码' }).min(1, { error: '请输入您的登录密码' }).max(128, { error: '密码过长' });
 
+const unbindFields = z.object({
+  busCardNo: z.string({ error: '请输入卡号' }).trim().regex(CARD_NO, { error: '卡号应为16位数字' }),
+  citizenCardNo: z.string({ error: '请输入绑定人身份证号' }).trim().min(15, { error: '身份证号应为18位' }).max(18, { error: '身份证号应为18位' }),
+  pwd,
+});
+
+/** Spec §7: `POST unBind?busCardNo=&citizenCardNo=&pwd=`, for the spec's callers. */
 export const unBind = endpoint({
   id: 'family.unBind',
   title: '解绑亲情卡',
   method: 'POST',
   path: `${BUSCODE}/familyCard/bind/unBind`,
-  query: z.object({
-    busCardNo: z.string({ error: '请输入卡号' }).trim().regex(CARD_NO, { error: '卡号应为16位数字' }),
-    citizenCardNo: z.string({ error: '请输入绑定人身份证号' }).trim().min(15, { error: '身份证号应为18位' }).max(18, { error: '身份证号应为18位' }),
-    pwd,
-  }),
+  query: unbindFields,
   response: bindingRow,
   permission: FAMILY_CARD_EDIT,
 });
 
+/**
+ * The same unbind with the card, the citizen id and the password in the JSON body, at the spec's
+ * path + `/body` (the spec's own path is a POST already). What the console sends.
+ */
+export const unBindByBody = endpoint({
+  id: 'family.unBindByBody',
+  title: '解绑亲情卡',
+  method: 'POST',
+  path: `${unBind.path}/body`,
+  body: unbindFields,
+  response: bindingRow,
+  permission: FAMILY_CARD_EDIT,
+  bodyFormOf: unBind.id,
+});
+
+const relationChange = z.object({
+  id: id('绑定ID'),
+  relation: z.string({ error: '请填写关系' }).trim().min(1, { error: '请填写关系' }).max(10, { error: '关系不能超过10个字' }),
+});
+
+/** Spec §7: `POST updateBind?pwd=` with a body, for the spec's callers. */
 export const updateBind = endpoint({
   id: 'family.updateBind',
   title: '修改亲情卡绑定',
   method: 'POST',
   path: `${BUSCODE}/familyCard/bind/updateBind`,
   query: z.object({ pwd }),
-  body: z.object({
-    id: id('绑定ID'),
-    relation: z.string({ error: '请填写关系' }).trim().min(1, { error: '请填写关系' }).max(10, { error: '关系不能超过10个字' }),
-  }),
+  body: relationChange,
   response: bindingRow,
   permission: FAMILY_CARD_EDIT,
+});
+
+/** The same change with the password in the body beside the relation: what the console sends. */
+export const updateBindByBody = endpoint({
+  id: 'family.updateBindByBody',
+  title: '修改亲情卡绑定',
+  method: 'POST',
+  path: `${updateBind.path}/body`,
+  body: relationChange.extend({ pwd }),
+  response: bindingRow,
+  permission: FAMILY_CARD_EDIT,
+  bodyFormOf: updateBind.id,
 });
 
 export const cardTypeDict = endpoint({
@@ -144,6 +184,9 @@ export const bindExport = endpoint({
   file: true,
   timeoutMs: 40_000,
 });
+
+/** The bindings as a spreadsheet with the filters (a citizen id) in a POST body: what the console sends. */
+export const bindExportByBody = readByBody(bindExport, { id: 'family.bindExportByBody', title: '导出亲情卡绑定（条件在请求体）' });
 
 export const renewLogExport = endpoint({
   id: 'family.renewLogExport',

@@ -63,6 +63,14 @@ export const looksLikeMobile = (s: string) => MOBILE.test(s.trim());
 /** True for a string that is, once trimmed, exactly an 18-character citizen id in form (checksum not checked). */
 export const looksLikeCitizenId = (s: string) => CITIZEN_ID.test(s.trim());
 
+/**
+ * Whether a typed query holds a number that may name a person or a card: seven or more digits in a
+ * row once spaces and dashes are dropped (a phone `138 0013 8001`, a citizen id, a card number, or
+ * the better part of one typed so far). A search by name never sends such a query to the server:
+ * its GET would put the number in a URL, which proxies, access logs and saved HAR files keep.
+ */
+export const holdsPersonalNumber = (q: string): boolean => /\d{7}/.test(q.replace(/[\s-]+/g, ''));
+
 type Kind = 'phone' | 'citizenId' | 'name';
 
 /** Keys compared lower-case without `_`, `-` or spaces: `id_card`, `ID-Card` and `idCard` are one key. */

@@ -15,7 +15,19 @@ export const riderModule = defineModule({
       { key: 'card', title: '卡片详情', component: 'CardView', hidden: true },
     ],
   },
-  endpoints: [card.riderPage, card.riderSummary, card.riderReveal, card.cardLookup, card.cardView, card.riderAdd, card.riderExport, card.riderResolve],
+  endpoints: [
+    card.riderPage,
+    card.riderSummary,
+    card.riderReveal,
+    card.cardLookup,
+    card.cardView,
+    card.riderAdd,
+    card.riderExport,
+    card.riderResolve,
+    // The body forms of the calls whose query may hold a phone, a citizen id or a typed reason: what the console sends.
+    card.riderPageByBody,
+    card.riderRevealByBody,
+  ],
   buttons: { ycOrder: '异常订单处理', RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客' },
   operations: { RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客', RIDER_EXPORT: '导出乘客用户', RIDER_RESOLVE: '处理异常用户' },
 });

@@ -26,6 +26,8 @@ export const userModule = defineModule({
     account.groupUpdate,
     system.sysLogPage,
     system.sysLogOperationTypes,
+    // The body form of the account list, whose keyword may be a phone: what the console sends.
+    account.userPageByBody,
   ],
   buttons: account.buttons,
   operations: {

@@ -15,11 +15,12 @@ export function RevealDialog({ riderId, onClose }: { riderId: number; onClose():
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     if (shown) return onClose();
-    const checked = card.riderReveal.query.safeParse({ id: riderId, reason });
+    const checked = card.riderRevealByBody.body.safeParse({ id: riderId, reason });
     if (!checked.success) return setError(checked.error.issues[0]?.message ?? '请填写查看原因');
     setBusy(true);
     try {
-      setShown(await api.call(card.riderReveal, { query: { id: riderId, reason } }, { silent: true }));
+      // The body form: the reason is free text and may quote a number.
+      setShown(await api.call(card.riderRevealByBody, { body: { id: riderId, reason } }, { silent: true }));
     } catch (err) {
       setError(err instanceof Error ? err.message : '查看失败');
     } finally {
@@ -45,15 +46,18 @@ export function RevealDialog({ riderId, onClose }: { riderId: number; onClose():
   );
 }
 
-/** 解绑亲情卡: the binder's citizen id as the caller reads it out, and the agent's own password again. */
+/**
+ * 解绑亲情卡: the binder's citizen id as the caller reads it out, and the agent's own password again,
+ * in the body of the call's body form (the spec's form puts both in the URL).
+ */
 export function UnbindDialog({ cardNo, onClose, onDone }: { cardNo: string; onClose(): void; onDone(): void }) {
-  const form = useContractForm(family.unBind, {
+  const form = useContractForm(family.unBindByBody, {
     initial: { citizenCardNo: '', pwd: '' },
-    toInput: (v) => ({ query: { busCardNo: cardNo, citizenCardNo: v.citizenCardNo.trim(), pwd: v.pwd } }),
+    toInput: (v) => ({ body: { busCardNo: cardNo, citizenCardNo: v.citizenCardNo.trim(), pwd: v.pwd } }),
     success: () => `已解绑亲情卡 ${cardNo}`,
     onSaved: onDone,
     // Wherever the binding shows: the card view and the bindings list with its counts.
-    revalidate: [card.cardView, family.bindPage, family.bindSummary],
+    revalidate: [card.cardView, family.bindPageByBody, family.bindSummaryByBody],
   });
   const { values, errors, set } = form;
   return (

@@ -10,32 +10,42 @@ export interface HandOff {
   then?: string | undefined;
 }
 
-let pending: HandOff | null = null;
-const listeners = new Set<() => void>();
-
-export function handOff(q: string, then?: string): void {
-  pending = { q, then };
-  for (const l of listeners) l();
-}
-
-function take(): HandOff | null {
-  const h = pending;
-  pending = null;
-  return h;
-}
-
 /**
- * The latest hand-off for a mounted card view: the one waiting when it mounts, then each new one
- * (a second lookup while the view is open replaces the first, even at the same address).
+ * One channel from the palette to one screen: `handOff` before navigating, `useHandOff` in the
+ * screen. Each screen that takes numbers this way has its own, so none takes another's.
  */
-export function useHandOff(): HandOff | null {
-  const [handed, setHanded] = useState<HandOff | null>(take);
-  useEffect(() => {
-    const listener = () => setHanded(take());
-    listeners.add(listener);
-    // One handed over between the first render and this effect.
-    if (pending) listener();
-    return () => void listeners.delete(listener);
-  }, []);
-  return handed;
+export function createHandOff() {
+  let pending: HandOff | null = null;
+  const listeners = new Set<() => void>();
+  const take = (): HandOff | null => {
+    const h = pending;
+    pending = null;
+    return h;
+  };
+  return {
+    handOff(q: string, then?: string): void {
+      pending = { q, then };
+      for (const l of listeners) l();
+    },
+    /**
+     * The latest hand-off for a mounted screen: the one waiting when it mounts, then each new one
+     * (a second lookup while the screen is open replaces the first, even at the same address).
+     */
+    useHandOff(): HandOff | null {
+      const [handed, setHanded] = useState<HandOff | null>(take);
+      useEffect(() => {
+        const listener = () => setHanded(take());
+        listeners.add(listener);
+        // One handed over between the first render and this effect.
+        if (pending) listener();
+        return () => void listeners.delete(listener);
+      }, []);
+      return handed;
+    },
+  };
 }
+
+const cardView = createHandOff();
+/** To the card view (卡片详情). */
+export const handOff = cardView.handOff;
+export const useHandOff = cardView.useHandOff;

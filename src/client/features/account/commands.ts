@@ -3,6 +3,8 @@ import { formatDateTime } from '../../../shared/domain/time';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
+import { maskPhone } from '../../../shared/domain/mask';
+import { staffKeyword } from './staff-keyword';
 
 const withQuery = (path: string, q: Record<string, string | undefined>) => {
   const params = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1]));
@@ -75,9 +77,11 @@ export const accountSources: EntitySource[] = [
       const page = await api.call(account.userPage, { query: { keyword: q, size: 8 } }, { silent: true });
       return page.content.map(staffRecord);
     },
+    // A staff member's phone is personal data too: handed to the list in memory (never the address),
+    // which asks with it in a body; the row's title and key, kept in the recents, are masked.
     lookup: (s) =>
       s.kind === 'phone'
-        ? { key: `staff-phone:${s.value}`, title: `按手机号查询：${s.value}`, subtitle: '员工账号', path: withQuery('/user/user-list', { keyword: s.value }) }
+        ? { key: `staff-phone:${maskPhone(s.value)}`, title: `按手机号查询员工：${maskPhone(s.value)}`, subtitle: '账号列表', path: '/user/user-list', onOpen: () => staffKeyword.handOff(s.value) }
         : null,
   },
   {

@@ -85,6 +85,8 @@ export const riderSources: EntitySource[] = [
     permission: card.cardLookup.permission,
     page: CARD_VIEW,
     prefix: '@',
+    // card/lookup is a POST: the typed number travels in its body.
+    takesNumbers: true,
     lookup(s): EntityRecord | null {
       if (s.kind === 'card' || s.kind === 'citizen-id' || s.kind === 'phone') void cardViewScreen.preload();
       if (s.kind === 'card' && CARD_NO.test(s.value)) return { key: `card:${s.value}`, title: `查询卡片 ${s.value}`, path: cardViewPath(s.value) };

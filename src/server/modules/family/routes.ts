@@ -20,5 +20,11 @@ export const familyServer: ServerModule = {
     b.bind(family.checkCard, ({ query }) => service.checkCard(centre, query.busCardNo));
     b.bind(family.bindExport, ({ auth, query, reply }) => service.exportBindings(deps, auth, query, reply));
     b.bind(family.renewLogExport, ({ auth, query, reply }) => service.exportRenewals(deps, auth, query, reply));
+    // The body forms: the same services with the input from the body, so scope, masking and audit are the same code.
+    b.bind(family.bindPageByBody, ({ auth, body }) => service.pageBindings(deps, auth, body));
+    b.bind(family.bindSummaryByBody, ({ auth, body }) => service.bindingSummary(deps, auth, body));
+    b.bind(family.bindExportByBody, ({ auth, body, reply }) => service.exportBindings(deps, auth, body, reply));
+    b.bind(family.unBindByBody, ({ auth, body, req }) => service.unbind(deps, auth, req.ip, body));
+    b.bind(family.updateBindByBody, ({ auth, body: { pwd, ...change }, req }) => service.updateBinding(deps, auth, req.ip, pwd, change));
   },
 };

@@ -23,5 +23,8 @@ export const riderServer: ServerModule = {
       return deps.exports.enqueue(deps, auth, service.ridersExport.kind, query, title, `${title.replace(/\s+/g, '-')}.xlsx`);
     });
     b.bind(card.riderResolve, ({ auth, body }) => service.resolveAbnormal(deps, auth, body));
+    // The body forms: the same services with the input from the body, so scope, masking and audit are the same code.
+    b.bind(card.riderPageByBody, ({ auth, body }) => service.pageRiders(deps, auth, body));
+    b.bind(card.riderRevealByBody, ({ auth, body, reply }) => service.revealRider(deps, auth, body, () => void reply.header('cache-control', 'no-store')));
   },
 };

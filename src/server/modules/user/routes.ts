@@ -12,6 +12,7 @@ export const userServer: ServerModule = {
   tables: [t.users, t.roleGroups, t.roleGroupItems, t.sessions, t.loginThrottle],
   routes(b, deps) {
     b.bind(account.userPage, ({ auth, query }) => service.pageUsers(deps, auth, query));
+    b.bind(account.userPageByBody, ({ auth, body }) => service.pageUsers(deps, auth, body));
     b.bind(account.userById, ({ auth, params }) => service.getUser(deps, auth, params.id));
     b.bind(account.userAdd, ({ auth, body }) => service.addUser(deps, auth, body));
     b.bind(account.userUpdate, ({ auth, body }) => service.updateUser(deps, auth, body));

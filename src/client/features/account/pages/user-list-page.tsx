@@ -1,4 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { holdsPersonalNumber } from '../../../../shared/domain/mask';
+import { staffKeyword } from '../staff-keyword';
 import { ROLE_LABELS, type StaffUser, account } from '../../../../shared/api';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
@@ -18,12 +20,25 @@ import { ScreenSection } from '../../../components/screen-section';
 const FILTER_KEYS = ['keyword', 'activated', 'groupId'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
+/** A phone typed (or handed over) as the keyword stays out of the address; logins and names stay in it. */
+const phoneKeyword = (key: FilterKey, value: string) => key === 'keyword' && holdsPersonalNumber(value);
+
 type Editing = { mode: 'add' } | { mode: 'edit'; user: StaffUser } | null;
 
 /** 账号列表 (ListUser): staff accounts of the chosen area. */
 export function UserListPage() {
-  const table = useTableState<FilterKey>({ filters: FILTER_KEYS, schema: account.userPage.query });
+  const table = useTableState<FilterKey>({ filters: FILTER_KEYS, schema: account.userPage.query, keepOutOfAddress: phoneKeyword });
   const users = useUsers(table.query);
+  // The palette's 按手机号查询 (staff) hands the phone over in memory.
+  const handed = staffKeyword.useHandOff();
+  const { setFilters } = table;
+  // Applied once per hand-off: setFilters changes with every filter change.
+  const applied = useRef<object | null>(null);
+  useEffect(() => {
+    if (!handed || applied.current === handed) return;
+    applied.current = handed;
+    setFilters({ keyword: handed.q });
+  }, [handed, setFilters]);
   const groups = useGroups();
   const me = useCurrentUser();
   const canEdit = useAllowed(account.userAdd.permission);

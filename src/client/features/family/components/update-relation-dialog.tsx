@@ -6,17 +6,18 @@ import { Modal, ModalActions } from '../../../components/modal';
 import { useContractForm } from '../../../lib/use-contract-form';
 
 /**
- * 修改关系: the new relation and the agent's own password again (the spec's `pwd`, sent in the query
- * as the contract has it; the form keeps it in memory only and forgets it when the dialog closes).
+ * 修改关系: the new relation and the agent's own password again, both in the body of the call's body
+ * form (the spec's `?pwd=` would put the password in the URL); the form keeps it in memory only and
+ * forgets it when the dialog closes.
  */
 export function UpdateRelationDialog({ binding, onClose, onDone }: { binding: Binding; onClose(): void; onDone(): void }) {
-  const form = useContractForm(family.updateBind, {
+  const form = useContractForm(family.updateBindByBody, {
     initial: { relation: binding.relation, pwd: '' },
-    toInput: (v) => ({ query: { pwd: v.pwd }, body: { id: binding.id, relation: v.relation.trim() } }),
+    toInput: (v) => ({ body: { id: binding.id, relation: v.relation.trim(), pwd: v.pwd } }),
     success: (b) => `已将亲情卡 ${b.cardNo} 的关系改为「${b.relation}」`,
     onSaved: onDone,
     // The card view lists the card's bindings with their relation too.
-    revalidate: [family.bindPage, family.bindSummary, card.cardView],
+    revalidate: [family.bindPageByBody, family.bindSummaryByBody, card.cardView],
   });
   const { values, errors, set } = form;
   return (

@@ -47,15 +47,16 @@ export function FamilyBindPage() {
   const [, navigate] = useLocation();
   // The summary and the export count what the list shows: the same filters, without paging.
   const filterQuery = useFilterQuery(table.filters);
-  const bindings = useApi(family.bindPage, { query: table.query });
-  const summary = useApi(family.bindSummary, { query: filterQuery });
+  // The body forms: a citizen id typed as a filter never sits in a request URL.
+  const bindings = useApi(family.bindPageByBody, { body: table.query });
+  const summary = useApi(family.bindSummaryByBody, { body: filterQuery });
   const canUnbind = useAllowed(family.unBind.permission);
   const canUpdate = useAllowed(family.updateBind.permission);
   // Both are FAMILY_CARD_EDIT today; the buttons follow whichever the contract declares.
   const canEdit = canUnbind || canUpdate;
   const [unbinding, setUnbinding] = useState<string | null>(null);
   const [editing, setEditing] = useState<Binding | null>(null);
-  const exporter = useExport(family.bindExport, filterQuery, '亲情卡绑定', '已导出（绑定人姓名、手机号、身份证号已脱敏）');
+  const exporter = useExport(family.bindExportByBody, filterQuery, '亲情卡绑定', '已导出（绑定人姓名、手机号、身份证号已脱敏）');
   // The palette's 解绑亲情卡 lands here with the card filtered (`busCardNo` stays as the filter).
   useScreenAction('unbind', (args) => {
     const no = normaliseCardNo(args.get('busCardNo') ?? '');

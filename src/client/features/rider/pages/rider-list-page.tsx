@@ -19,14 +19,15 @@ type FilterKey = (typeof FILTER_KEYS)[number];
 
 /**
  * 乘客用户 (ListBusUser) and 异常用户 (ListYcUser, `abnormal`): the mini-program's riders, masked;
- * found by the exact phone or citizen id (the server holds no fragment to match); 查看实名 with a
- * reason; 新增 and 导出 for those who may.
+ * found by the exact phone or citizen id (the server holds no fragment to match), which stay out of
+ * the page address and the request URL alike; 查看实名 with a reason; 新增 and 导出 for those who may.
  */
 export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   const screen = useListScreen<FilterKey, Rider>({ filters: FILTER_KEYS, schema: card.riderPage.query, privateFilters: ['phone', 'citizenCardNo'], edit: { permission: card.riderAdd.permission, rowName: (r) => r.phone, adds: true } });
   const { table } = screen;
   const query = useMemo(() => ({ ...table.query, ...(abnormal ? { state: '0' } : {}) }), [table.query, abnormal]);
-  const riders = useApi(card.riderPage, { query });
+  // The body form: a phone or citizen id typed as a filter never sits in a request URL.
+  const riders = useApi(card.riderPageByBody, { body: query });
   const summary = useApi(card.riderSummary, {});
   const canReveal = useAllowed(card.riderReveal.permission);
   // 处理异常 is the spec's ycOrder key (README decision 79), offered on 异常用户 only.
