@@ -21,6 +21,8 @@ export interface ModalProps {
   dirty?: boolean;
 }
 
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /** Esc and the backdrop close; focus is trapped inside and returns where it was (Headless UI). */
 export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg', aboveSessionEnd = false, dirty = false }: ModalProps) {
   // A session the server ended closes every dialog but its own notice: nothing typed there could be saved.
@@ -29,6 +31,21 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   const keepRef = useRef<HTMLButtonElement>(null);
   // The last field typed in: where "keep editing" puts the hands back.
   const editingRef = useRef<HTMLElement | null>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  // Headless UI blurs the focused element on Esc before it asks to close. A dialog that stays open
+  // after that (the session-ended notice, a question) would leave focus on <body>: it goes back.
+  const beforeEsc = useRef<Element | null>(null);
+  const keepFocusInside = () => {
+    const was = beforeEsc.current;
+    beforeEsc.current = null;
+    setTimeout(() => {
+      const panel = panelRef.current;
+      const now = document.activeElement;
+      if (!panel?.isConnected || (now && now !== document.body)) return;
+      const back = was instanceof HTMLElement && was.isConnected && panel.contains(was) ? was : panel.querySelector<HTMLElement>(FOCUSABLE);
+      back?.focus();
+    }, 0);
+  };
   useEffect(() => {
     if (asking) keepRef.current?.focus();
   }, [asking]);
@@ -47,6 +64,7 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   };
   // Esc while asking means "keep editing"; a second Esc does not throw the text away.
   const requestClose = () => {
+    keepFocusInside();
     if (asking) return keepEditing();
     if (!dirty) return onClose();
     setAsking(true);
@@ -78,7 +96,11 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
       <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
         <DialogPanel
+          ref={panelRef}
           className={`w-full ${width} rounded bg-white shadow-xl`}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') beforeEsc.current = document.activeElement;
+          }}
           onFocus={(e) => {
             if (e.target.matches('input, textarea, select')) editingRef.current = e.target;
           }}

@@ -153,7 +153,7 @@ export function Layout() {
   useInactivityLogout(
     useCallback(() => {
       // Shown after the reload that the logout makes, so it is actually read.
-      setFlash(LOGIN_EXPIRED_MSG);
+      setFlash(LOGIN_EXPIRED_MSG, 'session');
       void logout();
     }, [logout]),
   );
