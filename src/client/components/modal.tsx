@@ -32,20 +32,14 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   // The last field typed in: where "keep editing" puts the hands back.
   const editingRef = useRef<HTMLElement | null>(null);
   const panelRef = useRef<HTMLDivElement>(null);
-  // Headless UI blurs the focused element on Esc before it asks to close. A dialog that stays open
-  // after that (the session-ended notice, a question) would leave focus on <body>: it goes back.
-  const beforeEsc = useRef<Element | null>(null);
-  const keepFocusInside = () => {
-    const was = beforeEsc.current;
-    beforeEsc.current = null;
+  // Should focus still fall out of a dialog that stays open (Headless UI's own Esc, which blurs
+  // before asking to close, when the key did not come through the panel): it goes back inside.
+  const keepFocusInside = () =>
     setTimeout(() => {
       const panel = panelRef.current;
       const now = document.activeElement;
-      if (!panel?.isConnected || (now && now !== document.body)) return;
-      const back = was instanceof HTMLElement && was.isConnected && panel.contains(was) ? was : panel.querySelector<HTMLElement>(FOCUSABLE);
-      back?.focus();
+      if (panel?.isConnected && (!now || now === document.body)) panel.querySelector<HTMLElement>(FOCUSABLE)?.focus();
     }, 0);
-  };
   useEffect(() => {
     if (asking) keepRef.current?.focus();
   }, [asking]);
@@ -99,7 +93,12 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
           ref={panelRef}
           className={`w-full ${width} rounded bg-white shadow-xl`}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') beforeEsc.current = document.activeElement;
+            // Esc is handled here, before Headless UI's, which blurs the focused element first: a
+            // dialog that stays open (the session-ended notice, the unsaved-changes question) would
+            // be left with focus on <body>. A key a field inside already used is not a close.
+            if (e.key !== 'Escape' || e.defaultPrevented) return;
+            e.preventDefault();
+            requestClose();
           }}
           onFocus={(e) => {
             if (e.target.matches('input, textarea, select')) editingRef.current = e.target;
