@@ -215,7 +215,7 @@ export function Layout() {
   const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && canOpen(s.page)), [grants, canOpen]);
   const pages = useMemo(() => pageItems(menus), [menus]);
   const jumps = useMemo(() => jumpCommands(menus), [menus]);
-  const registry = useMemo(() => ({ commands, jumps }), [commands, jumps]);
+  const registry = useMemo(() => ({ commands, jumps, ctx: commandContext }), [commands, jumps, commandContext]);
 
   // Every hotkey is a command's: one dispatcher binds them all from the registry.
   const here = useRef(location);
