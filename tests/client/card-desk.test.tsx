@@ -61,6 +61,36 @@ describe('卡片详情', () => {
     expect(window.location.href).not.toContain(phone);
   });
 
+  it('a card of another district says which, without a toast, and offers from the keyboard the way back and the palette again', async () => {
+    const [foreign] = await db()
+      .select({ cardNo: t.busCards.cardNo, districtName: t.districts.name })
+      .from(t.busCards)
+      .innerJoin(t.districts, eq(t.districts.id, t.busCards.districtId))
+      .where(sql`${t.districts.name} <> '徐汇区'`)
+      .limit(1);
+    const { user, dialog } = await paletteAs('agent', '/busUser/bus-user');
+    await user.keyboard(foreign!.cardNo);
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain(`查询卡片 ${foreign!.cardNo}`));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(window.location.pathname + window.location.search).toBe(`/busUser/card?no=${foreign!.cardNo}`));
+    const main = screen.getByRole('main');
+    const said = await within(main).findByRole('alert', {}, { timeout: 5_000 });
+    expect(said.textContent).toBe(`该卡属于 ${foreign!.districtName}，当前账号无权查看`);
+    expect(screen.queryByText(/当前用户没有权限操作/)).toBeNull();
+
+    // After the navigation the hands are on the main region; Tab reaches the way on.
+    await waitFor(() => expect(document.activeElement).toBe(main));
+    await user.tab();
+    expect(document.activeElement).toBe(within(main).getByRole('button', { name: '返回上一页' }));
+    await user.tab();
+    expect(document.activeElement).toBe(within(main).getByRole('button', { name: /重新查询/ }));
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('dialog', { name: '命令面板' });
+    await waitFor(() => expect(document.activeElement).toBe(within(again).getByRole('combobox')));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
+  });
+
   it('the manager refunds a paid order from the card view, once', async () => {
     const [order] = await db()
       .select({ o: t.discountOrders, cardNo: t.busCards.cardNo })

@@ -1,6 +1,6 @@
 import { render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { jumpCommands, shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
 import { COMMANDS } from '../../src/client/app/features';
@@ -124,6 +124,9 @@ describe('in the console', () => {
 
 describe('the session-ended notice is the top of the stack', () => {
   it('an arriving 401 closes the palette beneath it; then no palette, hotkey or command opens anything', async () => {
+    // The notice's own load of /login (a second after it shows) is not what this test looks at.
+    const loads: string[] = [];
+    vi.spyOn(window.location, 'assign').mockImplementation((url) => loads.push(String(url)));
     await signIn(s, 'manager');
     visit(s, '/user/user-list');
     const { user } = renderWithUser(<App />);
@@ -141,6 +144,7 @@ describe('the session-ended notice is the top of the stack', () => {
     for (const keys of ['{Control>}k{/Control}', '?', '{Control>}b{/Control}', 'gu']) await user.keyboard(keys);
     expect(screen.getAllByRole('dialog')).toEqual([notice]);
     expect(window.location.pathname).toBe('/user/user-list');
+    expect(loads.every((url) => url.startsWith('/login?'))).toBe(true);
   });
 });
 

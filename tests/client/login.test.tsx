@@ -1,9 +1,11 @@
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import type { TestServer } from '../support/test-server';
 import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
+import { signIn } from '../support/request-log';
+import { readToken } from '../../src/client/lib/session-store';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -47,5 +49,25 @@ describe('login page', () => {
     const stored = JSON.parse(localStorage.getItem('bus-console.token') ?? '{}') as { token?: string; expiresAt?: number };
     expect(stored.token).toMatch(/^ey/);
     expect(stored.expiresAt).toBeGreaterThan(Date.now() + 29 * 60_000);
+  });
+
+  it('a console reloaded after its account logged in elsewhere says so on the login page, once', async () => {
+    await signIn(s, 'agent');
+    // The same account signs in somewhere else; then this console is reloaded (F5).
+    await s.login('agent');
+    visit(s, '/busUser/card');
+    const first = render(<App />);
+    const notice = await screen.findByText('您的账号已在其他地方登录，请重新登录', {}, { timeout: 5_000 });
+    expect(notice.getAttribute('role')).toBe('alert');
+    expect(screen.queryByText('登录已过期，请重新登录')).toBeNull();
+    // No dialog: its reload would only come back here.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(readToken()).toBeNull();
+    expect(new URLSearchParams(window.location.search).get('redirect')).toBe('/busUser/card');
+
+    first.unmount();
+    render(<App />);
+    await screen.findByLabelText('用户名');
+    expect(screen.queryByText('您的账号已在其他地方登录，请重新登录')).toBeNull();
   });
 });

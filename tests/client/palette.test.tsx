@@ -1,7 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
-import { Msg, account, auth, system } from '../../src/shared/api';
+import { Palette } from '../../src/client/commands/palette';
+import type { EntitySource } from '../../src/client/commands/entity-source';
+import type { CommandContext } from '../../src/client/commands/types';
+import { Msg, SESSION, account, auth, system } from '../../src/shared/api';
 import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import { renderWithUser, resetBrowserState, startClientServer, visit } from '../support/render';
 import { recordRequests, signIn } from '../support/request-log';
@@ -60,6 +63,10 @@ const liveRegion = (dialog: HTMLElement) => {
   if (!region) throw new Error('no polite live region in the palette');
   return region;
 };
+
+/** Waits until every record list, the pinyin dictionary and any server search have answered. */
+const listSettled = (dialog: HTMLElement) =>
+  waitFor(() => expect(within(dialog).getByRole('listbox', { name: '搜索结果' }).getAttribute('aria-busy')).toBe('false'), { timeout: 5_000 });
 
 /** Waits until the selected (Enter-able) row starts with `title`. */
 async function expectSelected(dialog: HTMLElement, title: string | RegExp) {
@@ -209,6 +216,56 @@ describe('permissions', () => {
     // ?action=add opens the add dialog on the account list.
     await screen.findByRole('dialog', {}, { timeout: 5_000 });
   });
+
+  /** Types `typed` into the emptied input and waits for every answer to it. */
+  async function search(user: User, input: HTMLElement, dialog: HTMLElement, typed: string) {
+    await user.clear(input);
+    await user.type(input, typed);
+    await listSettled(dialog);
+  }
+
+  it('the admin is offered 徐汇区 for xuhui and 徐汇区隐私政策 for yinsi', async () => {
+    const { user } = await start('admin');
+    const { dialog, input } = await openPalette(user);
+    await search(user, input, dialog, 'xuhui');
+    expect(groupNames(dialog)).toContain('区域');
+    expect(rowTexts(dialog).some((t) => t.startsWith('徐汇区'))).toBe(true);
+    await search(user, input, dialog, 'yinsi');
+    expect(groupNames(dialog)).toContain('协议');
+    expect(rowTexts(dialog).some((t) => t.startsWith('徐汇区隐私政策'))).toBe(true);
+  });
+
+  it.each(['agent', 'viewer'])('%s, whose menus hold neither 区域管理 nor 协议管理, is offered neither row (no Enter to /404)', async (login) => {
+    const { user } = await start(login);
+    const { dialog, input } = await openPalette(user);
+    for (const typed of ['xuhui', 'yinsi']) {
+      await search(user, input, dialog, typed);
+      expect(groupNames(dialog), typed).not.toContain('区域');
+      expect(groupNames(dialog), typed).not.toContain('协议');
+      expect(rowTexts(dialog).filter((t) => t.startsWith('徐汇区')), typed).toEqual([]);
+    }
+  });
+
+  it('drops a record row whose own path leads to a page the account cannot open, whatever its source declared', async () => {
+    const source: EntitySource = {
+      id: 'test-mixed',
+      group: '测试记录',
+      permission: SESSION,
+      page: '/user/user-list',
+      load: () =>
+        Promise.resolve([
+          { key: 'test:open', title: '测试记录甲', path: '/user/user-list?keyword=a' },
+          { key: 'test:closed', title: '测试记录乙', path: '/settings/districts?name=b' },
+        ]),
+    };
+    const ctx: CommandContext = { navigate: () => undefined, setDistrict: () => undefined, shell: () => undefined, revalidate: () => undefined };
+    const { user } = renderWithUser(
+      <Palette open onClose={() => undefined} login="test" commands={[]} pages={[]} sources={[source]} canOpen={(path) => path.startsWith('/user/')} ctx={ctx} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    await search(user, within(dialog).getByRole('combobox'), dialog, '测试记录');
+    expect(rowTexts(dialog).map((t) => t.slice(0, 5))).toEqual(['测试记录甲']);
+  });
 });
 
 describe('arguments', () => {
@@ -349,8 +406,8 @@ describe('records from the server', () => {
     await user.keyboard('{ArrowDown}{ArrowDown}');
     const before = selectedText(dialog);
     expect(before).not.toBe(rowTexts(dialog)[0]);
-    // Past the debounce: the server-backed account search has answered (its rows merge by key).
-    await new Promise((r) => setTimeout(r, 600));
+    // The server-backed account search has answered (its rows merge by key).
+    await listSettled(dialog);
     expect(selectedText(dialog)).toBe(before);
     expect(rowTexts(dialog).some((t) => t.startsWith(`${staff[0]?.firstName}（${staff[0]?.login}）`))).toBe(true);
     await waitFor(() => expect(liveRegion(dialog).textContent).toBe(`${rows(dialog).length} 个结果`));

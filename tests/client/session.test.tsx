@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { SessionProvider, useSession } from '../../src/client/app/session';
+import { api } from '../../src/client/lib/api-client';
 import { Allowed } from '../../src/client/lib/permission';
+import { resetSessionEnded } from '../../src/client/lib/session-ended';
 import { readToken } from '../../src/client/lib/session-store';
 import { type AuthItem, account, auth } from '../../src/shared/api';
 import * as schema from '../../src/server/db/schema';
@@ -266,5 +268,77 @@ describe('permission-guarded elements (spec §6)', () => {
     render(tree());
     await waitFor(() => expect(screen.getByTestId('session').textContent).toBe('anonymous:'));
     expect(screen.queryByRole('button', { name: '新增账号' })).toBeNull();
+  });
+});
+
+describe('a session the server ended (spec §8)', () => {
+  const EXPIRED = '登录已过期，请重新登录';
+  /** Where the browser is sent next: the console loads /login with location.assign. */
+  function watchLoads(): string[] {
+    const loads: string[] = [];
+    vi.spyOn(window.location, 'assign').mockImplementation((url) => loads.push(String(url)));
+    return loads;
+  }
+
+  it('logged out by another request: one navigation says 登录已过期, the token is gone at once and /login loads within a second, with no key pressed; the login page then says why, once', async () => {
+    const loads = watchLoads();
+    const token = await signIn(s, 'viewer');
+    visit(s, '/station/station');
+    const first = renderWithUser(<App />);
+    const nav = await mainMenu();
+    await currentTitle();
+    // The session ends on the server, through a request of its own (another tab's 退出登录).
+    expect((await s.call(auth.logout, { token })).body.code).toBe(1);
+
+    const other = within(nav)
+      .getAllByRole('link')
+      .find((a) => a.getAttribute('href') !== '/station/station');
+    expect(other).toBeDefined();
+    await first.user.click(other!);
+    await screen.findByRole('heading', { name: '登录已过期' }, { timeout: 5_000 });
+    expect(screen.getByRole('dialog').textContent).toContain(EXPIRED);
+    expect(localStorage.getItem('bus-console.token')).toBeNull();
+    expect(localStorage.getItem('bus-console.user')).toBeNull();
+
+    // Nobody answers the notice: the console goes to /login by itself.
+    await waitFor(() => expect(loads).toHaveLength(1), { timeout: 2_000 });
+    const next = new URL(loads[0] ?? '', window.location.origin);
+    expect(next.pathname).toBe('/login');
+    expect(next.searchParams.get('redirect')).toMatch(/^\/(station|order|user|bus|version|settings|busUser|handleCard)\//);
+
+    // The load of /login: a new render of the console in the same tab, its scripts' memory afresh
+    // (the notice was in memory), its storage kept.
+    first.unmount();
+    resetSessionEnded();
+    visit(s, next.pathname + next.search);
+    const reloaded = render(<App />);
+    expect((await screen.findByText(EXPIRED, {}, { timeout: 5_000 })).getAttribute('role')).toBe('alert');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // Said once: the next load of the login page says nothing more.
+    reloaded.unmount();
+    render(<App />);
+    await screen.findByLabelText('用户名');
+    expect(screen.queryByText(EXPIRED)).toBeNull();
+  });
+
+  it('Esc on the notice leaves focus on its button, never on <body>, and goes to /login at once', async () => {
+    const loads = watchLoads();
+    const token = await signIn(s, 'viewer');
+    visit(s, '/station/station');
+    const { user } = renderWithUser(<App />);
+    await mainMenu();
+    expect((await s.call(auth.logout, { token })).body.code).toBe(1);
+    // The next call meets the 401.
+    await api.call(auth.currentUser).catch(() => undefined);
+    await screen.findByRole('heading', { name: '登录已过期' }, { timeout: 5_000 });
+    const button = screen.getByRole('button', { name: /重新登录/ });
+    await waitFor(() => expect(document.activeElement).toBe(button));
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(document.activeElement).toBe(button));
+    expect(loads).toHaveLength(1);
+    expect(new URL(loads[0] ?? '', window.location.origin).pathname).toBe('/login');
+    expect(screen.getByRole('dialog', { name: '登录已过期' })).toBeTruthy();
   });
 });

@@ -127,7 +127,9 @@ describe.each([DESKTOP, PHONE])('axe-core at %o', (viewport) => {
         await page.locator('[role="dialog"]').waitFor({ state: 'detached' });
       }
 
-      // The session ends elsewhere: the next call meets the 401 and the notice shows.
+      // The session ends elsewhere: the next call meets the 401 and the notice shows. It loads /login
+      // a second later (spec §8); answered 204 here, that load leaves the notice on screen for axe.
+      await page.route((u) => u.pathname === '/login', (route) => route.fulfill({ status: 204 }));
       await fetch(`${server.url}/busline/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD }) });
       await goInPage(page, '/user/sys-log');
       await page.getByRole('heading', { name: '账号已在其他地方登录' }).waitFor({ timeout: 10_000 });

@@ -94,6 +94,44 @@ describe('the desk, keyboard only', () => {
       await context.close();
     }
   });
+
+  it_('a card of another district: the card view says which district, and 返回上一页 (Tab, Enter) leads back to the page the agent came from', async () => {
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login?redirect=${encodeURIComponent('/busUser/bus-user')}`);
+      await loginThroughPage(page, 'agent');
+      await page.waitForURL((u) => u.pathname === '/busUser/bus-user');
+      await page.waitForLoadState('networkidle');
+      // A card of another district, found as the super user (whose own login does not end the agent's session).
+      const token = await storedToken(page);
+      const me = (await fetch(`${server.url}/busline/api/user/query/msg`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: { districtId: number } };
+      const login = (await fetch(`${server.url}/busline/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD }) }).then((r) => r.json())) as { data: { idToken: string } };
+      const admin = { authorization: `Bearer ${login.data.idToken}` };
+      const districts = (await fetch(`${server.url}/busline/api/bus/district/page?size=1000`, { headers: admin }).then((r) => r.json())) as { data: { content: { id: number; name: string }[] } };
+      const other = districts.data.content.find((d) => d.id !== me.data.districtId)!;
+      const cards = (await fetch(`${server.url}/buscodepc/fyapi/busCard/page?size=1`, { headers: { ...admin, districtid: String(other.id) } }).then((r) => r.json())) as { data: { content: { cardNo: string }[] } };
+      const cardNo = cards.data.content[0]!.cardNo;
+
+      await page.keyboard.press('Control+k');
+      await page.getByRole('dialog', { name: '命令面板' }).waitFor({ timeout: 10_000 });
+      await page.keyboard.type(cardNo);
+      await page.keyboard.press('Enter');
+      const said = page.getByRole('main').getByRole('alert');
+      await said.waitFor({ timeout: 10_000 });
+      expect(await said.innerText()).toBe(`该卡属于 ${other.name}，当前账号无权查看`);
+      expect(await page.getByText('当前用户没有权限操作').count()).toBe(0);
+
+      // From the main region, where focus rests after the navigation: Tab, then Enter.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('返回上一页');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === '/busUser/bus-user', { timeout: 5_000 });
+      expect(errors.filter((e) => !e.includes('403'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 /** A phone or a citizen id standing alone in a URL (not digits inside a longer number such as `_t`). */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import type { AuthItem } from '../../src/shared/api';
 import { DESKTOP, PHONE, type Viewport, breadcrumb, currentTitle, horizontalOverflow, loginThroughPage, mainMenu, openConsole, storedToken } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
@@ -127,6 +128,101 @@ describe('a session ended by the server', () => {
     } finally {
       await first.context.close();
       await second.context.close();
+    }
+  });
+
+  it_('logged out by another request: the next navigation says 登录已过期, and with no key pressed the console is on /login within 2 s, the token gone, the login page saying why', async () => {
+    const { context, page, errors } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      // The console's own late call (下载中心's look at its tasks, 2 s after the layout): over before
+      // the session ends, so the navigation is what meets the 401.
+      const settled = page.waitForResponse((r) => r.url().includes('/xls/task-list'), { timeout: 15_000 });
+      await loginThroughPage(page, 'agent');
+      await settled;
+      // The session ends on the server through a request of its own (another tab's 退出登录).
+      const out = await apiFromNode<null>('/busline/api/login-out', { method: 'POST', token: await storedToken(page), json: {} });
+      expect(out.body.code).toBe(1);
+
+      // One navigation: 乘车统计 from the sidebar.
+      await mainMenu(page).getByRole('link', { name: '乘车统计' }).click();
+      const heading = page.getByRole('dialog').getByRole('heading', { name: '登录已过期' });
+      await heading.waitFor({ timeout: 10_000 });
+      const shownAt = Date.now();
+      await page.waitForURL((u) => u.pathname === '/login', { timeout: 2_000 });
+      expect(Date.now() - shownAt).toBeLessThan(2_000);
+      await page.getByRole('heading', { name: LOGIN_TITLE }).waitFor({ timeout: 10_000 });
+      expect(await page.evaluate(() => localStorage.getItem('bus-console.token'))).toBeNull();
+      expect(await page.getByRole('alert').filter({ hasText: '登录已过期，请重新登录' }).count()).toBe(1);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      // Said once: another reload of the login page says nothing more.
+      await page.reload();
+      await page.getByLabel('用户名').waitFor({ timeout: 10_000 });
+      expect(await page.getByText('登录已过期，请重新登录').count()).toBe(0);
+      expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it_('Esc on the notice never drops focus to <body> before /login loads', async () => {
+    const { context, page } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      const settled = page.waitForResponse((r) => r.url().includes('/xls/task-list'), { timeout: 15_000 });
+      await loginThroughPage(page, 'viewer');
+      await settled;
+      // While the notice shows: where focus is after every focus change and every frame (F in the
+      // dialog, B on <body>, O elsewhere; E for the Esc), kept in the tab's sessionStorage, which
+      // outlives the load of /login.
+      await page.evaluate(() => {
+        const showing = () => [...document.querySelectorAll('[role="dialog"] h2')].some((h) => h.textContent === '登录已过期');
+        const note = (mark?: string) => {
+          if (!showing()) return;
+          const el = document.activeElement;
+          const where = mark ?? (!el || el === document.body ? 'B' : el.closest('[role="dialog"]') ? 'F' : 'O');
+          sessionStorage.setItem('focus-log', (sessionStorage.getItem('focus-log') ?? '') + where);
+        };
+        document.addEventListener('keydown', (e) => e.key === 'Escape' && note('E'), true);
+        document.addEventListener('focusout', () => queueMicrotask(() => note()), true);
+        const frame = () => {
+          note();
+          requestAnimationFrame(frame);
+        };
+        frame();
+      });
+      await apiFromNode<null>('/busline/api/login-out', { method: 'POST', token: await storedToken(page), json: {} });
+      await mainMenu(page).getByRole('link', { name: '乘车统计' }).click();
+      await page.getByRole('dialog').getByRole('heading', { name: '登录已过期' }).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Escape');
+      await page.waitForURL((u) => u.pathname === '/login', { timeout: 5_000 });
+      await page.getByRole('heading', { name: LOGIN_TITLE }).waitFor({ timeout: 10_000 });
+      // The Esc reached the notice (not pressed after it had gone), and focus stayed in it.
+      expect(await page.evaluate(() => sessionStorage.getItem('focus-log'))).toMatch(/^F*EF*$/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it_('a console reloaded after its account logged in elsewhere says 账号已在其他地方登录 on the login page, once', async () => {
+    const { context, page } = await openConsole(browser!);
+    try {
+      await page.goto(`${server.url}/login`);
+      await loginThroughPage(page, 'viewer');
+      const where = new URL(page.url()).pathname;
+      // Someone signs in with the same account elsewhere; this console is reloaded (F5).
+      const other = await apiFromNode<{ idToken: string }>('/busline/api/authenticate', { method: 'POST', json: { username: 'viewer', password: DEMO_PASSWORD } });
+      expect(other.body.code).toBe(1);
+      await page.reload();
+      await page.getByRole('heading', { name: LOGIN_TITLE }).waitFor({ timeout: 10_000 });
+      await page.getByRole('alert').filter({ hasText: '您的账号已在其他地方登录，请重新登录' }).waitFor({ timeout: 5_000 });
+      expect(await page.getByText('登录已过期').count()).toBe(0);
+      expect(new URL(page.url()).searchParams.get('redirect')).toBe(where);
+      await page.reload();
+      await page.getByLabel('用户名').waitFor({ timeout: 10_000 });
+      expect(await page.getByText('您的账号已在其他地方登录').count()).toBe(0);
+    } finally {
+      await context.close();
     }
   });
 

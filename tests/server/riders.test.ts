@@ -196,6 +196,30 @@ describe('card/view', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('卡号应为16位数字');
   });
+
+  it('says which district a refused card belongs to, and nothing else of the card; the refusal is audited', async () => {
+    const [foreign] = await db()
+      .select({ cardNo: t.busCards.cardNo, districtId: t.busCards.districtId, districtName: t.districts.name })
+      .from(t.busCards)
+      .innerJoin(t.districts, eq(t.districts.id, t.busCards.districtId))
+      .where(and(sql`${t.busCards.districtId} <> ${xuhui}`, isNotNull(t.busCards.riderId)))
+      .limit(1);
+    const res = await s.call(card.cardView, { token: agent, body: { cardNo: foreign!.cardNo } });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      code: 403,
+      msg: `该卡属于 ${foreign!.districtName}，当前账号无权查看`,
+      data: { districtId: foreign!.districtId, districtName: foreign!.districtName },
+    });
+    const [denied] = await db().select().from(t.sysLog).where(eq(t.sysLog.operationType, 'DENIED')).orderBy(desc(t.sysLog.id)).limit(1);
+    expect(denied?.summary).toContain(`该卡属于 ${foreign!.districtName}，当前账号无权查看`);
+    expect(denied?.summary).toContain('card.view');
+
+    // The admin on 全部区域 sees it; with 徐汇区 chosen, the same refusal.
+    expect((await s.call(card.cardView, { token: admin, body: { cardNo: foreign!.cardNo } })).body.code).toBe(1);
+    const scoped = await s.call(card.cardView, { token: admin, headers: { districtid: String(xuhui) }, body: { cardNo: foreign!.cardNo } });
+    expect(scoped.body).toMatchObject({ code: 403, data: { districtId: foreign!.districtId } });
+  });
 });
 
 describe('busCard/page and summary: the card list', () => {

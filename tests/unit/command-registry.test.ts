@@ -15,6 +15,7 @@ const cmd = (id: string, extra: Partial<Command> = {}): Command => ({
   title: id,
   group: '测试',
   permission: SESSION,
+  page: null,
   run: () => undefined,
   ...extra,
 });

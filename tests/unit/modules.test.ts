@@ -64,8 +64,22 @@ describe('the console’s screens', () => {
       const args = Object.fromEntries((c.args ?? []).map((a) => [a.name, a.kind === 'datetime' ? '2026-11-23 08:00' : 'x']));
       const before = visited.length;
       c.run(ctx, args);
-      for (const path of visited.slice(before)) expect(known, `${c.id} → ${path}`).toContain(new URL(path, 'http://console').pathname);
+      for (const path of visited.slice(before)) {
+        const pathname = new URL(path, 'http://console').pathname;
+        expect(known, `${c.id} → ${path}`).toContain(pathname);
+        // The page it declares is the one it opens: the palette and the hotkeys offer a command by
+        // that declaration, so a command opening another page could lead an account to /404.
+        expect(c.page, `${c.id} → ${path}`).toBe(pathname);
+      }
+      if (c.page !== null) expect(known, c.id).toContain(c.page);
     }
     expect(visited.length).toBeGreaterThan(0);
+  });
+
+  it('are named by every record source as the page its rows open', () => {
+    const known = new Set(pages.map((p) => p.path));
+    const sources = FEATURES.flatMap((f) => f.sources);
+    expect(sources.length).toBeGreaterThan(5);
+    for (const s of sources) expect(known, s.id).toContain(s.page);
   });
 });

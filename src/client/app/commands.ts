@@ -5,14 +5,14 @@ import type { Command, CommandContext, PaletteItem } from '../commands/types';
 import { type MenuEntry, firstPageOf } from './menus';
 
 export const shellCommands: Command[] = [
-  { id: 'shell.palette', title: '打开命令面板', group: '系统', keywords: ['搜索', 'command', 'search'], permission: SESSION, hotkey: 'mod+k', whileTyping: true, run: (c) => c.shell('palette') },
-  { id: 'shell.cheat-sheet', title: '快捷键一览', group: '系统', keywords: ['帮助', 'help', 'shortcuts'], permission: SESSION, hotkey: '?', run: (c) => c.shell('cheat-sheet') },
-  { id: 'shell.change-password', title: '修改密码', group: '系统', keywords: ['password'], permission: SESSION, run: (c) => c.shell('change-password') },
-  { id: 'shell.settings', title: '布局设置', group: '系统', keywords: ['主题', '标签页', 'settings'], permission: SESSION, run: (c) => c.shell('settings') },
-  { id: 'shell.toggle-sidebar', title: '展开/收起菜单', group: '系统', keywords: ['侧边栏', 'sidebar'], permission: SESSION, hotkey: 'ctrl+b', run: (c) => c.shell('toggle-sidebar') },
-  { id: 'shell.toggle-tags', title: '开启/关闭标签页', group: '系统', keywords: ['tags'], permission: SESSION, run: (c) => c.shell('toggle-tags') },
-  { id: 'shell.downloads', title: '打开下载中心', group: '系统', keywords: ['导出', '下载', '任务', 'download', 'export'], permission: SESSION, hotkey: 'g>d', run: (c) => c.shell('downloads') },
-  { id: 'shell.logout', title: '退出登录', group: '系统', keywords: ['logout', '注销'], permission: SESSION, run: (c) => c.shell('logout') },
+  { id: 'shell.palette', title: '打开命令面板', group: '系统', keywords: ['搜索', 'command', 'search'], permission: SESSION, page: null, hotkey: 'mod+k', whileTyping: true, run: (c) => c.shell('palette') },
+  { id: 'shell.cheat-sheet', title: '快捷键一览', group: '系统', keywords: ['帮助', 'help', 'shortcuts'], permission: SESSION, page: null, hotkey: '?', run: (c) => c.shell('cheat-sheet') },
+  { id: 'shell.change-password', title: '修改密码', group: '系统', keywords: ['password'], permission: SESSION, page: null, run: (c) => c.shell('change-password') },
+  { id: 'shell.settings', title: '布局设置', group: '系统', keywords: ['主题', '标签页', 'settings'], permission: SESSION, page: null, run: (c) => c.shell('settings') },
+  { id: 'shell.toggle-sidebar', title: '展开/收起菜单', group: '系统', keywords: ['侧边栏', 'sidebar'], permission: SESSION, page: null, hotkey: 'ctrl+b', run: (c) => c.shell('toggle-sidebar') },
+  { id: 'shell.toggle-tags', title: '开启/关闭标签页', group: '系统', keywords: ['tags'], permission: SESSION, page: null, run: (c) => c.shell('toggle-tags') },
+  { id: 'shell.downloads', title: '打开下载中心', group: '系统', keywords: ['导出', '下载', '任务', 'download', 'export'], permission: SESSION, page: null, hotkey: 'g>d', run: (c) => c.shell('downloads') },
+  { id: 'shell.logout', title: '退出登录', group: '系统', keywords: ['logout', '注销'], permission: SESSION, page: null, run: (c) => c.shell('logout') },
 ];
 
 /** Only for openDistrict accounts: the layout adds it when the user may switch. */
@@ -22,6 +22,7 @@ export const switchDistrictCommand: Command = {
   group: '系统',
   keywords: ['area', '区县'],
   permission: system.districtPage.permission,
+  page: null,
   args: [
     {
       name: 'district',
@@ -41,7 +42,7 @@ export function jumpCommands(menus: readonly MenuEntry[]): Command[] {
   return menus.flatMap((m) => {
     const first = firstPageOf(m);
     if (!first) return [];
-    return [{ id: `jump.${m.id}`, title: m.title, group: '跳转模块', permission: SESSION, hotkey: `g>${MENU_JUMP_KEYS[m.id]}`, run: (ctx: CommandContext) => ctx.navigate(first.path) }];
+    return [{ id: `jump.${m.id}`, title: m.title, group: '跳转模块', permission: SESSION, page: first.path, hotkey: `g>${MENU_JUMP_KEYS[m.id]}`, run: (ctx: CommandContext) => ctx.navigate(first.path) }];
   });
 }
 

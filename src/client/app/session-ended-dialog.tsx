@@ -1,34 +1,21 @@
 import { Button } from '../components/button';
 import { Modal } from '../components/modal';
-import { safeRedirect } from '../lib/safe-redirect';
-import { clearSession } from '../lib/session-store';
-import { useSessionEnded } from '../lib/session-ended';
+import { leaveNow, useSessionEnded } from '../lib/session-ended';
 
-let leaving = false;
-
-/** The one dialog for a session the server ended: clear, go to /login, reload after 1 s (spec §8). */
+/**
+ * The one dialog for a session the server ended (spec §8). The session is already cleared when it
+ * shows and /login loads a second later on its own; 重新登录, Enter or Esc go there at once.
+ */
 export function SessionEndedDialog() {
   const ended = useSessionEnded();
   if (!ended) return null;
-  const relogin = () => {
-    if (leaving) return;
-    leaving = true;
-    // Taken before anything re-routes: the login brings the user back to this exact page.
-    const here = window.location.pathname + window.location.search + window.location.hash;
-    // Already on /login (the guard got there first): keep the redirect it carries.
-    const carried = window.location.pathname === '/login' ? new URLSearchParams(window.location.search).get('redirect') : here;
-    // Checked here too, not only at login: this dialog must not pass a hostile target along.
-    const back = safeRedirect(carried);
-    clearSession();
-    setTimeout(() => window.location.assign(`/login?redirect=${encodeURIComponent(back)}`), 1000);
-  };
   return (
     <Modal
       open
       aboveSessionEnd
       title={ended.reason === 'elsewhere' ? '账号已在其他地方登录' : '登录已过期'}
-      onClose={relogin}
-      onSubmit={relogin}
+      onClose={leaveNow}
+      onSubmit={leaveNow}
       footer={
         <Button type="submit" variant="primary" autoFocus hotkey="Enter">
           重新登录
@@ -36,6 +23,7 @@ export function SessionEndedDialog() {
       }
     >
       <p className="text-sm text-gray-700">{ended.msg}</p>
+      <p className="mt-1 text-xs text-gray-600">正在前往登录页…</p>
     </Modal>
   );
 }

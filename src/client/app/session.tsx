@@ -2,7 +2,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { type AuthItem, type UserInfo, auth, system } from '../../shared/api';
 import { toast } from '../components/toast';
 import { api } from '../lib/api-client';
-import { ApiError } from '../lib/errors';
+import { ApiError, SessionEndedError } from '../lib/errors';
 import { takeFlash } from '../lib/flash';
 import { GrantsContext } from '../lib/permission';
 import { clearSession, readExpiredToken, readToken, saveToken } from '../lib/session-store';
@@ -22,6 +22,11 @@ export interface Session {
   menus: MenuEntry[];
   buttons: string[];
   passwordAge: number | null;
+  /**
+   * Why the last session ended (账号已在其他地方登录, 登录已过期), for the login page to say: read
+   * once per page load, from the notice that preceded the reload or from the start-up check.
+   */
+  endedNotice: string | null;
   login(username: string, password: string): Promise<void>;
   logout(opts?: { callServer?: boolean }): Promise<void>;
   dismissPasswordBanner(): void;
@@ -55,6 +60,7 @@ async function loadProfile(passwordAge: number | null): Promise<StoredProfile> {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<Session['status']>('checking');
   const [profile, setProfile] = useState<StoredProfile | null>(null);
+  const [endedNotice, setEndedNotice] = useState<string | null>(null);
 
   const end = useCallback(() => {
     clearSession();
@@ -64,11 +70,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const flash = takeFlash();
-    if (flash) (flash.kind === 'success' ? toast.success : toast.error)(flash.msg);
+    if (flash?.kind === 'session') setEndedNotice(flash.msg);
+    else if (flash) (flash.kind === 'success' ? toast.success : toast.error)(flash.msg);
     const token = readToken();
     if (!token) {
       // Checked on start (spec §9): a deadline that passed while the console was closed.
-      if (readExpiredToken() && flash?.msg !== LOGIN_EXPIRED_MSG) toast.error(LOGIN_EXPIRED_MSG);
+      if (readExpiredToken() && flash?.kind !== 'session') setEndedNotice(LOGIN_EXPIRED_MSG);
       end();
       return;
     }
@@ -79,9 +86,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setStatus('ready');
       })
       .catch((err: unknown) => {
-        // Route-guard failure: the message or 'Has Error', then to login (spec §8). A stored token
-        // the server no longer knows is an expired login: said once, on the login page, no dialog.
-        if (err instanceof ApiError && err.code === 401) toast.error(LOGIN_EXPIRED_MSG);
+        // A stored token the server no longer knows: the login page says why, in the server's
+        // terms (a newer login elsewhere, or simply expired), once; no dialog, whose reload would
+        // meet the same token again. Anything else is a route-guard failure: the message or
+        // 'Has Error', then to login (spec §8).
+        if (err instanceof SessionEndedError) setEndedNotice(err.message);
         else toast.error(err instanceof Error && err.message ? err.message : 'Has Error');
         end();
       });
@@ -92,6 +101,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const res = await api.call(auth.authenticate, { body: { username: username.trim(), password } }, { silent: true });
       saveToken(res.idToken, res.tokenExpiredSecond);
       const p = await loadProfile(res.passwordIsExpired ? res.passwordExpiredSecond : null);
+      setEndedNotice(null);
       setProfile(p);
       setStatus('ready');
     } catch (err) {
@@ -103,7 +113,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(
     async ({ callServer = true } = {}) => {
-      if (callServer && readToken()) await api.call(auth.logout, {}, { silent: true }).catch(() => undefined);
+      // A 401 here (a password change has just ended every session) is no news: no notice.
+      if (callServer && readToken()) await api.call(auth.logout, {}, { silent: true, sessionCheck: true }).catch(() => undefined);
       if (profile) remove(KEYS.tags(profile.user.login));
       end();
     },
@@ -127,11 +138,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       menus: profile ? buildMenus(profile.items, roles) : [],
       buttons: profile ? buttonKeysOf(profile.items) : [],
       passwordAge: profile?.passwordAge ?? null,
+      endedNotice,
       login,
       logout,
       dismissPasswordBanner,
     };
-  }, [status, profile, login, logout, dismissPasswordBanner]);
+  }, [status, profile, endedNotice, login, logout, dismissPasswordBanner]);
 
   const menuIds = useMemo(() => (profile ? menuIdsOf(profile.items) : []), [profile]);
   const grants = useMemo(() => (value.user ? { roles: value.user.authority.map((a) => a.name), buttons: value.buttons, menus: menuIds } : null), [value.user, value.buttons, menuIds]);

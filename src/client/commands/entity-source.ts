@@ -24,8 +24,12 @@ export interface EntitySource {
   group: string;
   permission: Permission;
   prefix?: '#' | '@';
-  /** The page its rows open: the source is asked only for accounts whose menus hold it. */
-  page?: string;
+  /**
+   * The page its rows open (`/settings/districts`): the source is asked only for accounts whose
+   * menus hold it. Required, so no source can forget it; the palette also drops any row whose own
+   * `path` leads to a page the account cannot open.
+   */
+  page: string;
   load?(): Promise<EntityRecord[]>;
   query?(q: string): Promise<EntityRecord[]>;
   /**

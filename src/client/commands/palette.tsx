@@ -62,6 +62,11 @@ export interface PaletteProps {
   commands: readonly Command[];
   pages: readonly PaletteItem[];
   sources: readonly EntitySource[];
+  /**
+   * Whether the account may open the page at this path (its menus hold it). Every record row is
+   * checked by its own `path`, whatever its source declared: a row never leads to /404.
+   */
+  canOpen(path: string): boolean;
   ctx: CommandContext;
 }
 
@@ -89,11 +94,14 @@ const recordItem = (r: EntityRecord, group: string): PaletteItem => ({
  * Ctrl+K: one palette over pages, commands and records. cmdk is only the shell (no filtering of
  * its own); ranking is `shared/domain/search` over an index built once per list.
  */
-export function Palette({ open, seed, onClose, login, commands, pages, sources, ctx }: PaletteProps) {
+export function Palette({ open, seed, onClose, login, commands, pages, sources, canOpen, ctx }: PaletteProps) {
   const { romanize, done: dictionarySettled } = useRomanize();
   // Read by timers that outlive a render: is the palette open right now?
   const openRef = useRef(open);
   openRef.current = open;
+  // Read when records arrive, which may be after a render with newer menus.
+  const canOpenRef = useRef(canOpen);
+  canOpenRef.current = canOpen;
   const [raw, setRaw] = useState('');
   const [selected, setSelected] = useState('');
   const [step, setStep] = useState<Step | null>(null);
@@ -146,7 +154,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
       s.load!()
         .then((records) => {
           if (!live) return;
-          const items: PaletteItem[] = records.map((r) => ({ ...recordItem(r, s.group), mode: sourceMode(s) }));
+          const items: PaletteItem[] = records.filter((r) => canOpenRef.current(r.path)).map((r) => ({ ...recordItem(r, s.group), mode: sourceMode(s) }));
           // The same records as last time keep the same list, so reopening rebuilds no index.
           setLoadedBySource((prev) => {
             const old = prev[s.id];
@@ -166,18 +174,24 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
 
   // `query` sources: debounced, and an answer to an older query is dropped when it arrives late.
   const generation = useRef(0);
+  // A query waiting for its debounce or its answers: the list says it is busy meanwhile.
+  const [remotePending, setRemotePending] = useState(false);
   useEffect(() => {
     // A phone, citizen id or card number goes only to the sources that look numbers up in a body.
     const querying = sources.filter((s) => s.query && (mode === 'all' || sourceMode(s) === mode) && (s.takesNumbers || !holdsPersonalNumber(text)));
     if (!open || step || text.length < 2 || !querying.length || mode === 'commands' || mode === 'pages') {
       setRemote((r) => (r.length ? [] : r));
+      setRemotePending(false);
       return;
     }
     const mine = ++generation.current;
+    setRemotePending(true);
     const timer = setTimeout(() => {
-      Promise.all(querying.map((s) => s.query!(text).then((rs) => rs.map((r) => recordItem(r, s.group))).catch(() => [])))
+      Promise.all(querying.map((s) => s.query!(text).then((rs) => rs.filter((r) => canOpenRef.current(r.path)).map((r) => recordItem(r, s.group))).catch(() => [])))
         .then((lists) => {
-          if (mine === generation.current) setRemote(lists.flat());
+          if (mine !== generation.current) return;
+          setRemote(lists.flat());
+          setRemotePending(false);
         })
         .catch(() => undefined);
     }, DEBOUNCE_MS);
@@ -277,12 +291,12 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
       const recentRows = recents.map((r) => byKey.get(r.key)).filter((i): i is PaletteItem => !!i).map((i) => ({ ...i, group: '最近使用' }));
       return [...recentRows, ...commandItems.filter((c) => !recentRows.some((r) => r.key === c.key))].slice(0, ROWS);
     }
-    const sniffed: PaletteItem[] = mode === 'all' ? sniffedRows(sniff(text), sources) : [];
+    const sniffed: PaletteItem[] = mode === 'all' ? sniffedRows(sniff(text), sources, canOpen) : [];
     if (!text) return pool.slice(0, ROWS);
     const ranked = (ready ? ready.searchers[mode](text, { limit: ROWS, boosts }) : []).map((m) => byKey.get(m.id)).filter((i): i is PaletteItem => !!i);
     const seen = new Set(ranked.map((i) => i.key));
     return [...sniffed, ...ranked, ...remote.filter((r) => !seen.has(r.key))].slice(0, ROWS + sniffed.length);
-  }, [step, text, raw, mode, commandItems, recents, ready, boosts, remote, sources, romanize]);
+  }, [step, text, raw, mode, commandItems, recents, ready, boosts, remote, sources, canOpen, romanize]);
 
   // Results arriving never move a selection the user chose; an untouched one stays on the top row.
   useEffect(() => {
@@ -495,9 +509,16 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
           {step.error}
         </p>
       )}
-      <Cmdk.List ref={listRef} label="搜索结果" className="max-h-[60vh] overflow-y-auto p-2" onPointerMove={() => (userMoved.current = true)}>
+      <Cmdk.List
+        ref={listRef}
+        label="搜索结果"
+        // Records, the dictionary or a server search still on their way: the rows may yet change.
+        aria-busy={!step && (!settled || remotePending)}
+        className="max-h-[60vh] overflow-y-auto p-2"
+        onPointerMove={() => (userMoved.current = true)}
+      >
         <Cmdk.Empty className="px-3 py-6 text-center text-sm text-gray-500">
-          {emptyMessage(mode, text, localItems[mode].length, sources)}
+          {emptyMessage(mode, text, localItems[mode].length, sources, canOpen)}
         </Cmdk.Empty>
         {groups.map(([group, rows]) => (
           <Cmdk.Group key={group} heading={group} className="mb-1 [&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-gray-500">
@@ -533,21 +554,25 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
 }
 
 /** Rows for a typed number: one per source that can look it up, plus a warning for a bad id. */
-function sniffedRows(found: readonly Sniffed[], sources: readonly EntitySource[]): PaletteItem[] {
+function sniffedRows(found: readonly Sniffed[], sources: readonly EntitySource[], canOpen: (path: string) => boolean): PaletteItem[] {
   const group = '识别到的号码';
   return found.flatMap((s): PaletteItem[] => {
     if (s.kind === 'bad-citizen-id') return [{ key: `sniff:bad-id:${s.value}`, title: `身份证号：${s.value}`, group, disabledReason: '校验位不正确，请核对号码' }];
     return sources.flatMap((src) => {
       const r = src.lookup?.(s);
-      return r ? [{ ...recordItem(r, group), key: `sniff:${r.key}` }] : [];
+      return r && canOpen(r.path) ? [{ ...recordItem(r, group), key: `sniff:${r.key}` }] : [];
     });
   });
 }
 
-function emptyMessage(mode: Mode, text: string, records: number, sources: readonly EntitySource[]): string {
+function emptyMessage(mode: Mode, text: string, records: number, sources: readonly EntitySource[], canOpen: (path: string) => boolean): string {
   if ((mode === 'stations' || mode === 'riders') && !records) return `${MODE_HINT[mode]}模块尚未上线，暂无可搜索的记录`;
   const numbers = sniff(text).filter((s) => s.kind === 'card' || s.kind === 'citizen-id');
   // A card or id nobody here can look up: say why, rather than "no match".
-  if (numbers.length && !sources.some((src) => numbers.some((n) => src.lookup?.(n)))) return '卡片与乘客查询尚未上线，暂不能按卡号或身份证号查询';
+  const lookedUp = (n: Sniffed) => sources.some((src) => {
+    const r = src.lookup?.(n);
+    return !!r && canOpen(r.path);
+  });
+  if (numbers.length && !numbers.some(lookedUp)) return '卡片与乘客查询尚未上线，暂不能按卡号或身份证号查询';
   return '没有匹配的结果';
 }

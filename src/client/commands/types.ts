@@ -60,10 +60,12 @@ export interface Command {
   /** Available only in some states (a screen, a selection), besides its permission. */
   when?(state: CommandState): boolean;
   /**
-   * The page the command opens (`/busUser/card`): offered only to accounts whose menus hold it, so a
-   * command never leads to a page the account cannot see.
+   * The page the command opens (`/busUser/card`), or null when it opens none (a shell action): the
+   * command is offered only to accounts whose menus hold that page, so it never leads to a page the
+   * account cannot see. Required, so no command can forget it; tests/unit/modules.test.ts checks the
+   * command navigates nowhere else.
    */
-  page?: string;
+  page: string | null;
   args?: CommandArg[];
   run(ctx: CommandContext, args: Record<string, string>): void;
 }

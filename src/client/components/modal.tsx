@@ -21,6 +21,8 @@ export interface ModalProps {
   dirty?: boolean;
 }
 
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /** Esc and the backdrop close; focus is trapped inside and returns where it was (Headless UI). */
 export function Modal({ open, title, onClose, children, footer, onSubmit, width = 'max-w-lg', aboveSessionEnd = false, dirty = false }: ModalProps) {
   // A session the server ended closes every dialog but its own notice: nothing typed there could be saved.
@@ -32,6 +34,15 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   const keepRef = useRef<HTMLButtonElement>(null);
   // The last field typed in: where "keep editing" puts the hands back.
   const editingRef = useRef<HTMLElement | null>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  // Should focus still fall out of a dialog that stays open (Headless UI's own Esc, which blurs
+  // before asking to close, when the key did not come through the panel): it goes back inside.
+  const keepFocusInside = () =>
+    setTimeout(() => {
+      const panel = panelRef.current;
+      const now = document.activeElement;
+      if (panel?.isConnected && (!now || now === document.body)) panel.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    }, 0);
   useEffect(() => {
     if (asking) keepRef.current?.focus();
   }, [asking]);
@@ -50,6 +61,7 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
   };
   // Esc while asking means "keep editing"; a second Esc does not throw the text away.
   const requestClose = () => {
+    keepFocusInside();
     if (asking) return keepEditing();
     if (!dirty) return onClose();
     setAsking(true);
@@ -85,7 +97,16 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
       <div ref={setPanel} className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 pt-[10vh]">
         <DialogPanel
+          ref={panelRef}
           className={`w-full ${width} rounded bg-white shadow-xl`}
+          onKeyDown={(e) => {
+            // Esc is handled here, before Headless UI's, which blurs the focused element first: a
+            // dialog that stays open (the session-ended notice, the unsaved-changes question) would
+            // be left with focus on <body>. A key a field inside already used is not a close.
+            if (e.key !== 'Escape' || e.defaultPrevented) return;
+            e.preventDefault();
+            requestClose();
+          }}
           onFocus={(e) => {
             if (e.target.matches('input, textarea, select')) editingRef.current = e.target;
           }}

@@ -13,6 +13,17 @@ export class ApiError extends Error {
   }
 }
 
+/** A 401: the session is over; `reason` says why (the start-up check tells the login page). */
+export class SessionEndedError extends ApiError {
+  constructor(
+    readonly reason: 'elsewhere' | 'expired',
+    message: string,
+    status: number,
+  ) {
+    super(401, message, status);
+  }
+}
+
 export type Failure =
   | { kind: 'message'; code: number; msg: string }
   | { kind: 'session-ended'; reason: 'elsewhere' | 'expired'; msg: string };

@@ -6,7 +6,8 @@ const KEY = 'bus-console.flash';
 
 export interface Flash {
   msg: string;
-  kind: 'error' | 'success';
+  /** `session`: why the session ended, said on the login page itself rather than in a passing toast. */
+  kind: 'error' | 'success' | 'session';
 }
 
 export function setFlash(msg: string, kind: Flash['kind'] = 'error'): void {
@@ -23,7 +24,8 @@ export function takeFlash(): Flash | null {
     sessionStorage.removeItem(KEY);
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<Flash>;
-    return typeof parsed.msg === 'string' ? { msg: parsed.msg, kind: parsed.kind === 'success' ? 'success' : 'error' } : null;
+    const kind = parsed.kind === 'success' || parsed.kind === 'session' ? parsed.kind : 'error';
+    return typeof parsed.msg === 'string' ? { msg: parsed.msg, kind } : null;
   } catch {
     return null;
   }

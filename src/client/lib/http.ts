@@ -1,7 +1,7 @@
 import axios, { type Options, type Response as AxiosResponse } from 'redaxios';
 import { type Endpoint, auth, buildPath, DISTRICT_HEADER, LOGIN_RESULT_HEADER } from '../../shared/api';
 import type { z } from 'zod';
-import { ApiError, describe, TIMEOUT_MSG } from './errors';
+import { ApiError, describe, SessionEndedError, TIMEOUT_MSG } from './errors';
 
 export interface CallInput {
   params?: Record<string, string | number>;
@@ -15,8 +15,9 @@ export interface CallOptions {
   /** No toast: the caller shows the error itself, or swallows it (the password dialog, spec §7). */
   silent?: boolean;
   /**
-   * The start-up check of a stored token: a 401 only means "log in again", which the caller handles
-   * by showing the login page; the session-ended notice (whose button reloads) would loop on it.
+   * A 401 only means "log in again", and the caller handles it: the start-up check of a stored
+   * token (the login page says why; the notice, whose reload meets the same token, would loop) and
+   * the logout (the session is being ended anyway).
    */
   sessionCheck?: boolean;
 }
@@ -117,7 +118,7 @@ export function createHttp(hooks: HttpHooks) {
       // A refused login is the login page's business, not a dialog's (spec §8).
       if (endpoint.id === auth.authenticate.id) throw new ApiError(401, (body as { msg?: string })?.msg ?? failure.msg, status);
       if (!opts.sessionCheck) hooks.onSessionEnded(failure.reason, failure.msg);
-      throw new ApiError(401, failure.msg, status);
+      throw new SessionEndedError(failure.reason, failure.msg, status);
     }
     report(failure.msg);
     throw new ApiError(failure.code, failure.msg, status, (body as { data?: unknown } | null)?.data ?? null);

@@ -28,7 +28,8 @@ export interface FieldRefusal {
  */
 export const failOn = (field: string, msg: string) => fail(msg, { errors: [{ field, msg }] satisfies FieldRefusal[] });
 export const badRequest = (msg: string, data: unknown = null) => new AppError(Code.BAD_REQUEST, msg, 400, data);
-export const forbidden = (msg: string = Msg.forbidden) => new AppError(Code.FORBIDDEN, msg, 403);
+/** `data` may say what the console needs to explain the refusal (never the refused record itself). */
+export const forbidden = (msg: string = Msg.forbidden, data: unknown = null) => new AppError(Code.FORBIDDEN, msg, 403, data);
 /** A record that is not there is a business answer (HTTP 200); HTTP 404 is kept for unknown API paths. */
 export const notFound = (msg: string = Msg.recordNotFound) => new AppError(Code.NOT_FOUND, msg, 200);
 export const unauthorized = (msg: string = Msg.notLoggedIn, headers: Record<string, string> = {}) =>

@@ -183,6 +183,16 @@ export const cardRide = z.object({
   payStatus: z.number().int(),
 });
 
+/**
+ * `data` of card/view's 403 for a card of another district: which district it belongs to and
+ * nothing else of it (a district's name is not personal data; the card's state, holder and orders
+ * stay unsaid). The agent is told where the card is instead of a bare refusal.
+ */
+export const foreignCard = z.object({ districtId: z.number().int().nullable(), districtName: z.string().nullable() });
+export type ForeignCard = z.infer<typeof foreignCard>;
+export const foreignCardMsg = (districtName: string | null) =>
+  districtName ? `该卡属于 ${districtName}，当前账号无权查看` : '该卡不属于当前区域，当前账号无权查看';
+
 /** Everything the desk shows about one card, in one answer (masked like every list). */
 export const cardView = endpoint({
   id: 'card.view',

@@ -163,6 +163,7 @@ export function benchData(total = 50_000, seed = 20261122): BenchData {
         group,
         keywords,
         permission: SESSION,
+        page: null,
         hotkey: commands.length < 20 ? `alt+${String.fromCharCode(97 + commands.length)}` : undefined,
         run: noop,
       });

@@ -56,14 +56,16 @@ function loadRecords(): Promise<EntityRecord[]> {
 }
 
 let setOpenFromDriver: (open: boolean) => void = noop;
+/** Every bench record's page is open to the bench. */
+const openAll = () => true;
 
 function PaletteBench() {
   const [open, setOpen] = useState(false);
   useEffect(() => {
     setOpenFromDriver = setOpen;
   }, []);
-  const sources = useMemo<EntitySource[]>(() => [{ id: 'bench-records', group: RECORD_GROUP, permission: SESSION, load: loadRecords }], []);
-  return <Palette open={open} onClose={() => setOpen(false)} login="bench" commands={data.commands} pages={data.pages} sources={sources} ctx={ctx} />;
+  const sources = useMemo<EntitySource[]>(() => [{ id: 'bench-records', group: RECORD_GROUP, permission: SESSION, page: '/bench', load: loadRecords }], []);
+  return <Palette open={open} onClose={() => setOpen(false)} login="bench" commands={data.commands} pages={data.pages} sources={sources} canOpen={openAll} ctx={ctx} />;
 }
 
 /** cmdk with its own filter; markup and classes as the palette's, so only the filtering differs. */

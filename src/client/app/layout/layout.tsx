@@ -153,7 +153,7 @@ export function Layout() {
   useInactivityLogout(
     useCallback(() => {
       // Shown after the reload that the logout makes, so it is actually read.
-      setFlash(LOGIN_EXPIRED_MSG);
+      setFlash(LOGIN_EXPIRED_MSG, 'session');
       void logout();
     }, [logout]),
   );
@@ -205,14 +205,17 @@ export function Layout() {
     }),
     [navigate, logout, toggleTags, changeDistrict, toggleSidebar, fetchPalette, mutate],
   );
+  // Whether the account's menus hold the page a path leads to: what the palette offers, a command,
+  // a record source and each record row, is checked against it, so nothing offered ends on /404.
+  const canOpen = useCallback((path: string) => !!findPage(menus, new URL(path, window.location.origin).pathname), [menus]);
   const commands = useMemo(
-    () => allowedCommands(COMMANDS, grants).filter((c) => (c.id !== 'shell.switch-district' || !!user?.openDistrict) && (!c.page || !!findPage(menus, c.page))),
-    [grants, user, menus],
+    () => allowedCommands(COMMANDS, grants).filter((c) => (c.id !== 'shell.switch-district' || !!user?.openDistrict) && (c.page === null || canOpen(c.page))),
+    [grants, user, canOpen],
   );
-  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && (!s.page || !!findPage(menus, s.page))), [grants, menus]);
+  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && canOpen(s.page)), [grants, canOpen]);
   const pages = useMemo(() => pageItems(menus), [menus]);
   const jumps = useMemo(() => jumpCommands(menus), [menus]);
-  const registry = useMemo(() => ({ commands, jumps }), [commands, jumps]);
+  const registry = useMemo(() => ({ commands, jumps, ctx: commandContext }), [commands, jumps, commandContext]);
 
   // Every hotkey is a command's: one dispatcher binds them all from the registry.
   const here = useRef(location);
@@ -314,6 +317,7 @@ export function Layout() {
           commands={commands}
           pages={pages}
           sources={sources}
+          canOpen={canOpen}
           ctx={commandContext}
         />
       )}

@@ -46,6 +46,12 @@ export function LoginPage() {
         <h1 id="login-title" className="mb-8 text-center text-2xl font-semibold text-white">
           公交运营管理控制台
         </h1>
+        {/* Why the last session ended: said here, where the user is after the reload (spec §8). */}
+        {session.endedNotice && !error && (
+          <p role="alert" className="mb-4 rounded border border-amber-300/50 bg-amber-400/10 px-3 py-2 text-sm text-amber-100">
+            {session.endedNotice}
+          </p>
+        )}
         <label className="mb-4 block">
           <span className="mb-1 block text-sm text-gray-300">用户名</span>
           <input

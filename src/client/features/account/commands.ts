@@ -22,6 +22,7 @@ export const accountCommands: Command[] = [
     group: '账号管理',
     keywords: ['添加员工', 'add user'],
     permission: account.userAdd.permission,
+    page: '/user/user-list',
     run: (ctx) => ctx.navigate('/user/user-list?action=add'),
   },
   {
@@ -30,6 +31,7 @@ export const accountCommands: Command[] = [
     group: '账号管理',
     keywords: ['员工', '用户', 'find user'],
     permission: account.userPage.permission,
+    page: '/user/user-list',
     args: [{ name: 'keyword', label: '登录名、姓名或手机号', kind: 'text' }],
     run: (ctx, a) => ctx.navigate(withQuery('/user/user-list', { keyword: a.keyword })),
   },
@@ -39,6 +41,7 @@ export const accountCommands: Command[] = [
     group: '账号管理',
     keywords: ['操作日志', '审计', 'audit log'],
     permission: system.sysLogPage.permission,
+    page: '/user/sys-log',
     args: [
       { name: 'operator', label: '操作人（可留空）', kind: 'text', optional: true },
       {
@@ -67,6 +70,7 @@ export const accountSources: EntitySource[] = [
     id: 'staff',
     group: '账号',
     permission: account.userPage.permission,
+    page: '/user/user-list',
     // Staff are few: loaded once and ranked locally, so pinyin and initials find them (kfxl → 客服小李)…
     async load() {
       const page = await api.call(account.userPage, { query: { size: 1000 } }, { silent: true });
@@ -88,6 +92,7 @@ export const accountSources: EntitySource[] = [
     id: 'role-groups',
     group: '角色组',
     permission: account.groupList.permission,
+    page: '/user/role-group',
     async load() {
       const groups = await api.call(account.groupList, {}, { silent: true });
       return groups.map((g) => ({ key: `group:${g.id}`, title: g.name, subtitle: `${g.userCount} 个账号`, path: '/user/role-group' }));
@@ -97,6 +102,7 @@ export const accountSources: EntitySource[] = [
     id: 'recent-logins',
     group: '系统日志',
     permission: system.sysLogPage.permission,
+    page: '/user/sys-log',
     async load() {
       const page = await api.call(system.sysLogPage, { query: { size: 20, operationType: 'LOGIN_FAIL' } }, { silent: true });
       return page.content.map((l) => ({

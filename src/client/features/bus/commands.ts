@@ -11,6 +11,7 @@ export const busCommands: Command[] = [
     group: '公交线路',
     keywords: ['线路', 'line', 'xinzeng'],
     permission: busLine.busLineSave.permission,
+    page: '/bus/add-bus-line',
     run: (ctx) => ctx.navigate('/bus/add-bus-line'),
   },
   {
@@ -19,6 +20,7 @@ export const busCommands: Command[] = [
     group: '公交线路',
     keywords: ['区间', '子线路'],
     permission: busLine.busLineDetailSave.permission,
+    page: '/bus/add-sub-line',
     run: (ctx) => ctx.navigate('/bus/add-sub-line'),
   },
 ];
@@ -29,6 +31,7 @@ export const busSources: EntitySource[] = [
     id: 'lines',
     group: '线路',
     permission: busLine.busLineList.permission,
+    page: '/bus/bus-line',
     prefix: '#',
     async load() {
       const page = await api.call(busLine.busLineList, { query: { page: 0, size: 1000 } }, { silent: true });

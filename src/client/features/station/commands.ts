@@ -16,6 +16,7 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['站点', 'station'],
     permission: station.stationSave.permission,
+    page: '/station/station',
     run: (ctx) => ctx.navigate('/station/station?action=add'),
   },
   {
@@ -24,6 +25,7 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['重复', '合并', 'merge'],
     permission: station.stationMerge.permission,
+    page: '/station/station',
     args: [
       { name: 'keep', label: '保留的站点', kind: 'choice', options: stationOptions },
       { name: 'merge', label: '被合并并删除的站点', kind: 'choice', options: stationOptions },
@@ -36,6 +38,7 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['二维码', 'qr'],
     permission: station.stationQrInit.permission,
+    page: '/station/station-qr-code',
     run: (ctx) => ctx.navigate('/station/station-qr-code?action=generate'),
   },
   {
@@ -44,6 +47,7 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['二维码', '导出', 'excel', 'qr'],
     permission: station.stationQrExport.permission,
+    page: '/station/station-qr-code',
     run: (ctx) => ctx.navigate('/station/station-qr-code?action=export'),
   },
   {
@@ -52,6 +56,7 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['排序', 'gps', '轨迹'],
     permission: station.stationList.permission,
+    page: '/station/gps-sort',
     run: (ctx) => ctx.navigate('/station/gps-sort'),
   },
 ]; 
@@ -68,6 +73,7 @@ export const stationSources: EntitySource[] = [
     id: 'stations',
     group: '站点',
     permission: station.stationList.permission,
+    page: '/station/station',
     prefix: '#',
     // A district has a few hundred stops: loaded once per opening and ranked with pinyin (rmgc → 人民广场).
     async load() {

@@ -22,6 +22,7 @@ function statusCommand(id: string, title: string, from: VersionStatus[], to: 0 |
     group: '版本管理',
     keywords,
     permission: lineVersion.versionUpdateStatus.permission,
+    page: '/version/version',
     args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
     run: (ctx, a) => {
       api
@@ -61,6 +62,7 @@ export const versionCommands: Command[] = [
     group: '版本管理',
     keywords: ['版本', 'version'],
     permission: lineVersion.versionAdd.permission,
+    page: '/version/version',
     run: (ctx) => ctx.navigate('/version/version?action=add'),
   },
   statusCommand('version.submit', '提交版本审核', [0], 1, '提交审核', ['提交', 'submit', 'tijiao']),
@@ -73,6 +75,7 @@ export const versionCommands: Command[] = [
     group: '版本管理',
     keywords: ['对比', 'diff', '变化'],
     permission: lineVersion.versionDiff.permission,
+    page: '/version/version',
     args: [{ name: 'id', label: '选择版本', kind: 'choice', options: versionsIn(0, 1, 2) }],
     run: (ctx, a) => ctx.navigate(`/version/version?action=diff&id=${a.id}`),
   },
@@ -82,6 +85,7 @@ export const versionCommands: Command[] = [
     group: '版本管理',
     keywords: ['上线', 'online'],
     permission: lineVersion.versionSetOnlineTime.permission,
+    page: '/version/version',
     args: [
       { name: 'id', label: '选择审核通过的版本', kind: 'choice', options: passedVersions },
       {
@@ -112,6 +116,7 @@ export const versionSources: EntitySource[] = [
     id: 'versions',
     group: '版本',
     permission: lineVersion.versionPage.permission,
+    page: '/version/version',
     prefix: '#',
     async load() {
       const page = await api.call(lineVersion.versionPage, { query: { page: 0, size: 100 } }, { silent: true });

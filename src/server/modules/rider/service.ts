@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { card } from '../../../shared/api';
-import { CARD_NO } from '../../../shared/api/card';
+import { CARD_NO, type ForeignCard, foreignCardMsg } from '../../../shared/api/card';
 import { isValidCitizenId } from '../../../shared/domain/citizen-id';
 import { maskCitizenId, maskName, maskPhone } from '../../../shared/domain/mask';
 import type { AppDeps, AuthContext } from '../../context';
@@ -11,7 +11,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { cardRows } from '../../lib/card-rows';
-import { fail, failOn, isUniqueViolation, notFound } from '../../lib/errors';
+import { fail, failOn, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { maskedRider } from '../../lib/masked-rider';
 import { paged } from '../../lib/paging';
 import type { Pii } from '../../lib/pii';
@@ -115,7 +115,10 @@ const RIDES_SHOWN = 10;
 export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
   const [c] = await deps.db.select({ c: t.busCards, districtName: t.districts.name }).from(t.busCards).leftJoin(t.districts, eq(t.districts.id, t.busCards.districtId)).where(eq(t.busCards.cardNo, cardNo));
   if (!c) throw notFound('卡片不存在');
-  assertInScope(a, c.c.districtId);
+  // Another district's card: where it belongs, so the agent can say so or switch area; no more.
+  if (a.districtScope !== null && c.c.districtId !== a.districtScope) {
+    throw forbidden(foreignCardMsg(c.districtName), { districtId: c.c.districtId, districtName: c.districtName } satisfies ForeignCard);
+  }
   const [card] = await cardRows(deps, eq(t.busCards.id, c.c.id), { limit: 1 });
   const [holder] = c.c.riderId ? await selectRiders(deps.db).where(eq(t.riders.id, c.c.riderId)) : [];
   const renewals = sql<number>`(select count(*)::int from ${t.familyRenewals} r where r.binding_id = ${t.familyBindings.id})`;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { card, discount, family } from '../../../../shared/api';
-import { CARD_NO, cardCategoryLabel, cardStateLabel, payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
+import { CARD_NO, cardCategoryLabel, cardStateLabel, foreignCard, foreignCardMsg, payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
@@ -14,9 +14,13 @@ import { useHandOff } from '../../../components/desk/lookup-handoff';
 import { toast } from '../../../components/toast';
 import { cardViewPath } from '../../../components/desk/card-no-link';
 import { useScreenAction } from '../../../lib/screen-action';
+import { useRegistry } from '../../../commands/registry-context';
+import { ApiError } from '../../../lib/errors';
+import { useCurrentUser } from '../../../lib/current-user';
 
 type View = NonNullable<ReturnType<typeof useCardView>['data']>;
-const useCardView = (no: string | null) => useApi(card.cardView, no ? { body: { cardNo: no } } : null);
+// Silent: the screen says itself why a card is not shown, with the way on (no toast on top).
+const useCardView = (no: string | null) => useApi(card.cardView, no ? { body: { cardNo: no } } : null, undefined, { silent: true });
 
 const STATE_TONE = (s: number) => (s === 1 ? 'bg-green-50 text-green-800' : s === 0 ? 'bg-gray-100 text-gray-700' : 'bg-orange-50 text-orange-800');
 
@@ -42,7 +46,8 @@ export function CardViewPage() {
   // SWR keeps the previous card's answer while the next one loads: never show (or act on) it as this one.
   const data = view.data?.card.cardNo === no ? view.data : null;
   if (data) return <CardView key={data.card.cardNo} data={data} reload={() => void view.mutate()} />;
-  if (no) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">{view.error ? (view.error instanceof Error ? view.error.message : '卡片不存在') : '加载中…'}</p></ScreenSection>;
+  if (no && view.error && !view.isLoading) return <CardRefused error={view.error} />;
+  if (no) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">加载中…</p></ScreenSection>;
   if (!q) return <ScreenSection title="卡片详情"><p className="text-sm text-gray-700">按 Ctrl+K，输入卡号、身份证号或手机号查询卡片。</p></ScreenSection>;
   const cards = found.data?.cards ?? [];
   return (
@@ -65,6 +70,39 @@ export function CardViewPage() {
           ))}
         </ul>
       )}
+    </ScreenSection>
+  );
+}
+
+/**
+ * A card that cannot be shown: another district's says which (the server names the district and
+ * nothing else of the card), an unknown one says so; either way the agent has a way on from the
+ * keyboard: back where they came from, the palette again, or (an account that may switch area)
+ * that card's district.
+ */
+function CardRefused({ error }: { error: unknown }) {
+  const { ctx } = useRegistry();
+  const me = useCurrentUser();
+  const [, navigate] = useLocation();
+  const parsed = error instanceof ApiError && error.code === 403 ? foreignCard.safeParse(error.data) : null;
+  const foreign = parsed?.success ? parsed.data : null;
+  const msg = foreign ? foreignCardMsg(foreign.districtName) : error instanceof Error && error.message ? error.message : '卡片不存在';
+  // A console page opened from another one goes back to it; a card opened first in its tab, home.
+  const back = () => (window.history.length > 1 ? window.history.back() : navigate('/'));
+  return (
+    <ScreenSection title="卡片详情">
+      <div role="alert" className="max-w-2xl rounded border border-orange-200 bg-orange-50 px-3 py-2 text-sm text-orange-800">
+        {msg}
+      </div>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Button onClick={back}>返回上一页</Button>
+        <Button variant="primary" hotkey="Ctrl+K" onClick={() => ctx?.shell('palette')}>
+          重新查询
+        </Button>
+        {foreign?.districtId != null && me.data?.openDistrict && (
+          <Button onClick={() => ctx?.setDistrict(String(foreign.districtId))}>切换到{foreign.districtName ?? '该区域'}</Button>
+        )}
+      </div>
     </ScreenSection>
   );
 }
