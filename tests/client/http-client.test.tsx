@@ -5,8 +5,8 @@ import { SessionEndedDialog } from '../../src/client/app/session-ended-dialog';
 import { api } from '../../src/client/lib/api-client';
 import { ApiError } from '../../src/client/lib/errors';
 import { createHttp } from '../../src/client/lib/http';
-import { leaveNow } from '../../src/client/lib/session-ended';
-import { readToken, saveDistrict } from '../../src/client/lib/session-store';
+import { announceSessionEnded, leaveNow } from '../../src/client/lib/session-ended';
+import { readToken, saveDistrict, saveToken } from '../../src/client/lib/session-store';
 import { account, auth, system } from '../../src/shared/api';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { type RequestLog, signIn } from '../support/request-log';
@@ -191,10 +191,32 @@ describe('a session the server ended', () => {
     expect(log.to('/busline/api/user/query/msg')[0]?.headers.authorization).toBeUndefined();
     expect(screen.queryByRole('dialog')).toBeNull();
 
-    // The same answer to any other call does show it, in the "expired" wording.
+    // The same answer to any other call made in a session does show it, in the "expired" wording
+    // (a token the server no longer knows).
+    saveToken('a-token-the-server-no-longer-knows', 1800);
     await rejection(api.call(auth.currentUser));
     expect(await screen.findByRole('heading', { name: '登录已过期' })).toBeTruthy();
     expect(screen.getByRole('dialog').textContent).toContain('登录已过期，请重新登录');
+  });
+
+  it('a late 401 of a session already gone, or of a call sent without one, shows no notice over the current one', async () => {
+    render(<SessionEndedDialog />);
+    await rejection(api.call(auth.currentUser));
+    expect(log.to('/busline/api/user/query/msg')[0]?.headers.authorization).toBeUndefined();
+    // An answer that comes back after this tab has signed in again belongs to the old session.
+    const token = await signIn(s, 'viewer');
+    // The call left with the old token; by its answer the tab holds the new one.
+    let asked = 0;
+    const stale = createHttp({
+      baseURL: s.url,
+      getToken: () => (asked++ === 0 ? 'the-old-token' : token),
+      getDistrict: () => null,
+      onSessionEnded: () => announceSessionEnded({ reason: 'expired', msg: '登录已过期，请重新登录' }),
+      toast: () => undefined,
+    });
+    await rejection(stale.call(auth.currentUser));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(readToken()?.token).toBe(token);
   });
 });
 

@@ -117,7 +117,10 @@ export function createHttp(hooks: HttpHooks) {
     if (failure.kind === 'session-ended') {
       // A refused login is the login page's business, not a dialog's (spec §8).
       if (endpoint.id === auth.authenticate.id) throw new ApiError(401, (body as { msg?: string })?.msg ?? failure.msg, status);
-      if (!opts.sessionCheck) hooks.onSessionEnded(failure.reason, failure.msg);
+      // Only the session the call was made in can end: a late answer of one already gone (cleared
+      // by an earlier notice, or replaced by a new login in this tab), or of a call sent with no
+      // session at all, is no news and must not announce over the session that is current now.
+      if (!opts.sessionCheck && token && hooks.getToken() === token) hooks.onSessionEnded(failure.reason, failure.msg);
       throw new SessionEndedError(failure.reason, failure.msg, status);
     }
     report(failure.msg);
