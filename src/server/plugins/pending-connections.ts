@@ -114,7 +114,16 @@ export function guardPendingConnections(app: FastifyInstance, limits: Connection
     };
     payload.once('end', settled);
     payload.once('close', settled);
-    reply.raw.once('finish', settled);
+    reply.raw.once('finish', () => {
+      settled();
+      // Answered before its body was read (a 415, a refusal before parsing): Node drains an unread
+      // request itself, but not one already piped here, and its keep-alive socket would stay stuck
+      // mid-body for the client's next request. Let the rest run out, as Node would.
+      if (!payload.readableEnded && !payload.destroyed) {
+        payload.unpipe(meter);
+        payload.resume();
+      }
+    });
     return meter;
   });
 }
