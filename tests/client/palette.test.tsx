@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
@@ -288,6 +289,29 @@ describe('arguments', () => {
     const main = screen.getByRole('main');
     expect(await within(main).findByText('客服小李', {}, { timeout: 5_000 })).toBeTruthy();
     expect(within(main).queryByText('系统管理员')).toBeNull();
+  });
+
+  it('查询账号 with a phone hands it to the list in memory: neither the address nor any request URL holds it', async () => {
+    const { user, token } = await start('admin');
+    const staff = (await s.call<{ content: { login: string; name: string; phone: string | null }[] }>(account.userPage, { token, query: { size: 100 } })).body.data.content;
+    const agentRow = staff.find((u) => u.login === 'agent');
+    expect(agentRow?.phone).toMatch(/^1\d{2}\*{4}\d{4}$|^1\d{10}$/);
+    // The list masks phones; the stored number is what an operator would type.
+    const phone = (await s.database.db.execute(sql`select phone from users where login = 'agent'`) as unknown as { rows: { phone: string }[] }).rows[0]!.phone;
+    const log = recordRequests(s);
+    const { dialog } = await openPalette(user);
+    await user.keyboard('查询账号');
+    await expectSelected(dialog, '查询账号');
+    await user.keyboard('{Enter}');
+    await user.keyboard(phone);
+    await expectSelected(dialog, `确定：${phone}`);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(window.location.pathname).toBe('/user/user-list'));
+    const main = screen.getByRole('main');
+    expect(await within(main).findByText('客服小李', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(window.location.search).not.toContain(phone.slice(3, 7));
+    const leaked = log.seen.filter((r) => [...r.query.values()].some((v) => v.replace(/\D/g, '').includes(phone)));
+    expect(leaked.map((r) => r.path)).toEqual([]);
   });
 
   it('Backspace on an empty argument goes back to the list', async () => {

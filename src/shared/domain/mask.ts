@@ -65,11 +65,12 @@ export const looksLikeCitizenId = (s: string) => CITIZEN_ID.test(s.trim());
 
 /**
  * Whether a typed query holds a number that may name a person or a card: seven or more digits in a
- * row once spaces and dashes are dropped (a phone `138 0013 8001`, a citizen id, a card number, or
- * the better part of one typed so far). A search by name never sends such a query to the server:
+ * row once every separator is dropped and full-width digits (a Chinese IME's) read as digits: a
+ * phone `138 0013 8001`, `138.0013.8001` or `１３８００１３８００１`, a citizen id, a card number, or
+ * the better part of one typed so far. A search by name never sends such a query to the server:
  * its GET would put the number in a URL, which proxies, access logs and saved HAR files keep.
  */
-export const holdsPersonalNumber = (q: string): boolean => /\d{7}/.test(q.replace(/[\s-]+/g, ''));
+export const holdsPersonalNumber = (q: string): boolean => /\d{7}/.test(q.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ''));
 
 type Kind = 'phone' | 'citizenId' | 'name';
 

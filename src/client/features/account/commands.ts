@@ -3,7 +3,7 @@ import { formatDateTime } from '../../../shared/domain/time';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
-import { maskPhone } from '../../../shared/domain/mask';
+import { holdsPersonalNumber, maskPhone } from '../../../shared/domain/mask';
 import { staffKeyword } from './staff-keyword';
 
 const withQuery = (path: string, q: Record<string, string | undefined>) => {
@@ -33,7 +33,13 @@ export const accountCommands: Command[] = [
     permission: account.userPage.permission,
     page: '/user/user-list',
     args: [{ name: 'keyword', label: '登录名、姓名或手机号', kind: 'text' }],
-    run: (ctx, a) => ctx.navigate(withQuery('/user/user-list', { keyword: a.keyword })),
+    // A phone typed here is personal data: handed to the list in memory, never put in the address.
+    run: (ctx, a) => {
+      if (a.keyword && holdsPersonalNumber(a.keyword)) {
+        staffKeyword.handOff(a.keyword);
+        ctx.navigate('/user/user-list');
+      } else ctx.navigate(withQuery('/user/user-list', { keyword: a.keyword }));
+    },
   },
   {
     id: 'sysLog.find',
@@ -78,7 +84,7 @@ export const accountSources: EntitySource[] = [
     },
     // …and the server is asked too, for whatever lies beyond the first thousand.
     async query(q) {
-      const page = await api.call(account.userPage, { query: { keyword: q, size: 8 } }, { silent: true });
+      const page = await api.call(account.userPageByBody, { body: { keyword: q, size: 8 } }, { silent: true });
       return page.content.map(staffRecord);
     },
     // A staff member's phone is personal data too: handed to the list in memory (never the address),
