@@ -63,7 +63,8 @@ export class StreamRegistry {
     const session = [...(this.bySession.get(sessionId) ?? [])];
     for (const s of session.slice(0, Math.max(0, session.length + 1 - this.limits.perSession))) victims.add(s);
     const account = [...(this.byAccount.get(userId) ?? [])].filter((s) => !victims.has(s));
-    for (const s of account.slice(0, Math.max(0, account.length + victims.size + 1 - this.limits.perAccount))) victims.add(s);
+    // `account` holds what stays once the session's own victims are gone: only those count.
+    for (const s of account.slice(0, Math.max(0, account.length + 1 - this.limits.perAccount))) victims.add(s);
     if (this.limits.max > 0 && this.total - victims.size + 1 > this.limits.max) return null;
     for (const v of victims) v.replace();
     const slot = new Slot(userId, sessionId, (s) => this.free(s));
