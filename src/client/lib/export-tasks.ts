@@ -25,6 +25,8 @@ let following = false;
 let stopFollowing: (() => void) | null = null;
 /** Bumped by every stop: work begun for an earlier session (a resume in flight) does not restart it. */
 let generation = 0;
+/** The listener that takes a replaced stream back when the tab is shown again, while one waits. */
+let takeBackWhenShown: (() => void) | null = null;
 
 /**
  * Follows the account's tasks from now until `stopTasks()` (the layout's end: logout). The stream is
@@ -52,17 +54,23 @@ function streamStopped(of: number, why: 'refused' | 'replaced'): void {
   stopFollowing = null;
   if (why !== 'replaced') return;
   taskStore.set((prev) => ({ ...prev, replaced: true }));
+  // One listener at a time, whatever the number of replacements: the last one's generation counts.
+  if (takeBackWhenShown) document.removeEventListener('visibilitychange', takeBackWhenShown);
   const shown = () => {
     if (document.visibilityState !== 'visible') return;
     document.removeEventListener('visibilitychange', shown);
+    takeBackWhenShown = null;
     if (of === generation && taskStore.get().replaced) ensureFollowingTasks();
   };
+  takeBackWhenShown = shown;
   document.addEventListener('visibilitychange', shown);
 }
 
 /** Sign-out: the stream ends, and nothing of this account's tasks stays on screen. */
 export function stopTasks(): void {
   generation++;
+  if (takeBackWhenShown) document.removeEventListener('visibilitychange', takeBackWhenShown);
+  takeBackWhenShown = null;
   following = false;
   stopFollowing?.();
   stopFollowing = null;
