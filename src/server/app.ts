@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { Code, Msg } from '../shared/api';
+import { Code, Msg, system } from '../shared/api';
 import { installChineseZodMessages } from '../shared/api/zod-locale';
 import { type Clock, type Config, resolvePiiKey, systemClock } from './config';
 import type { AppDeps } from './context';
@@ -55,16 +55,44 @@ async function loadJwtKey(db: Db): Promise<Uint8Array> {
 
 /** How long a page waits for the QR code's address; a slow database leaves the QR code out rather than hold the page. */
 const QR_LOOKUP_MS = 1_000;
+/**
+ * How long a read QR address serves page loads: every unauthenticated GET of a page would otherwise
+ * cost a query (a flood of `/x1`, `/x2`… on PGlite's one connection). A save on this instance
+ * forgets it at once; other instances' pages follow within this time.
+ */
+const QR_CACHE_MS = 15_000;
+
+/** The sidebar QR code's address, read at most once per QR_CACHE_MS; concurrent page loads share one read. */
+function qrCodeCache(deps: AppDeps) {
+  let held: { at: number; read: Promise<string | null> } | null = null;
+  return {
+    get(): Promise<string | null> {
+      const now = Date.now();
+      if (!held || now - held.at > QR_CACHE_MS) {
+        const read = qrCode(deps);
+        held = { at: now, read };
+        // A failed read is not kept: the next page asks again.
+        read.catch(() => {
+          if (held?.read === read) held = null;
+        });
+      }
+      return held.read;
+    },
+    forget(): void {
+      held = null;
+    },
+  };
+}
 
 /**
  * The console page's policy: the base one with the sidebar QR code's origin among the image
- * sources, read at each page load (a super user may change it at any time, on any instance).
+ * sources (a super user may change it at any time, on any instance).
  */
-async function pagePolicy(app: FastifyInstance, deps: AppDeps, policy: ConsolePolicy): Promise<string> {
+async function pagePolicy(app: FastifyInstance, qr: ReturnType<typeof qrCodeCache>, policy: ConsolePolicy): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const qr = await Promise.race([qrCode(deps), new Promise<null>((resolve) => (timer = setTimeout(resolve, QR_LOOKUP_MS, null)))]);
-    const source = qr ? imageSourceOf(qr) : null;
+    const address = await Promise.race([qr.get(), new Promise<null>((resolve) => (timer = setTimeout(resolve, QR_LOOKUP_MS, null)))]);
+    const source = address ? imageSourceOf(address) : null;
     return policy.withImages(source ? [source] : []);
   } catch (err) {
     app.log.warn({ err }, 'the QR code address was not read for the page policy');
@@ -154,7 +182,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     });
   }
-  registerNotFound(app, { indexHtml, pagePolicy: () => pagePolicy(app, deps, policy) });
+  const qr = qrCodeCache(deps);
+  // A save of the settings on this instance is seen by the next page at once.
+  app.addHook('onResponse', async (req) => {
+    if (req.method === system.configSave.method && req.routeOptions.url === system.configSave.path) qr.forget();
+  });
+  registerNotFound(app, { indexHtml, pagePolicy: () => pagePolicy(app, qr, policy) });
   logger = app.log;
   // Tests that drive the queue by hand reach it here.
   app.decorate('exportsRuntime', exports);
