@@ -4,6 +4,7 @@ import * as t from '../../db/schema';
 import type { SeedContext, SeedGenerator } from '../../db/seed/context';
 import { ensureRidePartitions } from '../../lib/ride-partitions';
 import { EMPLOYEE_CARD_CATEGORY } from '../../../shared/api/ridership';
+import { DAY_MS, addDays, shanghaiDate, shanghaiMidnight } from '../../../shared/domain/time';
 
 /**
  * Demo rides (issue 12): raw ride records for the last 30 whole Shanghai days and today so far, at
@@ -14,8 +15,6 @@ import { EMPLOYEE_CARD_CATEGORY } from '../../../shared/api/ridership';
  * must all have data at any hour. Modest by default, for a quick first start; deterministic from SEED.
  */
 
-const DAY_MS = 86_400_000;
-const SHANGHAI_MS = 8 * 3600_000;
 const RAW_DAYS = 30;
 const AGGREGATE_DAYS = 90;
 const CHANNELS = ['乘车码', '交通卡', '银联闪付', '数字人民币'];
@@ -23,10 +22,10 @@ const CHANNELS = ['乘车码', '交通卡', '银联闪付', '数字人民币'];
 const HOUR_WEIGHTS = [0, 0, 0, 0, 0, 1, 4, 10, 12, 7, 5, 5, 6, 5, 5, 5, 6, 10, 11, 7, 5, 4, 2, 1];
 const HOUR_TOTAL = HOUR_WEIGHTS.reduce((a, b) => a + b, 0);
 
-/** Shanghai midnight of the day `back` days before `now`'s day, as a UTC instant. */
+/** The Shanghai day `back` days before `now`'s: when it begins, and its `YYYY-MM-DD`. */
 function shanghaiDay(now: Date, back: number): { start: number; label: string } {
-  const local = Math.floor((now.getTime() + SHANGHAI_MS) / DAY_MS) * DAY_MS - back * DAY_MS;
-  return { start: local - SHANGHAI_MS, label: new Date(local).toISOString().slice(0, 10) };
+  const label = addDays(shanghaiDate(now), -back);
+  return { start: shanghaiMidnight(label).getTime(), label };
 }
 
 const isWeekend = (label: string) => [0, 6].includes(new Date(`${label}T00:00:00Z`).getUTCDay());
