@@ -41,7 +41,7 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
     setTimeout(() => {
       const panel = panelRef.current;
       const now = document.activeElement;
-      if (panel?.isConnected && (!now || now === document.body)) panel.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+      if (panel?.isConnected && (!now || now === document.body)) safeTarget(panel)?.focus();
     }, 0);
   useEffect(() => {
     if (asking) keepRef.current?.focus();
@@ -151,11 +151,17 @@ export function ModalActions({ onCancel, busy = false, disabled = false, submitL
 }
 
 /**
- * Where focus goes when what held it inside the dialog can hold it no more: the footer's first
- * enabled button (取消, or 继续编辑 while asking: the safe choice by convention), else the dialog.
+ * Where focus goes when what held it inside the dialog can hold it no more (a disabled or removed
+ * element, Headless UI's blur on Esc): the footer's first enabled button (取消, or 继续编辑 while
+ * asking: the safe choice by convention), else the first thing that takes focus, else the dialog.
+ * One rule for both keepers, so they never race to different places.
  */
 function safeTarget(panel: HTMLElement): HTMLElement | null {
-  return panel.querySelector<HTMLElement>('[data-modal-footer] button:not(:disabled)') ?? panel.closest<HTMLElement>('[role="dialog"]');
+  return (
+    panel.querySelector<HTMLElement>('[data-modal-footer] button:not(:disabled)') ??
+    panel.querySelector<HTMLElement>(FOCUSABLE) ??
+    panel.closest<HTMLElement>('[role="dialog"]')
+  );
 }
 
 /**
