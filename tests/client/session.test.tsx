@@ -280,6 +280,43 @@ describe('a session the server ended (spec §8)', () => {
     return loads;
   }
 
+  it('another tab told that the session ended: this tab follows to /login with its page as the way back, and its login page says why too', async () => {
+    const loads = watchLoads();
+    await signIn(s, 'viewer');
+    visit(s, '/station/station?from=other-tab');
+    const first = render(<App />);
+    await mainMenu();
+    // What the told tab leaves in the shared storage, and the event the browser fires in the others.
+    localStorage.setItem('bus-console.session-ended', JSON.stringify({ msg: '账号已在其他地方登录，请重新登录', at: Date.now() }));
+    localStorage.removeItem('bus-console.token');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'bus-console.token', oldValue: 'x', newValue: null }));
+    await waitFor(() => expect(loads).toHaveLength(1));
+    const next = new URL(loads[0] ?? '', window.location.origin);
+    expect(next.pathname).toBe('/login');
+    expect(next.searchParams.get('redirect')).toBe('/station/station?from=other-tab');
+    first.unmount();
+    visit(s, next.pathname + next.search);
+    render(<App />);
+    expect((await screen.findByText('账号已在其他地方登录，请重新登录', {}, { timeout: 5_000 })).getAttribute('role')).toBe('alert');
+  });
+
+  it('a deliberate 退出登录 in another tab leaves no reason to say (an old note is not news)', async () => {
+    const loads = watchLoads();
+    await signIn(s, 'viewer');
+    visit(s, '/station/station');
+    const first = render(<App />);
+    await mainMenu();
+    localStorage.setItem('bus-console.session-ended', JSON.stringify({ msg: '账号已在其他地方登录，请重新登录', at: Date.now() - 60_000 }));
+    localStorage.removeItem('bus-console.token');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'bus-console.token', oldValue: 'x', newValue: null }));
+    await waitFor(() => expect(loads).toHaveLength(1));
+    first.unmount();
+    visit(s, '/login');
+    render(<App />);
+    await screen.findByRole('button', { name: /登录/ }, { timeout: 5_000 });
+    expect(screen.queryByText('账号已在其他地方登录，请重新登录')).toBeNull();
+  });
+
   it('logged out by another request: one navigation says 登录已过期, the token is gone at once and /login loads within a second, with no key pressed; the login page then says why, once', async () => {
     const loads = watchLoads();
     const token = await signIn(s, 'viewer');

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { sessionEndedShowing } from '../lib/session-ended';
+import { setFlash } from '../lib/flash';
+import { endedInAnotherTab, sessionEndedShowing } from '../lib/session-ended';
 import { readToken, touchToken } from '../lib/session-store';
 import { KEYS } from '../lib/storage';
 
@@ -33,7 +34,11 @@ export function useInactivityLogout(onIdle: () => void, checkEveryMs = 5_000): v
 export function useLogoutAcrossTabs(onLoggedOut: () => void): void {
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
-      if (e.key === KEYS.token && e.newValue === null) onLoggedOut();
+      if (e.key !== KEYS.token || e.newValue !== null) return;
+      // The server ended the session in another tab: this one's login page says why as well.
+      const why = endedInAnotherTab();
+      if (why) setFlash(why, 'session');
+      onLoggedOut();
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);

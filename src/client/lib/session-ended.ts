@@ -1,6 +1,7 @@
 import { setFlash } from './flash';
 import { safeRedirect } from './safe-redirect';
 import { clearSession } from './session-store';
+import { KEYS, readJson, writeJson } from './storage';
 import { createStore, useStore } from './store';
 
 /** The one "login expired / logged in elsewhere" notice; only one shows at a time (spec §8). */
@@ -18,7 +19,7 @@ let target = '/login';
 let left = false;
 
 /** Where the login sends the user back: the page they were on when the session ended. */
-function loginAddress(): string {
+export function loginAddress(): string {
   const here = window.location.pathname + window.location.search + window.location.hash;
   // Already on /login (the guard got there first): keep the redirect it carries.
   const carried = window.location.pathname === '/login' ? new URLSearchParams(window.location.search).get('redirect') : here;
@@ -36,6 +37,8 @@ export function announceSessionEnded(next: SessionEnded): void {
   // Taken before anything re-routes: the login brings the user back to this exact page.
   target = loginAddress();
   left = false;
+  // Written before the token goes: the other tabs, which follow its removal to /login, say why too.
+  writeJson(KEYS.sessionEnded, { msg: next.msg, at: Date.now() });
   clearSession();
   setFlash(next.msg, 'session');
   notice.set(next);
@@ -63,3 +66,15 @@ export const resetSessionEnded = (): void => {
   left = false;
   notice.set(null);
 };
+
+/** How long another tab's note of why the session ended is news: the tabs follow within moments. */
+const NOTE_FRESH_MS = 10_000;
+
+/**
+ * Why the session ended, when another tab of this browser was told by the server a moment ago;
+ * null after a deliberate 退出登录 (which leaves no note) or an old note.
+ */
+export function endedInAnotherTab(now = Date.now()): string | null {
+  const note = readJson<{ msg?: unknown; at?: unknown }>(KEYS.sessionEnded);
+  return note && typeof note.msg === 'string' && typeof note.at === 'number' && now - note.at < NOTE_FRESH_MS && note.at <= now ? note.msg : null;
+}

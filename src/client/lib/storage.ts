@@ -9,6 +9,8 @@ export const KEYS = {
   user: `${PREFIX}user`,
   activity: `${PREFIX}activity`,
   district: `${PREFIX}district`,
+  /** Why the server ended the session, for the browser's other tabs: `{ msg, at }`. */
+  sessionEnded: `${PREFIX}session-ended`,
   backNavbar: `${PREFIX}back-navbar`,
   qrCode: `${PREFIX}qr-code`,
   location: `${PREFIX}location`,

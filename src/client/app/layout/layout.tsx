@@ -16,7 +16,7 @@ import { toast } from '../../components/toast';
 import { setFlash } from '../../lib/flash';
 import { ScreenContext } from '../../lib/screen-context';
 import { MAIN_ID, focusMain, rescueLostFocus } from '../../lib/focus';
-import { sessionEndedShowing, useSessionEnded } from '../../lib/session-ended';
+import { loginAddress, sessionEndedShowing, useSessionEnded } from '../../lib/session-ended';
 import { saveDistrict } from '../../lib/session-store';
 import { type TypeAhead, claimTypeAhead } from '../../lib/type-ahead';
 import { readCookie, writeCookie } from '../../lib/storage';
@@ -157,7 +157,8 @@ export function Layout() {
       void logout();
     }, [logout]),
   );
-  useLogoutAcrossTabs(useCallback(() => window.location.assign('/login'), []));
+  // To /login with this page as the way back, as the tab that was told goes.
+  useLogoutAcrossTabs(useCallback(() => window.location.assign(loginAddress()), []));
 
   const toggleSidebar = useCallback(() => {
     if (mobile) return setMobileOpen((v) => !v);
