@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { currentTitle, loginThroughPage, openConsole } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
+import { shanghaiDateTime } from '../../src/shared/domain/time';
 
 /**
  * The network, keyboard only, in Debian's Chromium against the real `npm start` (demo city): the
@@ -168,7 +169,7 @@ describe('设置上线时间 from the palette', () => {
 });
 
 /** Shanghai wall time `seconds` from now, as typed into the palette (YYYY-MM-DD HH:mm:ss). */
-const shanghaiIn = (seconds: number) => new Date(Date.now() + seconds * 1000 + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+const shanghaiIn = (seconds: number) => shanghaiDateTime(Date.now() + seconds * 1000);
 
 describe('a line edit from open to online, keyboard only', () => {
   it_('# the line, Alt+↓ and Ctrl+S, its path on the map, then submit, pass and schedule from the palette: the job takes it online', async () => {

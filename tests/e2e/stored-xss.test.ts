@@ -102,6 +102,17 @@ describe('markup stored in text fields is shown as text and never runs', () => {
   });
 });
 
+/** A server that counts every request made to it: what markup built from a name would fetch. */
+async function startBait(): Promise<{ hits: string[]; origin: string; close: () => Promise<void> }> {
+  const hits: string[] = [];
+  const bait = http.createServer((req, res) => {
+    hits.push(req.url ?? '');
+    res.end('bait');
+  });
+  await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
+  return { hits, origin: `http://127.0.0.1:${(bait.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => bait.close(() => resolve())) };
+}
+
 /**
  * Markup in a station's or a line's name, drawn on the maps (站点, 线路轨迹): Leaflet writes a
  * string tooltip as HTML, so an image or a frame in a name would be fetched by everyone who hovers
@@ -111,13 +122,7 @@ describe('markup stored in text fields is shown as text and never runs', () => {
  */
 describe('markup in names drawn on the maps is shown as text and fetches nothing', () => {
   it_('stations and a line named as an image and frames: hovered on 站点 and 线路轨迹', async () => {
-    const hits: string[] = [];
-    const bait = http.createServer((req, res) => {
-      hits.push(req.url ?? '');
-      res.end('bait');
-    });
-    await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(bait.address() as AddressInfo).port}`;
+    const { hits, origin, close } = await startBait();
     const names = [`<img src=${origin}/b>`, '<iframe src=/login>', `<iframe src=${origin}/f>`];
     try {
       // The manager writes; the read-only viewer, who hovers the map, is the one a name would reach.
@@ -176,7 +181,7 @@ describe('markup in names drawn on the maps is shown as text and fetches nothing
         await context.close();
       }
     } finally {
-      await new Promise((resolve) => bait.close(resolve));
+      await close();
     }
   });
 });
@@ -221,13 +226,7 @@ function createdFromNames(page: Page) {
 
 describe("the page's policy, under the escaping", () => {
   it_('refuses what markup that slipped through would load: an image from another site, any frame', async () => {
-    const hits: string[] = [];
-    const bait = http.createServer((req, res) => {
-      hits.push(req.url ?? '');
-      res.end('bait');
-    });
-    await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(bait.address() as AddressInfo).port}`;
+    const { hits, origin, close } = await startBait();
     const { context, page, errors } = await openConsole(browser!);
     try {
       await page.goto(`${server.url}/login`);
@@ -243,7 +242,7 @@ describe("the page's policy, under the escaping", () => {
       expect(hits).toEqual([]);
     } finally {
       await context.close();
-      await new Promise((resolve) => bait.close(resolve));
+      await close();
     }
   });
 });
