@@ -95,14 +95,20 @@ describe('合并站点 from the palette', () => {
   });
 });
 
+/** Signs the manager in through the page; reads the API as that session (the data a test picks). */
+async function managerSignedIn(page: Page): Promise<{ token: string; get: <T>(path: string) => Promise<T> }> {
+  await page.goto(`${server.url}/login`);
+  await loginThroughPage(page, 'manager');
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('bus-console.token') ?? '{}').token as string);
+  const get = async <T,>(path: string) => ((await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: T }).data;
+  return { token, get };
+}
+
 describe('合并站点 refused', () => {
   it_('a pair a past version blocks: focus stays in the dialog (Tab included), the keyboard picks the other to keep, Esc merges nothing', async () => {
     const { context, page, errors } = await openConsole(browser!);
     try {
-      await page.goto(`${server.url}/login`);
-      await loginThroughPage(page, 'manager');
-      const token = await page.evaluate(() => JSON.parse(localStorage.getItem('bus-console.token') ?? '{}').token as string);
-      const get = async <T,>(path: string) => ((await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: T }).data;
+      const { token, get } = await managerSignedIn(page);
       const online = (await get<{ content: { id: number }[] }>('/busline/api/bus/line/version/query/version/page?status=3')).content[0]!;
       const line = (await get<{ content: { id: number }[] }>(`/busline/api/busLine/list?versionId=${online.id}&size=1`)).content[0]!;
       const used = (await get<{ stops: { up: { stationId: number; name: string; lng: number; lat: number }[] } }>(`/busline/api/busLine/info?id=${line.id}`)).stops.up[0]!;
@@ -175,10 +181,7 @@ describe('a line edit from open to online, keyboard only', () => {
   it_('# the line, Alt+↓ and Ctrl+S, its path on the map, then submit, pass and schedule from the palette: the job takes it online', async () => {
     const { context, page, errors } = await openConsole(browser!);
     try {
-      await page.goto(`${server.url}/login`);
-      await loginThroughPage(page, 'manager');
-      const token = await page.evaluate(() => JSON.parse(localStorage.getItem('bus-console.token') ?? '{}').token as string);
-      const get = async <T,>(path: string) => ((await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: T }).data;
+      const { token, get } = await managerSignedIn(page);
       const list = await get<{ content: { id: number; name: string; isLoop: boolean }[]; version: { id: number; name: string } }>('/busline/api/busLine/list?size=20');
       // Not a loop: moving a loop's first stop would (rightly) block the submit.
       const line = list.content.find((l) => !l.isLoop)!;
