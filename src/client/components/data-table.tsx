@@ -9,12 +9,12 @@ import { type FilterDef, FilterBar } from './filter-bar';
 import { Pagination } from './pagination';
 import type { TableState } from './table-state';
 
-export interface Column<T> {
+export interface Column<T, S extends string = string> {
   id: string;
   header: string;
   cell(row: T): ReactNode;
-  /** The server's sort field; the header becomes a sort button. */
-  sort?: string;
+  /** The server's sort field (typed from the list endpoint's schema on resource lists); the header becomes a sort button. */
+  sort?: S;
   /** Always shown: the column menu cannot hide it. */
   fixed?: boolean;
   hiddenByDefault?: boolean;
@@ -59,6 +59,8 @@ interface DataTableProps<T, K extends string> {
   onCurrentRow?(row: T | null): void;
   /** Moves the current row to the row with this key when it changes (picked on that map). */
   cursorKey?: string | number | null;
+  /** A letter pressed on the focused row (a row action's hotkey): true when it was taken. */
+  onRowLetter?(key: string, row: T): boolean;
 }
 
 const isPage = <T,>(d: Page<T> | readonly T[] | undefined): d is Page<T> => !!d && !Array.isArray(d);
@@ -91,6 +93,7 @@ export function DataTable<T, K extends string = string>({
   selection,
   onCurrentRow,
   cursorKey,
+  onRowLetter,
 }: DataTableProps<T, K>) {
   const { active } = useScreenLocation();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -173,6 +176,10 @@ export function DataTable<T, K extends string = string>({
   const onRowKey = (e: ReactKeyboardEvent<HTMLTableRowElement>, i: number, row: T) => {
     // Keys typed into a row's own buttons and links are theirs.
     if (e.target !== e.currentTarget || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (onRowLetter && e.key.length === 1 && !e.shiftKey && onRowLetter(e.key, row)) {
+      e.preventDefault();
+      return;
+    }
     const moves: Record<string, number> = { j: i + 1, ArrowDown: i + 1, k: i - 1, ArrowUp: i - 1, Home: 0, End: rows.length - 1 };
     const to = moves[e.key.length === 1 ? e.key.toLowerCase() : e.key];
     if (selection && (e.key === ' ' || e.key === 'x')) {

@@ -43,6 +43,13 @@ export interface Endpoint<
    * and passwords only through these.
    */
   bodyFormOf: string | null;
+  /**
+   * Resource tags (README: the resource frame): what a read shows and what a change alters. After a
+   * change the console refetches every read sharing a tag, so no screen lists endpoints to refresh.
+   * Unset means the owning module's id (src/shared/modules: `tagsOf`).
+   */
+  reads: readonly string[] | null;
+  writes: readonly string[] | null;
 }
 
 interface EndpointInput<P, Q, B, R> {
@@ -60,6 +67,8 @@ interface EndpointInput<P, Q, B, R> {
   file?: boolean;
   readsOnly?: boolean;
   bodyFormOf?: string;
+  reads?: readonly string[];
+  writes?: readonly string[];
 }
 
 export function endpoint<
@@ -79,6 +88,8 @@ export function endpoint<
     file: def.file ?? false,
     readsOnly: def.readsOnly ?? false,
     bodyFormOf: def.bodyFormOf ?? null,
+    reads: def.reads ?? null,
+    writes: def.writes ?? null,
   };
 }
 
@@ -102,6 +113,7 @@ export function readByBody<Q extends z.ZodType, R extends z.ZodType>(spec: Endpo
     file: spec.file,
     readsOnly: true,
     bodyFormOf: spec.id,
+    ...(spec.reads ? { reads: spec.reads } : {}),
   });
 }
 

@@ -4,6 +4,7 @@ import { id, optionalText, requiredText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grant } from './permissions';
 import { travelQuery } from './bus-line';
+import { onOffFlow } from '../frame/status-flow';
 
 /**
  * Stations (spec §7, prefix /busline/api/busStation): shared by every line version of their
@@ -14,7 +15,7 @@ import { travelQuery } from './bus-line';
 export const STATION_QR_PAGE = 'pages/station/index';
 
 /** 1 in service, 0 out of service (a station out of service blocks submitting a version that uses it). */
-export const STATION_STATES = { 1: '启用', 0: '停用' } as const;
+export const STATION_STATE = onOffFlow('状态', { code: 1, label: '启用' }, { code: 0, label: '停用' });
 
 /** Whole-China bounds for GCJ-02 coordinates: anything else is a typo or swapped lng/lat. */
 const lng = z.number({ error: '经度应为数字' }).min(73, { error: '经度应在 73–136 之间' }).max(136, { error: '经度应在 73–136 之间' });
@@ -27,7 +28,7 @@ export const stationRow = z.object({
   name: z.string(),
   lng: z.number(),
   lat: z.number(),
-  state: z.union([z.literal(0), z.literal(1)]),
+  state: STATION_STATE.schema,
   /** The short code of the station's mini-program QR (scene ≤ 32 characters); null until generated. */
   qrCode: z.string().nullable(),
   updatedDate: timestamp,
@@ -44,7 +45,7 @@ export const stationList = endpoint({
   path: `${BUSLINE}/busStation/list`,
   query: pageQuery(['name', 'updatedDate'] as const).extend({
     name: optionalText('站点名称', 40).optional(),
-    state: z.enum(['0', '1'], { error: '状态应为 0 或 1' }).transform(Number).optional(),
+    state: STATION_STATE.filter.optional(),
     /** Only stations with (true) or without (false) a QR code. */
     hasQr: z.enum(['true', 'false'], { error: '二维码筛选应为 true 或 false' }).transform((v) => v === 'true').optional(),
   }),
@@ -62,7 +63,7 @@ export const stationSave = endpoint({
     name: requiredText('站点名称', 40),
     lng,
     lat,
-    state: z.union([z.literal(0), z.literal(1)], { error: '状态应为 0 或 1' }).default(1),
+    state: STATION_STATE.schema.default(1),
   }),
   response: stationRow,
   permission: NETWORK_EDITORS,

@@ -73,3 +73,4 @@ export const MENU_JUMP_KEYS = Object.fromEntries(
 export { menuCatalogue, menuItemIds, type AuthItemRow } from './catalogue';
 export type { MenuDef, ModuleManifest, PageDef } from './define';
 export { defineModule, grantIn } from './define';
+export { readTags, staleAfter, writeTags } from './tags';

@@ -3,13 +3,14 @@ import dayjs from 'dayjs';
 import type { FastifyReply } from 'fastify';
 import { and, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { station } from '../../../shared/api';
+import { station } from '../../../shared/api';
 import { STATION_QR_PAGE } from '../../../shared/api/station';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, isUniqueViolation, notFound } from '../../lib/errors';
+import { listService } from '../../lib/list';
 import { orderBy, paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
@@ -35,21 +36,24 @@ export const stationDto = (r: { station: typeof t.stations.$inferSelect; distric
 
 export const selectStations = (db: Db) => db.select(stationColumns).from(t.stations).leftJoin(t.districts, eq(t.districts.id, t.stations.districtId));
 
-const SORT = { name: t.stations.name, updatedDate: t.stations.updatedAt } as const;
+/** 站点列表: the chosen area's stations by name, state and whether they have a QR code. */
+export const stationList = listService({
+  endpoint: station.stationList,
+  select: selectStations,
+  count: (db) => db.select({ n: count() }).from(t.stations),
+  scope: t.stations.districtId,
+  filters: {
+    name: (name) => contains(t.stations.name, name),
+    state: (state) => eq(t.stations.state, state),
+    hasQr: (hasQr) => (hasQr ? isNotNull(t.stations.qrCode) : isNull(t.stations.qrCode)),
+  },
+  sorts: { name: t.stations.name, updatedDate: t.stations.updatedAt },
+  order: { column: t.stations.id, dir: 'asc' },
+  key: { column: t.stations.id, of: (r) => r.station.id },
+  dto: stationDto,
+});
 
-export async function listStations(deps: AppDeps, a: AuthContext, q: ListQuery) {
-  const where: (SQL | undefined)[] = [inScope(a, t.stations.districtId)];
-  if (q.name) where.push(contains(t.stations.name, q.name));
-  if (q.state !== undefined) where.push(eq(t.stations.state, q.state));
-  if (q.hasQr !== undefined) where.push(q.hasQr ? isNotNull(t.stations.qrCode) : isNull(t.stations.qrCode));
-  const cond = and(...where);
-  const order = orderBy(q.sort, SORT, { column: t.stations.id, dir: 'asc' }, t.stations.id);
-  return paged(
-    q,
-    async (limit, offset) => (await selectStations(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(stationDto),
-    () => deps.db.select({ n: count() }).from(t.stations).where(cond),
-  );
-}
+export const listStations = (deps: AppDeps, a: AuthContext, q: ListQuery) => stationList.page(deps.db, a, q);
 
 async function loadStation(db: Db, id: number) {
   const [row] = await selectStations(db).where(eq(t.stations.id, id));

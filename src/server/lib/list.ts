@@ -1,0 +1,89 @@
+import { type SQL, and, asc, gt } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Endpoint, Page } from '../../shared/api';
+import type { FilterKeyOf, ListArgs, SortFieldOf } from '../../shared/frame/list';
+import type { AuthContext } from '../context';
+import type { Db } from '../db/connection';
+import { orderBy, paged } from './paging';
+import { inScope } from './scope';
+
+/** What drizzle's `select().from()…` is to a list: filtered, ordered, one page at a time. */
+interface Selecting<S> {
+  where(cond: SQL | undefined): { orderBy(...order: SQL[]): { limit(n: number): PromiseLike<S[]> & { offset(n: number): PromiseLike<S[]> } } };
+}
+interface Counting {
+  where(cond: SQL | undefined): PromiseLike<{ n: number }[]>;
+}
+
+type Args<E extends Endpoint> = ListArgs<E>;
+type FilterValue<E extends Endpoint, K extends FilterKeyOf<E>> = NonNullable<Args<E>[K & keyof Args<E>]>;
+
+export interface ListSpec<E extends Endpoint, S, D> {
+  /** The contract's list endpoint: filters and sorts are checked against its schema at compile time. */
+  endpoint: E;
+  /** The rows with their joins, without a where. */
+  select(db: Db): Selecting<S>;
+  /** `count()` over the same joins the filters need. */
+  count(db: Db): Counting;
+  /** The district column, when rows belong to a district: the request's scope keeps to it. */
+  scope?: AnyPgColumn;
+  /**
+   * One condition per filter of the endpoint, every one of them: a filter the contract takes and the
+   * service forgets is a compile error, not a list that silently ignores it.
+   */
+  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: Args<E>) => SQL | undefined) | null };
+  /** The columns behind each sort field the endpoint offers. */
+  sorts: { [K in SortFieldOf<E>]: AnyPgColumn };
+  /** Order without a sort, and the unique column that breaks ties and pages exports. */
+  order: { column: AnyPgColumn; dir: 'asc' | 'desc' };
+  key: { column: AnyPgColumn; of(row: S): number };
+  /** From a selected row to what the contract answers. */
+  dto(row: S): D;
+}
+
+export interface ListService<E extends Endpoint, D> {
+  where(a: Pick<AuthContext, 'districtScope'>, args: Args<E>): SQL | undefined;
+  page(db: Db, a: Pick<AuthContext, 'districtScope'>, args: Args<E> & { page: number; size: number; sort?: string }): Promise<Page<D>>;
+  /**
+   * The filtered rows in key order, a batch at a time: each batch is one short keyset query (never
+   * OFFSET), so an export of a million rows holds one batch in memory.
+   */
+  batches(db: Db, a: Pick<AuthContext, 'districtScope'>, args: Args<E>, size: number): AsyncGenerator<D[]>;
+}
+
+/**
+ * A server list declared once: scope, the endpoint's filters and sorts, the DTO; the page with its
+ * total and the keyset batches of its export both come from it.
+ */
+export function listService<E extends Endpoint, S, D>(spec: ListSpec<E, S, D>): ListService<E, D> {
+  const where = (a: Pick<AuthContext, 'districtScope'>, args: Args<E>) => {
+    const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined];
+    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: Args<E>) => SQL | undefined) | null][]) {
+      const value = (args as Record<string, unknown>)[key];
+      if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args));
+    }
+    return and(...conds);
+  };
+  return {
+    where,
+    page(db, a, args) {
+      const cond = where(a, args);
+      const order = orderBy(args.sort, spec.sorts as Record<string, AnyPgColumn>, spec.order, spec.key.column);
+      return paged(
+        args,
+        async (limit, offset) => (await spec.select(db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(spec.dto),
+        async () => spec.count(db).where(cond),
+      );
+    },
+    async *batches(db, a, args, size) {
+      const cond = where(a, args);
+      let after: number | null = null;
+      for (;;) {
+        const rows: S[] = await spec.select(db).where(after === null ? cond : and(cond, gt(spec.key.column, after))).orderBy(asc(spec.key.column)).limit(size);
+        if (rows.length) yield rows.map(spec.dto);
+        if (rows.length < size) return;
+        after = spec.key.of(rows[rows.length - 1]!);
+      }
+    },
+  };
+}
