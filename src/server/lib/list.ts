@@ -2,7 +2,7 @@ import { type SQL, and, asc, gt } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Endpoint, Page } from '../../shared/api';
 import type { FilterKeyOf, ListArgs, SortFieldOf } from '../../shared/frame/list';
-import type { AuthContext } from '../context';
+import type { AppDeps, AuthContext } from '../context';
 import type { Db } from '../db/connection';
 import { orderBy, paged } from './paging';
 import { inScope } from './scope';
@@ -16,9 +16,18 @@ interface Counting {
 }
 
 type Args<E extends Endpoint> = ListArgs<E>;
+type Scope = Pick<AuthContext, 'districtScope'>;
+
+/** What a filter or a row's DTO may read besides the row: the request, and a memo for one page. */
+export interface ListContext<A extends Scope = AuthContext> {
+  deps: AppDeps;
+  a: A;
+  /** Lives for one page (or one export batch): a check shared by many rows is made once. */
+  memo: Map<unknown, unknown>;
+}
 type FilterValue<E extends Endpoint, K extends FilterKeyOf<E>> = NonNullable<Args<E>[K & keyof Args<E>]>;
 
-export interface ListSpec<E extends Endpoint, S, D> {
+export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContext> {
   /** The contract's list endpoint: filters and sorts are checked against its schema at compile time. */
   endpoint: E;
   /** The rows with their joins, without a where. */
@@ -31,56 +40,62 @@ export interface ListSpec<E extends Endpoint, S, D> {
    * One condition per filter of the endpoint, every one of them: a filter the contract takes and the
    * service forgets is a compile error, not a list that silently ignores it.
    */
-  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: Args<E>) => SQL | undefined) | null };
+  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: Args<E>, a: A) => SQL | undefined) | null };
   /** The columns behind each sort field the endpoint offers. */
   sorts: { [K in SortFieldOf<E>]: AnyPgColumn };
   /** Order without a sort, and the unique column that breaks ties and pages exports. */
   order: { column: AnyPgColumn; dir: 'asc' | 'desc' };
   key: { column: AnyPgColumn; of(row: S): number };
-  /** From a selected row to what the contract answers. */
-  dto(row: S): D;
+  /** From a selected row to what the contract answers (a page's rows at once, in order). */
+  dto(row: S, ctx: ListContext<A>): D | Promise<D>;
 }
 
-export interface ListService<E extends Endpoint, D> {
-  where(a: Pick<AuthContext, 'districtScope'>, args: Args<E>): SQL | undefined;
-  page(db: Db, a: Pick<AuthContext, 'districtScope'>, args: Args<E> & { page: number; size: number; sort?: string }): Promise<Page<D>>;
+export interface ListService<E extends Endpoint, D, A extends Scope = AuthContext> {
+  where(a: A, args: Args<E>): SQL | undefined;
+  page(deps: AppDeps, a: A, args: Args<E> & { page: number; size: number; sort?: string }): Promise<Page<D>>;
   /**
    * The filtered rows in key order, a batch at a time: each batch is one short keyset query (never
    * OFFSET), so an export of a million rows holds one batch in memory.
    */
-  batches(db: Db, a: Pick<AuthContext, 'districtScope'>, args: Args<E>, size: number): AsyncGenerator<D[]>;
+  batches(deps: AppDeps, a: A, args: Args<E>, size: number): AsyncGenerator<D[]>;
 }
 
 /**
  * A server list declared once: scope, the endpoint's filters and sorts, the DTO; the page with its
  * total and the keyset batches of its export both come from it.
  */
-export function listService<E extends Endpoint, S, D>(spec: ListSpec<E, S, D>): ListService<E, D> {
-  const where = (a: Pick<AuthContext, 'districtScope'>, args: Args<E>) => {
+export function listService<E extends Endpoint, S, D, A extends Scope = AuthContext>(spec: ListSpec<E, S, D, A>): ListService<E, D, A> {
+  const dtos = (rows: S[], deps: AppDeps, a: A) => {
+    const ctx: ListContext<A> = { deps, a, memo: new Map() };
+    return Promise.all(rows.map((r) => spec.dto(r, ctx)));
+  };
+  const where = (a: A, args: Args<E>) => {
     const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined];
-    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: Args<E>) => SQL | undefined) | null][]) {
+    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: Args<E>, a: A) => SQL | undefined) | null][]) {
       const value = (args as Record<string, unknown>)[key];
-      if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args));
+      if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a));
     }
     return and(...conds);
   };
   return {
     where,
-    page(db, a, args) {
+    page(deps, a, args) {
+      const { db } = deps;
       const cond = where(a, args);
       const order = orderBy(args.sort, spec.sorts as Record<string, AnyPgColumn>, spec.order, spec.key.column);
       return paged(
         args,
-        async (limit, offset) => (await spec.select(db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(spec.dto),
+        async (limit, offset) => dtos(await spec.select(db).where(cond).orderBy(...order).limit(limit).offset(offset), deps, a),
         async () => spec.count(db).where(cond),
       );
     },
-    async *batches(db, a, args, size) {
+    async *batches(deps, a, args, size) {
+      const { db } = deps;
       const cond = where(a, args);
       let after: number | null = null;
       for (;;) {
         const rows: S[] = await spec.select(db).where(after === null ? cond : and(cond, gt(spec.key.column, after))).orderBy(asc(spec.key.column)).limit(size);
-        if (rows.length) yield rows.map(spec.dto);
+        if (rows.length) yield await dtos(rows, deps, a);
         if (rows.length < size) return;
         after = spec.key.of(rows[rows.length - 1]!);
       }

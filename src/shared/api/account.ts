@@ -4,6 +4,7 @@ import { id, login, newPassword, optionalText, phone, queryBool, requiredText, t
 import { pageOf, pageQuery } from './paging';
 import { ROLES, grant } from './permissions';
 import { grantIn } from '../modules/define';
+import { onOffFlow } from '../frame/status-flow';
 
 /** The account module's button permissions (spec §6), declared once with their labels. */
 export const buttons = {
@@ -11,6 +12,9 @@ export const buttons = {
   USER_UPDATE_STATUS: '启用/禁用账号',
 } as const;
 const can = grantIn(buttons);
+
+/** An account is 启用 (may sign in) or 禁用 (signed out at once, refused at login). */
+export const ACCOUNT_STATE = onOffFlow('状态', { code: true, label: '启用' }, { code: false, label: '禁用' });
 
 export const staffUser = z.object({
   id: z.number().int(),

@@ -1,24 +1,27 @@
 import { z } from 'zod';
 
+/** What a status is stored as: a number code, a string code, or a yes/no. */
+export type Code = string | number | boolean;
+
 /** The badge colours the console has; a status names one, the console owns what it looks like. */
 export type Tone = 'green' | 'gray' | 'red' | 'amber' | 'blue';
 
-export interface StatusDef<C extends string | number> {
+export interface StatusDef<C extends Code> {
   code: C;
   label: string;
   tone: Tone;
 }
 
-interface FlowInput<C extends string | number> {
+interface FlowInput<C extends Code> {
   /** What the status is of, in Chinese (状态, 审核状态): filter labels and refusals use it. */
   name: string;
   /** Every code in the order the filter lists it. */
   states: readonly StatusDef<C>[];
-  /** Who may go where: a code missing here is final. */
-  transitions?: Partial<Record<C, readonly C[]>>;
+  /** Who may go where, keyed by the code as text: a code missing here is final. */
+  transitions?: Partial<Record<`${C}`, readonly C[]>>;
 }
 
-export interface StatusFlow<C extends string | number> {
+export interface StatusFlow<C extends Code> {
   name: string;
   states: readonly StatusDef<C>[];
   codes: readonly C[];
@@ -43,7 +46,7 @@ export interface StatusFlow<C extends string | number> {
 }
 
 /** `0 或 1`, `0–5` for a run of numbers, else the codes listed. */
-function codesText(codes: readonly (string | number)[]): string {
+function codesText(codes: readonly Code[]): string {
   const sorted = [...codes].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
   if (sorted.length === 2) return `${sorted[0]} 或 ${sorted[1]}`;
   const run = sorted.every((c, i) => typeof c === 'number' && (i === 0 || c === (sorted[i - 1] as number) + 1));
@@ -55,18 +58,18 @@ function codesText(codes: readonly (string | number)[]): string {
  * zod field, the list filter and its options, the console's badges and row actions, and the
  * server's guarded transition (`where status in sources(to)`), so no screen retypes a label.
  */
-export function statusFlow<const C extends string | number>(def: FlowInput<C>): StatusFlow<C> {
+export function statusFlow<const C extends Code>(def: FlowInput<C>): StatusFlow<C> {
   const codes = def.states.map((s) => s.code);
   const byCode = new Map<C, StatusDef<C>>(def.states.map((s) => [s.code, s]));
-  const numeric = typeof codes[0] === 'number';
+  const kind = typeof codes[0];
   const error = `${def.name}应为 ${codesText(codes)}`;
   const schema = z.literal(codes as unknown as [C, ...C[]], { error }) as unknown as z.ZodType<C, C>;
   const filter = z
     .string({ error })
     .refine((v) => codes.some((c) => String(c) === v), { error })
-    .transform((v) => (numeric ? Number(v) : v) as C);
-  const transitions = (def.transitions ?? {}) as Partial<Record<C, readonly C[]>>;
-  const targets = (from: C) => transitions[from] ?? [];
+    .transform((v) => (kind === 'number' ? Number(v) : kind === 'boolean' ? v === 'true' : v) as C);
+  const transitions: Partial<Record<string, readonly C[]>> = def.transitions ?? {};
+  const targets = (from: C) => transitions[String(from)] ?? [];
   const label = (code: C) => byCode.get(code)?.label ?? String(code);
   return {
     name: def.name,
@@ -85,7 +88,7 @@ export function statusFlow<const C extends string | number>(def: FlowInput<C>): 
 }
 
 /** A 启用/停用 switch, the most common flow of all. */
-export const onOffFlow = <const On extends string | number, const Off extends string | number>(
+export const onOffFlow = <const On extends Code, const Off extends Code>(
   name: string,
   on: { code: On; label: string },
   off: { code: Off; label: string },
@@ -96,5 +99,5 @@ export const onOffFlow = <const On extends string | number, const Off extends st
       { code: on.code, label: on.label, tone: 'green' },
       { code: off.code, label: off.label, tone: 'gray' },
     ],
-    transitions: { [on.code]: [off.code], [off.code]: [on.code] } as unknown as Partial<Record<On | Off, readonly (On | Off)[]>>,
+    transitions: { [String(on.code)]: [off.code], [String(off.code)]: [on.code] } as unknown as Partial<Record<`${On | Off}`, readonly (On | Off)[]>>,
   });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Endpoint } from '../../../shared/api';
 import type { FilterKeyOf } from '../../../shared/frame/list';
-import type { StatusFlow } from '../../../shared/frame/status-flow';
+import type { Code, StatusFlow } from '../../../shared/frame/status-flow';
 import type { FilterDef, FilterOption } from '../filter-bar';
 
 /** A filter field without its key: the declaration's object key is the key. */
@@ -17,7 +17,7 @@ export const textFilter = (label: string, more: { placeholder?: string; maxLengt
 export const timeFilter = (label: string, more: { endOfDay?: boolean } = {}): FilterField => ({ type: 'datetime', label, ...more });
 export const choiceFilter = (label: string, options: readonly FilterOption[]): FilterField => ({ type: 'select', label, options: [{ value: '', label: '全部' }, ...options] });
 /** A status filter: its label and options are the flow's. */
-export const flowFilter = <C extends string | number>(flow: StatusFlow<C>, label = flow.name): FilterField => ({ type: 'select', label, options: flow.options });
+export const flowFilter = <C extends Code>(flow: StatusFlow<C>, label = flow.name): FilterField => ({ type: 'select', label, options: flow.options });
 /** A true/false filter with its two Chinese answers. */
 export const yesNoFilter = (label: string, yes: string, no: string): FilterField => choiceFilter(label, [{ value: 'true', label: yes }, { value: 'false', label: no }]);
 

@@ -1,4 +1,4 @@
-import type { StatusFlow, Tone } from '../../../shared/frame/status-flow';
+import type { Code, StatusFlow, Tone } from '../../../shared/frame/status-flow';
 
 const TONES: Record<Tone, string> = {
   green: 'bg-green-50 text-green-700',
@@ -11,6 +11,6 @@ const TONES: Record<Tone, string> = {
 export const toneClass = (tone: Tone) => TONES[tone];
 
 /** A status as its flow declares it: the label in the tone's colours (text, not colour alone). */
-export function FlowBadge<C extends string | number>({ flow, code }: { flow: StatusFlow<C>; code: C }) {
+export function FlowBadge<C extends Code>({ flow, code }: { flow: StatusFlow<C>; code: C }) {
   return <span className={`rounded px-1.5 py-0.5 text-xs ${TONES[flow.tone(code)]}`}>{flow.label(code)}</span>;
 }

@@ -4,8 +4,6 @@ import type { CallInput } from '../../lib/http';
 import { GrantsContext } from '../../lib/permission';
 import { useApi } from '../../lib/use-api';
 
-/** The body form: the keyword may be a staff member's phone, which never sits in a request URL. */
-export const useUsers = (query: CallInput['query']) => useApi(account.userPageByBody, { body: query });
 export const useGroups = () => useApi(account.groupList);
 export const useSysLogs = (query: CallInput['query']) => useApi(system.sysLogPage, { query });
 export const useOperationTypes = () => useApi(system.sysLogOperationTypes, {}, { revalidateIfStale: false });

@@ -1,6 +1,4 @@
-import dayjs from 'dayjs';
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { card } from '../../../shared/api';
 import { CARD_NO, type ForeignCard, foreignCardMsg } from '../../../shared/api/card';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import dayjs from 'dayjs';
 import type { FastifyReply } from 'fastify';
-import { and, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { station } from '../../../shared/api';
 import { STATION_QR_PAGE } from '../../../shared/api/station';
@@ -50,10 +50,10 @@ export const stationList = listService({
   sorts: { name: t.stations.name, updatedDate: t.stations.updatedAt },
   order: { column: t.stations.id, dir: 'asc' },
   key: { column: t.stations.id, of: (r) => r.station.id },
-  dto: stationDto,
+  dto: (r) => stationDto(r),
 });
 
-export const listStations = (deps: AppDeps, a: AuthContext, q: ListQuery) => stationList.page(deps.db, a, q);
+export const listStations = (deps: AppDeps, a: AuthContext, q: ListQuery) => stationList.page(deps, a, q);
 
 async function loadStation(db: Db, id: number) {
   const [row] = await selectStations(db).where(eq(t.stations.id, id));

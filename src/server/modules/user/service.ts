@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { asc, count, eq, inArray, or } from 'drizzle-orm';
 import type { z } from 'zod';
-import { Msg, account, isAllowed, parseSort, toPage } from '../../../shared/api';
+import { Msg, account, isAllowed } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import { isSuperUser } from '../../context';
 import type { Db } from '../../db/connection';
@@ -9,8 +9,8 @@ import { audit } from '../../lib/audit';
 import { fail, failOn, forbidden, notFound, uniqueOr } from '../../lib/errors';
 import { groupExceeds, rankOf } from '../../lib/grants';
 import { clearName, nameKeyOf } from '../../lib/login-throttle';
-import { orderBy, paged } from '../../lib/paging';
-import { assertInScope, inScope } from '../../lib/scope';
+import { listService } from '../../lib/list';
+import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
 import { endSessions } from '../../plugins/auth';
 
@@ -54,37 +54,34 @@ const selectUsers = (db: Db) =>
     .leftJoin(t.roleGroups, eq(t.roleGroups.id, t.users.groupId))
     .leftJoin(t.districts, eq(t.districts.id, t.users.districtId));
 
-const SORT_COLUMNS = {
-  login: t.users.login,
-  firstName: t.users.firstName,
-  createdDate: t.users.createdAt,
-  lastModifiedDate: t.users.updatedAt,
-} as const;
+/** 账号列表: the area's accounts, each with whether this operator may touch it (`manageable`). */
+const userList = listService({
+  endpoint: account.userPage,
+  select: selectUsers,
+  count: (db) => db.select({ n: count() }).from(t.users),
+  scope: t.users.districtId,
+  filters: {
+    keyword: (k) => or(contains(t.users.login, k), contains(t.users.firstName, k), contains(t.users.phone, k)),
+    activated: (on) => eq(t.users.activated, on),
+    groupId: (groupId) => eq(t.users.groupId, groupId),
+    // Only an account on 全部区域 narrows by area; everyone else is kept to their own by the scope.
+    districtId: (districtId, _q, a) => (a.districtScope === null ? eq(t.users.districtId, districtId) : undefined),
+  },
+  sorts: { login: t.users.login, firstName: t.users.firstName, createdDate: t.users.createdAt, lastModifiedDate: t.users.updatedAt },
+  order: { column: t.users.id, dir: 'asc' },
+  key: { column: t.users.id, of: (r) => r.user.id },
+  async dto(r, { deps, a, memo }) {
+    // One check per role group on the page, not per row.
+    const exceeds = (groupId: number) => {
+      const key = `group:${groupId}`;
+      if (!memo.has(key)) memo.set(key, groupExceeds(deps.db, groupId, a.user.groupId));
+      return memo.get(key) as Promise<boolean>;
+    };
+    return toDto(r, deps.clock.now(), await mayTouch(a, r.user, exceeds));
+  },
+});
 
-export async function pageUsers(deps: AppDeps, a: AuthContext, q: UserPageQuery) {
-  const where: (SQL | undefined)[] = [inScope(a, t.users.districtId)];
-  if (a.districtScope === null && q.districtId) where.push(eq(t.users.districtId, q.districtId));
-  if (q.keyword) where.push(or(contains(t.users.login, q.keyword), contains(t.users.firstName, q.keyword), contains(t.users.phone, q.keyword)));
-  if (q.activated !== undefined) where.push(eq(t.users.activated, q.activated));
-  if (q.groupId) where.push(eq(t.users.groupId, q.groupId));
-  const cond = and(...where);
-  const order = orderBy(q.sort, SORT_COLUMNS, { column: t.users.id, dir: 'asc' }, t.users.id);
-  const now = deps.clock.now();
-  return paged(
-    q,
-    async (limit, offset) => {
-      const rows = await selectUsers(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset);
-      // One check per role group on the page, not per row.
-      const groupChecks = new Map<number, Promise<boolean>>();
-      const exceeds = (groupId: number) => {
-        if (!groupChecks.has(groupId)) groupChecks.set(groupId, groupExceeds(deps.db, groupId, a.user.groupId));
-        return groupChecks.get(groupId)!;
-      };
-      return Promise.all(rows.map(async (r) => toDto(r, now, await mayTouch(a, r.user, exceeds))));
-    },
-    () => deps.db.select({ n: count() }).from(t.users).where(cond),
-  );
-}
+export const pageUsers = (deps: AppDeps, a: AuthContext, q: UserPageQuery) => userList.page(deps, a, q);
 
 async function loadUser(db: Db, id: number) {
   const [row] = await selectUsers(db).where(eq(t.users.id, id));
