@@ -12,7 +12,7 @@ import { jumpCommands, pageItems } from '../commands';
 import { COMMANDS, SCREENS, SOURCES } from '../features';
 import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { toast } from '../../components/toast';
+import { toast } from '../../lib/toast';
 import { setFlash } from '../../lib/flash';
 import { ScreenContext } from '../../lib/screen-context';
 import { MAIN_ID, focusMain, rescueLostFocus } from '../../lib/focus';

@@ -9,7 +9,7 @@ import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { useTableState } from '../../../components/table-state';
 import { useScreenAction } from '../../../lib/screen-action';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { Allowed, useAllowed } from '../../../lib/permission';
 import { STATUS_PERMISSION, useCurrentUser, useGroups, useUsers } from '../api';
