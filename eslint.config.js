@@ -55,6 +55,8 @@ export default [
         { type: 'server', pattern: 'src/server' },
         { type: 'client-feature', pattern: 'src/client/features/*', capture: ['feature'] },
         { type: 'client-app', pattern: 'src/client/app' },
+        // Feature code several features share (the desk's dialogs and card link): above the shared layers.
+        { type: 'client-business', pattern: 'src/client/business' },
         { type: 'client-lib', pattern: 'src/client/lib' },
         { type: 'client-components', pattern: 'src/client/components' },
         { type: 'client-commands', pattern: 'src/client/commands' },
@@ -74,15 +76,17 @@ export default [
             allow('shared', ['shared']),
             allow('server', ['server', 'shared']),
             allow('client-entry', ['client-app', ...CLIENT_SHARED_LAYERS]),
-            allow('client-app', ['client-app', 'client-feature', ...CLIENT_SHARED_LAYERS]),
-            // A feature uses its own folder and the shared layers, never another feature.
+            allow('client-app', ['client-app', 'client-feature', 'client-business', ...CLIENT_SHARED_LAYERS]),
+            // A feature uses its own folder, the business layer and the shared layers, never another feature.
             {
               from: { element: { type: 'client-feature' } },
-              allow: [{ to: { element: { type: 'client-feature', captured: { feature: '{{from.captured.feature}}' } } } }, ...CLIENT_SHARED_LAYERS.map(to)],
+              allow: [{ to: { element: { type: 'client-feature', captured: { feature: '{{from.captured.feature}}' } } } }, to('client-business'), ...CLIENT_SHARED_LAYERS.map(to)],
             },
+            allow('client-business', ['client-business', ...CLIENT_SHARED_LAYERS]),
             allow('client-commands', CLIENT_SHARED_LAYERS),
             allow('client-components', ['client-components', 'client-lib', 'shared']),
-            allow('client-lib', ['client-lib', 'client-components', 'client-commands', 'shared']),
+            // The bottom of the client: state (toasts, form errors, the session) that every layer above uses.
+            allow('client-lib', ['client-lib', 'shared']),
           ],
         },
       ],

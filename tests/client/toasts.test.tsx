@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster, toast } from '../../src/client/components/toast';
+import { Toaster } from '../../src/client/components/toast';
+import { toast } from '../../src/client/lib/toast';
 
 /** Toasts go by themselves, but not from under the pointer or the keyboard (WCAG 2.2.1). */
 describe('toasts', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsFromFailure } from '../../src/client/components/form-errors';
+import { errorsFromFailure } from '../../src/client/lib/form-errors';
 import { ApiError } from '../../src/client/lib/errors';
 
 /** A refused save's messages go under the fields the server names, never by matching their text. */

@@ -10,7 +10,7 @@ import { rideFeature } from '../features/ride';
 import { settingsFeature } from '../features/settings';
 import { stationFeature } from '../features/station';
 import { versionFeature } from '../features/version';
-import type { Screen } from '../lib/feature';
+import type { Screen } from '../lib/screen';
 import { shellCommands, switchDistrictCommand } from './commands';
 
 /**

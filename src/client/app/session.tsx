@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { type AuthItem, type UserInfo, auth, system } from '../../shared/api';
-import { toast } from '../components/toast';
+import { toast } from '../lib/toast';
 import { api } from '../lib/api-client';
 import { ApiError, SessionEndedError } from '../lib/errors';
 import { takeFlash } from '../lib/flash';

@@ -3,7 +3,7 @@ import type { Endpoint } from '../../shared/api';
 import { api } from '../lib/api-client';
 import { saveFile } from '../lib/save-file';
 import { useScreenAction } from '../lib/screen-action';
-import { toast } from './toast';
+import { toast } from '../lib/toast';
 import { formatDateTime } from '../../shared/domain/time';
 
 /**

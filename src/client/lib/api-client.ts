@@ -1,4 +1,4 @@
-import { toast } from '../components/toast';
+import { toast } from './toast';
 import { createHttp } from './http';
 import { announceSessionEnded } from './session-ended';
 import { readDistrict, readToken } from './session-store';

@@ -1,6 +1,6 @@
 import { exportTask } from '../../shared/api';
 import { type ExportTask, type TaskEvent, isOpenTask, taskEventSchema } from '../../shared/api/export-task';
-import { dismiss, toast } from '../components/toast';
+import { dismiss, toast } from './toast';
 import { api } from './api-client';
 import { downloadCentreOpen, ensureFollowingTasks, taskStore } from './export-tasks';
 import { saveFile } from './save-file';

@@ -6,7 +6,7 @@ import type { CallInput } from '../../lib/http';
 import { useRevalidate } from '../../lib/revalidate';
 import { Button } from '../button';
 import { ConfirmDialog } from '../confirm-dialog';
-import { toast } from '../toast';
+import { toast } from '../../lib/toast';
 
 /** Keys the table itself uses on a row: an action may not take them. */
 export const TABLE_KEYS = new Set(['j', 'k', 'x', ' ', 'enter', 'escape', 'home', 'end', 'pageup', 'pagedown', '/']);

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { accountCommands, accountSources } from './commands';
 
 /** 账号管理 (module `user`): staff accounts, role groups, the system log. */

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { busCommands, busSources } from './commands';
 
 /** 公交线路 (module `bus`): lines of the open version, their stops, paths and sub-lines. */

@@ -2,7 +2,7 @@ import { discount } from '../../../shared/api';
 import { ticketTypeLabel } from '../../../shared/api/card';
 import { fenToYuan } from '../../../shared/domain/money';
 import type { Command } from '../../commands/types';
-import { toast } from '../../components/toast';
+import { toast } from '../../lib/toast';
 import { api } from '../../lib/api-client';
 import { PATHS } from './paths';
 

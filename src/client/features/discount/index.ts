@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { discountCommands } from './commands';
 
 /** 特殊码管理 (module `specialCode`): discount-card products, their orders, counts and refunds. */

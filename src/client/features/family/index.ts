@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { familyCommands } from './commands';
 
 /** 亲情卡 (module `callingCard`): family-card bindings, renewals and the card-centre check. */

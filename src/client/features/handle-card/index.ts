@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 
 /** 线上办卡 (module `handleCard`): for now the area's card list. */
 export const handleCardFeature = defineFeature({

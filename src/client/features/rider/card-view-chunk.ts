@@ -1,4 +1,4 @@
-import { preloadableScreen } from '../../lib/feature';
+import { preloadableScreen } from '../../lib/screen';
 
 /**
  * The card view's screen, fetched early by the palette's lookup rows (the agent is still typing the

@@ -1,11 +1,11 @@
 import { card } from '../../../shared/api';
 import { CARD_NO, cardCategoryLabel, cardStateLabel } from '../../../shared/api/card';
-import { CARD_VIEW, cardViewPath } from '../../components/desk/card-no-link';
+import { CARD_VIEW, cardViewPath } from '../../business/desk/card-no-link';
 import type { EntityRecord, EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { maskCitizenId, maskPhone } from '../../../shared/domain/mask';
 import { api } from '../../lib/api-client';
-import { handOff } from '../../components/desk/lookup-handoff';
+import { handOff } from '../../business/desk/lookup-handoff';
 import { cardViewScreen } from './card-view-chunk';
 
 

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { cardViewScreen } from './card-view-chunk';
 import { riderCommands, riderSources } from './commands';
 

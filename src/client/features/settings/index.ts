@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { settingsCommands, settingsSources } from './commands';
 
 /** 小程序设置 (module `settings`): base settings, agreements and districts. */

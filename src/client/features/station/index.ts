@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { stationCommands, stationSources } from './commands';
 
 /** 站点管理 (module `station`): stations and, to come, their QR codes and GPS ordering. */

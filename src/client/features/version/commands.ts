@@ -4,7 +4,7 @@ import { parseTypedDateTime } from '../../../shared/domain/time';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
-import { toast } from '../../components/toast';
+import { toast } from '../../lib/toast';
 import { versionTitle } from './version-title';
 
 /** The area's versions in the given statuses, as palette choices. */

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineFeature } from '../../lib/feature';
+import { defineFeature } from '../../commands/feature';
 import { versionCommands, versionSources } from './commands';
 
 /** 版本管理 (module `version`): the line-network versions and the about page. */

@@ -2,9 +2,9 @@ import { useMemo, useState } from 'react';
 import { ROLE_LABELS, type Role, type StaffUser, account } from '../../../../shared/api';
 import { Field } from '../../../components/field';
 import { CheckboxField, FormError, SelectField } from '../../../components/form-controls';
-import { type FieldErrors, errorsFromFailure, validate } from '../../../components/form-errors';
+import { type FieldErrors, errorsFromFailure, validate } from '../../../lib/form-errors';
 import { Modal, ModalActions } from '../../../components/modal';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useCurrentUser, useDistricts, useGrantableRoles, useGroups, useIsSuperUser } from '../api';
 

@@ -4,7 +4,7 @@ import { directionLabel } from '../../../../shared/api/bus-line';
 import { Button } from '../../../components/button';
 import { type OrderedItem, OrderedListEditor } from '../../../components/ordered-list-editor';
 import { PinyinPicker, type PickerItem } from '../../../components/pinyin-picker';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { saveKey } from '../../../lib/use-save-key';
 import { useDraft } from '../../../lib/use-draft';

@@ -8,7 +8,7 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../../components/modal';
 import { ScreenSection } from '../../../components/screen-section';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useDistrictName } from '../../../lib/district-name';
 import { useAllowed } from '../../../lib/permission';

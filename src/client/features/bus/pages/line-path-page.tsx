@@ -6,7 +6,7 @@ import { distanceToPath } from '../../../../shared/domain/geo';
 import { Button } from '../../../components/button';
 import { LazyMap, type LngLat } from '../../../components/map/lazy-map';
 import { ScreenSection } from '../../../components/screen-section';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { saveKey } from '../../../lib/use-save-key';
 import { useDraft } from '../../../lib/use-draft';

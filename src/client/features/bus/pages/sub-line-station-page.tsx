@@ -4,7 +4,7 @@ import { type SubLineInfo, busLine } from '../../../../shared/api';
 import { directionLabel } from '../../../../shared/api/bus-line';
 import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { saveKey } from '../../../lib/use-save-key';
 import { useDraft } from '../../../lib/use-draft';

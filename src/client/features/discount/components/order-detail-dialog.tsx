@@ -3,7 +3,7 @@ import { discount } from '../../../../shared/api';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
-import { CardNoLink } from '../../../components/desk/card-no-link';
+import { CardNoLink } from '../../../business/desk/card-no-link';
 import { Modal } from '../../../components/modal';
 import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';

@@ -10,7 +10,7 @@ import { type Column, DataTable } from '../../../components/data-table';
 import { type FilterDef, withAll } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useFilterQuery, useTableState } from '../../../components/table-state';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';

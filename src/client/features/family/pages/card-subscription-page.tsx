@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { family } from '../../../../shared/api';
 import { CARD_CATEGORIES, CARD_STATES, type CardCategory, type CardState } from '../../../../shared/api/card';
 import { Button } from '../../../components/button';
-import { CardNoLink } from '../../../components/desk/card-no-link';
+import { CardNoLink } from '../../../business/desk/card-no-link';
 import { Field } from '../../../components/field';
 import { ScreenSection } from '../../../components/screen-section';
 import { ApiError } from '../../../lib/errors';

@@ -5,7 +5,7 @@ import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
-import { CardNoLink } from '../../../components/desk/card-no-link';
+import { CardNoLink } from '../../../business/desk/card-no-link';
 import type { FilterDef } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useListScreen } from '../../../components/use-list-screen';

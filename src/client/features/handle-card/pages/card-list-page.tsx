@@ -5,7 +5,7 @@ import { CARD_CATEGORIES, CARD_STATES, cardCategoryLabel, cardStateLabel } from 
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { type Column, DataTable } from '../../../components/data-table';
-import { CardNoLink, cardViewPath } from '../../../components/desk/card-no-link';
+import { CardNoLink, cardViewPath } from '../../../business/desk/card-no-link';
 import { type FilterDef, withAll } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useListScreen } from '../../../components/use-list-screen';

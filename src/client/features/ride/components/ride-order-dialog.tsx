@@ -5,7 +5,7 @@ import { cardCategoryLabel, payStatusLabel, ticketTypeLabel } from '../../../../
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
-import { CardNoLink } from '../../../components/desk/card-no-link';
+import { CardNoLink } from '../../../business/desk/card-no-link';
 import { Modal } from '../../../components/modal';
 import { useApi } from '../../../lib/use-api';
 import { PAY_TONE, rechargeStatusLabel } from './ride-labels';

@@ -6,7 +6,7 @@ import type { RideRecord } from '../../../../shared/api/ridership';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { type Column, DataTable, type TableResult } from '../../../components/data-table';
-import { CardNoLink } from '../../../components/desk/card-no-link';
+import { CardNoLink } from '../../../business/desk/card-no-link';
 import { type FilterDef, type FilterOption, withAll } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useFilterQuery } from '../../../components/table-state';

@@ -10,7 +10,7 @@ import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';
 import { useListScreen } from '../../../components/use-list-screen';
 import { AddRiderDialog } from '../components/add-rider-dialog';
-import { RevealDialog } from '../../../components/desk/desk-dialogs';
+import { RevealDialog } from '../../../business/desk/desk-dialogs';
 import { ResolveDialog } from '../components/resolve-dialog';
 import { useExportTask } from '../../../components/use-export-task';
 

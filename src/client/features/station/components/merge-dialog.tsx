@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type Station, station } from '../../../../shared/api';
 import { Button } from '../../../components/button';
 import { Modal } from '../../../components/modal';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useApi } from '../../../lib/use-api';
 

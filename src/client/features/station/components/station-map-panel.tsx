@@ -3,7 +3,7 @@ import { type Station, station } from '../../../../shared/api';
 import { metresBetween } from '../../../../shared/domain/geo';
 import { Button } from '../../../components/button';
 import { LazyMap } from '../../../components/map/lazy-map';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 
 /**

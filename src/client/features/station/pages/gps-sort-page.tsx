@@ -7,7 +7,7 @@ import { Button } from '../../../components/button';
 import { LazyMap, type LngLat } from '../../../components/map/lazy-map';
 import { PinyinPicker } from '../../../components/pinyin-picker';
 import { ScreenSection } from '../../../components/screen-section';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { saveKey } from '../../../lib/use-save-key';
 import { useScreenLocation } from '../../../lib/screen-context';

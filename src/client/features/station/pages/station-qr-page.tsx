@@ -6,7 +6,7 @@ import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useTableState } from '../../../components/table-state';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';

@@ -10,7 +10,7 @@ import { Field } from '../../../components/field';
 import { Modal, ModalActions } from '../../../components/modal';
 import { ScreenSection } from '../../../components/screen-section';
 import { useTableState } from '../../../components/table-state';
-import { toast } from '../../../components/toast';
+import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';

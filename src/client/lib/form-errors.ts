@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from '../lib/errors';
+import { ApiError } from './errors';
 
 /** Messages by field name; `''` holds those that belong to no field. */
 export type FieldErrors = Record<string, string>;

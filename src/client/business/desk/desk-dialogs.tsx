@@ -1,9 +1,13 @@
+// The business layer (src/client/business): the call-centre desk's pieces that several features
+// share (the card link, the reveal, unbind and refund dialogs, the palette's lookup hand-off). It
+// sits above components/ and lib/ and below the features: features and app/ may import it, never
+// components/, commands/ or lib/ (eslint.config.js refuses that), and it imports no feature.
 import { useState } from 'react';
 import { card, discount, family } from '../../../shared/api';
 import { fenToYuan } from '../../../shared/domain/money';
-import { Field } from '../field';
-import { FormError } from '../form-controls';
-import { Modal, ModalActions } from '../modal';
+import { Field } from '../../components/field';
+import { FormError } from '../../components/form-controls';
+import { Modal, ModalActions } from '../../components/modal';
 import { api } from '../../lib/api-client';
 import { useContractForm } from '../../lib/use-contract-form';
 

@@ -1,3 +1,7 @@
+// The business layer (src/client/business): the call-centre desk's pieces that several features
+// share (the card link, the reveal, unbind and refund dialogs, the palette's lookup hand-off). It
+// sits above components/ and lib/ and below the features: features and app/ may import it, never
+// components/, commands/ or lib/ (eslint.config.js refuses that), and it imports no feature.
 import { Link } from 'wouter';
 
 /** The card view, without a card: a phone or citizen id reaches it through the hand-off, never the address. */

@@ -1,0 +1,108 @@
+import { useCallback, useMemo, useRef } from 'react';
+import { useSWRConfig } from 'swr';
+import { type Grants, isAllowed } from '../../../shared/api';
+import { type HotkeyBinding, useHotkeyDispatcher } from '../../commands/dispatcher';
+import { allowedCommands } from '../../commands/registry';
+import type { Command, CommandContext, ShellAction } from '../../commands/types';
+import { downloadCentreOpen } from '../../lib/export-tasks';
+import { sessionEndedShowing } from '../../lib/session-ended';
+import { saveDistrict } from '../../lib/session-store';
+import { jumpCommands, pageItems } from '../commands';
+import { COMMANDS, SOURCES } from '../features';
+import { type MenuEntry, findPage } from '../menus';
+import type { Session } from '../session';
+import { updateSettings } from '../settings';
+import type { useShellDialogs } from './use-shell-dialogs';
+
+interface ShellParts {
+  openPalette(): void;
+  dialogs: Pick<ReturnType<typeof useShellDialogs>, 'setPassword' | 'setSettings' | 'setCheat'>;
+  logout(): Promise<void>;
+  toggleSidebar(): void;
+  tagsView: boolean;
+}
+
+/** What the shell's commands (`shell.*`: 修改密码, 退出登录, the sidebar, the tags view…) do. */
+export function useShellActions({ openPalette, dialogs: { setPassword, setSettings, setCheat }, logout, toggleSidebar, tagsView }: ShellParts) {
+  // Views are cached per open tab, as in the old console: without the tags view nothing is kept.
+  const toggleTags = useCallback(() => updateSettings({ tagsView: !tagsView }), [tagsView]);
+  return useMemo<Record<ShellAction, () => void>>(
+    () => ({
+      palette: openPalette,
+      'change-password': () => setPassword(true),
+      settings: () => setSettings(true),
+      logout: () => void logout(),
+      'toggle-sidebar': toggleSidebar,
+      'cheat-sheet': () => setCheat(true),
+      'toggle-tags': toggleTags,
+      downloads: () => downloadCentreOpen.set(true),
+    }),
+    [openPalette, setPassword, setSettings, setCheat, logout, toggleSidebar, toggleTags],
+  );
+}
+
+/**
+ * What commands run against: navigation, the area, revalidation and the shell's own actions. While
+ * the session-ended notice shows, nothing navigates or opens over it.
+ */
+export function useCommandContext(navigate: (path: string) => void, shell: Record<ShellAction, () => void>, onDistrictChanged: () => void) {
+  const { mutate } = useSWRConfig();
+  /** Stores the area and reloads the view: every call from now on carries it (spec §4). */
+  const changeDistrict = useCallback(
+    (id: string | null) => {
+      saveDistrict(id);
+      void mutate(() => true, undefined, { revalidate: true });
+      onDistrictChanged();
+    },
+    [mutate, onDistrictChanged],
+  );
+  const ctx = useMemo<CommandContext>(
+    () => ({
+      navigate: (path) => !sessionEndedShowing() && navigate(path),
+      setDistrict: (id) => !sessionEndedShowing() && changeDistrict(id),
+      revalidate: (endpoints) => {
+        const stale = new Set(endpoints.map((e) => e.id));
+        void mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
+      },
+      shell: (action) => {
+        if (!sessionEndedShowing()) shell[action]();
+      },
+    }),
+    [navigate, changeDistrict, mutate, shell],
+  );
+  return { ctx, changeDistrict };
+}
+
+/**
+ * The account's commands, record sources, pages and g-jumps. Whether the account's menus hold the
+ * page a path leads to (`canOpen`) checks what the palette offers, a command, a record source and
+ * each record row, so nothing offered ends on /404.
+ */
+export function useShellRegistry(menus: readonly MenuEntry[], user: Session['user'], grants: Grants | null, ctx: CommandContext) {
+  const canOpen = useCallback((path: string) => !!findPage(menus, new URL(path, window.location.origin).pathname), [menus]);
+  const commands = useMemo(
+    () => allowedCommands(COMMANDS, grants).filter((c) => (c.id !== 'shell.switch-district' || !!user?.openDistrict) && (c.page === null || canOpen(c.page))),
+    [grants, user, canOpen],
+  );
+  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && canOpen(s.page)), [grants, canOpen]);
+  const pages = useMemo(() => pageItems(menus), [menus]);
+  const jumps = useMemo(() => jumpCommands(menus), [menus]);
+  const registry = useMemo(() => ({ commands, jumps, ctx }), [commands, jumps, ctx]);
+  return { canOpen, commands, sources, pages, jumps, registry };
+}
+
+/** Every hotkey is a command's: one dispatcher binds them all, none while a dialog or the ended notice is up. */
+export function useCommandHotkeys(commands: readonly Command[], jumps: readonly Command[], ctx: CommandContext, location: string, off: boolean, paused: boolean) {
+  const here = useRef(location);
+  here.current = location;
+  const bindings = useMemo<HotkeyBinding[]>(
+    () =>
+      [...commands, ...jumps].flatMap((c) =>
+        c.hotkey
+          ? [{ hotkey: c.hotkey, scope: c.hotkeyScope, whileTyping: c.whileTyping, when: c.when && (() => c.when?.({ path: here.current }) ?? true), run: () => c.run(ctx, {}) }]
+          : [],
+      ),
+    [commands, jumps, ctx],
+  );
+  useHotkeyDispatcher(off ? [] : bindings, paused);
+}
