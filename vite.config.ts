@@ -8,6 +8,8 @@ const apiTarget = process.env.API_TARGET || 'http://127.0.0.1:8080';
 const postgresUrl = process.env.DATABASE_URL;
 /** Fails a test on any console.error it did not expect (tests/support/strict-console.ts). */
 const STRICT_CONSOLE = './tests/support/strict-console.ts';
+/** Ends every run with the ten slowest files (issue 20's test budget); .ci/run names it too. */
+const SLOWEST_FILES = './tests/support/slowest-files.ts';
 
 export default defineConfig({
   // Brotli and gzip made once at build time; the server sends whichever the browser accepts.
@@ -20,6 +22,7 @@ export default defineConfig({
   },
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 800 },
   test: {
+    reporters: ['default', SLOWEST_FILES],
     projects: [
       {
         extends: true,

@@ -14,9 +14,16 @@ const CJK = /[\u4e00-\u9fff]/;
 /** An id no seeded row has: a write aimed at it can only be refused. */
 const NO_SUCH_ID = 999_999;
 
-/** Per endpoint; the ones that run scrypt or log in again per input get fewer. */
-const RUNS: Record<string, number> = { 'auth.authenticate': 250, 'auth.logout': 150, 'auth.changePassword': 200 };
-const DEFAULT_RUNS = 300;
+/**
+ * Random inputs for the whole file, shared out over the routes, so the fuzz's time stays put as
+ * routes are added (issue 20's test budget); each route also gets its required cases first.
+ */
+const BUDGET = 9_000;
+/** However many routes there are, none gets fewer random inputs than this. */
+const MIN_RUNS = 20;
+/** Routes that run scrypt or log in again per input take a smaller share. */
+const SHARE: Record<string, number> = { 'auth.authenticate': 5 / 6, 'auth.logout': 1 / 2, 'auth.changePassword': 2 / 3 };
+const runsFor = (e: Endpoint) => Math.max(MIN_RUNS, Math.round((BUDGET / endpoints.length) * (SHARE[e.id] ?? 1)));
 
 let s: TestServer;
 let admin: string;
@@ -321,6 +328,59 @@ function requestArbitrary(e: Endpoint): fc.Arbitrary<FuzzRequest> {
     });
 }
 
+/** Values of the wrong type for some field, one of which each field's own schema refuses. */
+const WRONG_TYPES: unknown[] = [12_345, 'x', true, null, [], {}, -1.5, '\u0000'];
+const WRONG_QUERY = ['abc', '-1', '1.5', '1e309', '2026-13-01', '', '\u0000'];
+const fieldSchema = (schema: z.ZodType, key: string): z.ZodType | undefined => (schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[key] : undefined);
+const omit = (o: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+
+/**
+ * What every route gets whatever share of the budget it draws, sent as the admin in the home
+ * district so validation, not the session, answers: its body (or, without one, its query and
+ * path) malformed, too long, with a required field missing (where a field is required) and with
+ * a field of the wrong type. Writes aim at no row, as the random inputs do.
+ */
+function requiredCases(e: Endpoint): FuzzRequest[] {
+  const params = shapeKeys(e.params);
+  const pathWith = (value: string) => params.reduce((p, name) => p.replace(`:${name}`, value), e.path);
+  const baseQ = baseQuery(e);
+  const qs = (pairs: [string, string][]) => pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+  const make = (kind: string, o: { path?: string; query?: string; body?: string; contentType?: string }): FuzzRequest => {
+    const headers: Record<string, string> = { [DISTRICT_HEADER]: seed.home };
+    if (o.contentType) headers['content-type'] = o.contentType;
+    const req: FuzzRequest = { kind, path: o.path ?? pathWith(String(NO_SUCH_ID)), query: o.query ?? qs(baseQ), headers, body: o.body, token: 'admin', junkToken: '' };
+    return Object.assign(req, { [fc.toStringMethod]: () => show(e, req) });
+  };
+
+  if (e.bodyType !== 'none' && e.method !== 'GET') {
+    const base = baseBody(e);
+    const keys = shapeKeys(e.body);
+    const json = (kind: string, body: string) => make(kind, { body, contentType: 'application/json' });
+    const cases = [json('malformed', `${JSON.stringify(base).slice(0, -1)},"a":`)];
+    const longField = keys.find((k) => refusedEvenIfValid(e, { ...base, [k]: '中'.repeat(300_000) }));
+    cases.push(json('too long', longField ? JSON.stringify({ ...base, [longField]: '中'.repeat(300_000) }) : '中'.repeat(300_000)));
+    const missing = keys.map((k) => omit(base, k)).find((o) => !e.body.safeParse(o).success && refusedEvenIfValid(e, o)) ?? (e.body.safeParse({}).success ? undefined : {});
+    if (missing) cases.push(json('missing field', JSON.stringify(missing)));
+    const wrong = keys.flatMap((k) => WRONG_TYPES.filter((v) => fieldSchema(e.body, k)?.safeParse(v).success === false).map((v) => ({ ...base, [k]: v }))).find((o) => refusedEvenIfValid(e, o));
+    cases.push(json('wrong type', JSON.stringify(wrong ?? [base])));
+    return cases;
+  }
+
+  const queryKeys = shapeKeys(e.query);
+  const firstKey = queryKeys[0] ?? 'page';
+  const others = baseQ.filter(([k]) => k !== firstKey);
+  const wrongFor = (schema: z.ZodType, key: string) => WRONG_QUERY.find((v) => fieldSchema(schema, key)?.safeParse(v).success === false) ?? '\u0000';
+  return [
+    make('malformed', { path: pathWith('%zz'), query: `${qs(baseQ)}&%zz=%E0%A4%A&%` }),
+    make('too long', { path: pathWith('x'.repeat(201)), query: qs([...others, [firstKey, 'x'.repeat(2_000)]]) }),
+    make('missing field', { path: pathWith(''), query: '' }),
+    make('wrong type', {
+      path: params.reduce((p, name) => p.replace(`:${name}`, enc(wrongFor(e.params, name))), e.path),
+      query: qs([...baseQ.filter(([k]) => !queryKeys.includes(k)), ...queryKeys.map((k) => [k, wrongFor(e.query, k)] as [string, string])]),
+    }),
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // What must come back
 
@@ -377,11 +437,15 @@ async function send(e: Endpoint, r: FuzzRequest) {
 describe('bad input never breaks the server', () => {
   endpoints.forEach((e, i) => {
     it(`${e.id}: ${e.method} ${e.path}`, { timeout: 120_000 }, async () => {
+      const cases = requiredCases(e);
+      // Each route's input is a body or a query, and both kinds of case are there for it.
+      expect(cases.map((c) => c.kind)).toEqual(expect.arrayContaining(['malformed', 'too long', 'wrong type']));
+      for (const r of cases) expectEnvelope(e, r, await send(e, r));
       await fc.assert(
         fc.asyncProperty(fc.limitShrink(requestArbitrary(e), 200), async (r) => {
           expectEnvelope(e, r, await send(e, r));
         }),
-        { numRuns: RUNS[e.id] ?? DEFAULT_RUNS, seed: SEED + i },
+        { numRuns: runsFor(e), seed: SEED + i },
       );
     });
   });
