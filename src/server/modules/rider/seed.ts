@@ -80,6 +80,8 @@ export async function seedRidersAndCards({ db, rng, now, profile, pii }: SeedCon
       updatedAt: created,
     });
   }
+  // Every district has abnormal riders to review (2 % alone leaves a small city's district with one or none).
+  for (const d of districts) for (const r of riders.filter((x) => x.districtId === d).slice(0, 2)) r.state = 0;
   for (const r of riders) if (r.state === 0) r.abnormalReason = rng.pick(['同一身份证绑定多个账号', '短时间内频繁退款', '异地频繁刷卡', '实名信息与卡片不符']);
   await bulkInsert(
     db,
