@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, type Grants, Msg, auth, endpoints, envelopeOf, isAllowed, isMutating } from '../../src/shared/api';
 import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { VIEWER_MENUS } from '../../src/server/modules/user/seed';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { createPii } from '../../src/server/lib/pii';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, account, auth } from '../../src/shared/api';
 import type { RoleGroup, StaffUser } from '../../src/shared/api/account';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
 import { businessRows } from '../support/business-rows';
 

@@ -10,7 +10,8 @@ import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-
 import { freshDatabase } from '../support/test-db';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { PROFILES, runSeed } from '../../src/server/db/seed';
+import { PROFILES } from '../../src/server/db/seed';
+import { runSeed } from '../../src/server/seed-runner';
 import { addDays, shanghaiDate } from '../../src/shared/domain/time';
 import { createPii } from '../../src/server/lib/pii';
 

@@ -8,7 +8,7 @@ import type { RoleGroup, StaffUser } from '../../src/shared/api/account';
 import type { District, SysLog } from '../../src/shared/api/system';
 import { maskPhone } from '../../src/shared/domain/mask';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { freshDatabase } from '../support/test-db';
 import { type TestServer, startTestServer } from '../support/test-server';
 

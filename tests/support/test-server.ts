@@ -3,7 +3,8 @@ import { type Endpoint, Msg, SUCCESS, auth, buildPath } from '../../src/shared/a
 import { type BuildOptions, buildApp } from '../../src/server/app';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db/connection';
-import { DEMO_PASSWORD, PROFILES, runSeed } from '../../src/server/db/seed';
+import { DEMO_PASSWORD, PROFILES } from '../../src/server/db/seed';
+import { runSeed } from '../../src/server/seed-runner';
 import { type TestClock, testClock } from './clock';
 import { freshDatabase } from './test-db';
 import { createPii } from '../../src/server/lib/pii';
