@@ -4,11 +4,12 @@ import { fenToYuan } from '../../../shared/domain/money';
 import type { Command } from '../../commands/types';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api-client';
+import { queryText } from '../../lib/http';
 import { PATHS } from './paths';
 
 /** The area's products on sale (1) or off sale (0), as palette choices: name, ticket type and price. */
 const productsIn = (status: 0 | 1) => async () => {
-  const page = await api.call(discount.productPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true });
+  const page = await api.call(discount.productPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true });
   return page.content.map((p) => ({
     value: String(p.id),
     label: `${p.name}（${ticketTypeLabel(p.ticketType)} ${fenToYuan(p.price)} 元）`,
@@ -32,7 +33,7 @@ function statusCommand(id: string, title: string, to: 0 | 1, keywords: string[])
     args: [{ name: 'id', label: `选择${to ? '已下架' : '在售'}的优惠卡`, kind: 'choice', options: productsIn(to ? 0 : 1) }],
     run: (ctx, a) => {
       api
-        .call(discount.productStatus, { query: { id: Number(a.id), status: String(to) } })
+        .call(discount.productStatus, { query: { id: Number(a.id), status: queryText(to) } })
         .then((p) => {
           toast.success(`优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）已${done}`);
           ctx.revalidate([discount.productPage, discount.productTotal, discount.productById]);

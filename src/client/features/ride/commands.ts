@@ -32,7 +32,7 @@ export const rideCommands: Command[] = [
     ],
     // A task of the download centre: the toast says it is queued, and again (with 下载) when it is ready.
     run: async (_ctx, a) => {
-      const [startDate, endDate] = (a.range ?? '').split('~');
+      const [startDate = '', endDate = ''] = (a.range ?? '').split('~');
       const { startExportTask } = await import('../../components/use-export-task');
       await startExportTask(ridership.ridershipExport, { startDate, endDate, lineCode: a.lineCode && a.lineCode !== ALL_LINES ? a.lineCode : undefined }).catch(() => undefined);
     },

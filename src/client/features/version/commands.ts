@@ -4,12 +4,13 @@ import { parseTypedDateTime } from '../../../shared/domain/time';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
+import { queryText } from '../../lib/http';
 import { toast } from '../../components/toast';
 import { versionTitle } from './version-title';
 
 /** The area's versions in the given statuses, as palette choices. */
 const versionsIn = (...statuses: VersionStatus[]) => async () => {
-  const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true })));
+  const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true })));
   return pages.flatMap((p) => p.content).map((v) => ({ value: String(v.id), label: v.name, keywords: [v.districtName ?? '', VERSION_STATUS[v.status]] }));
 };
 const passedVersions = versionsIn(2);

@@ -12,6 +12,7 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useFilterQuery, useTableState } from '../../../components/table-state';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { queryText } from '../../../lib/http';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
@@ -64,7 +65,7 @@ export function RuleSettingPage() {
     try {
       if (kind === 'status') {
         const next = p.status === 1 ? 0 : 1;
-        await api.call(discount.productStatus, { query: { id: p.id, status: String(next) } });
+        await api.call(discount.productStatus, { query: { id: p.id, status: queryText(next) } });
         toast.success(`优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）已${next ? '上架' : '下架'}`);
       } else {
         await api.call(discount.productDelete, { query: { id: p.id } });

@@ -12,6 +12,7 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useTableState } from '../../../components/table-state';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api-client';
+import { queryText } from '../../../lib/http';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
@@ -242,7 +243,7 @@ function AskText({ asking: { to, version: v } }: { asking: Asking }) {
 /** The version by id in one of the statuses (a palette choice may be on another page of the list). */
 async function findVersion(id: number, statuses: readonly VersionStatus[]): Promise<LineVersion | undefined> {
   try {
-    const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true })));
+    const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true })));
     return pages.flatMap((p) => p.content).find((v) => v.id === id);
   } catch {
     return undefined;
