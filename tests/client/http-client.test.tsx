@@ -86,7 +86,7 @@ describe('what every call carries', () => {
     await signIn(s, 'manager');
     const me = await api.call(auth.currentUser);
     // The manager only sees its own district; the super user lists them all.
-    const districts = await s.call<{ content: { id: number }[] }>(system.districtPage, { token: await s.login('admin'), query: { page: 0, size: 1000 } });
+    const districts = await s.call(system.districtPage, { token: await s.login('admin'), query: { page: 0, size: 1000 } });
     const foreign = districts.body.data.content.find((d) => d.id !== me.districtId);
     expect(foreign).toBeDefined();
     saveDistrict(String(foreign?.id));
