@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Endpoint } from '../../shared/api';
+import type { ActionRef } from '../../shared/modules';
 import { api } from '../lib/api-client';
 import type { CallArgs, CallInput, FiltersOf } from '../lib/http';
 import { saveFile } from '../lib/save-file';
@@ -9,9 +10,10 @@ import { formatDateTime } from '../../shared/domain/time';
 
 /**
  * 导出 Excel of a file endpoint with the screen's filters; also what the palette's `?action=export`
- * runs. The server names the file too, but the console saves the blob under its own name and time.
+ * (`on`: the page's declared action) runs. The server names the file too, but the console saves the
+ * blob under its own name and time.
  */
-export function useExport<E extends Endpoint>(endpoint: E, filters: FiltersOf<E>, name: string, done: string) {
+export function useExport<E extends Endpoint>(on: ActionRef, endpoint: E, filters: FiltersOf<E>, name: string, done: string) {
   const [exporting, setExporting] = useState(false);
   const run = async () => {
     if (exporting) return;
@@ -29,6 +31,6 @@ export function useExport<E extends Endpoint>(endpoint: E, filters: FiltersOf<E>
       setExporting(false);
     }
   };
-  useScreenAction('export', () => void run());
+  useScreenAction(on, () => void run());
   return { exporting, run };
 }

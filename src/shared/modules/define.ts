@@ -23,6 +23,11 @@ export interface PageDef {
   roles?: readonly Role[];
   /** Not built yet: the console shows the honest "尚未上线" page (DESIGN §7). */
   planned?: boolean;
+  /**
+   * What the page does when its address says `?action=…` (a palette command opening its dialog):
+   * `pagePath` builds such addresses and `useScreenAction` handles them, both only for these.
+   */
+  actions?: readonly string[];
 }
 
 export interface MenuDef {

@@ -10,8 +10,8 @@ export const familyModule = defineModule({
     icon: 'family',
     jumpKey: 'f',
     pages: [
-      { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind' },
-      { key: 'renew-log', title: '续费记录', component: 'ListRenewLog' },
+      { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind', actions: ['unbind', 'export'] },
+      { key: 'renew-log', title: '续费记录', component: 'ListRenewLog', actions: ['export'] },
       { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true },
     ],
   },

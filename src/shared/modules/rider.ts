@@ -10,9 +10,9 @@ export const riderModule = defineModule({
     icon: 'peoples',
     jumpKey: 'p',
     pages: [
-      { key: 'bus-user', title: '乘客用户', component: 'ListBusUser' },
-      { key: 'yc-user', title: '异常用户', component: 'ListYcUser' },
-      { key: 'card', title: '卡片详情', component: 'CardView', hidden: true },
+      { key: 'bus-user', title: '乘客用户', component: 'ListBusUser', actions: ['add', 'export'] },
+      { key: 'yc-user', title: '异常用户', component: 'ListYcUser', actions: ['add', 'export'] },
+      { key: 'card', title: '卡片详情', component: 'CardView', hidden: true, actions: ['reveal'] },
     ],
   },
   endpoints: [

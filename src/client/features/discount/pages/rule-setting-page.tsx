@@ -18,7 +18,7 @@ import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
 import { TICKET_TYPES, ticketTypeLabel } from '../../../../shared/api/card';
-import { PATHS } from '../paths';
+import { pagePath } from '../../../../shared/modules';
 
 const FILTER_KEYS = ['name', 'ticketType', 'status'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -52,9 +52,9 @@ export function RuleSettingPage() {
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
 
-  const edit = (p: DiscountProduct) => navigate(`${PATHS.ruleEdit}?id=${p.id}`);
-  const add = () => navigate(PATHS.ruleEdit);
-  useScreenAction('add', () => {
+  const edit = (p: DiscountProduct) => navigate(pagePath('specialCode', 'rule-edit', { query: { id: p.id } }));
+  const add = () => navigate(pagePath('specialCode', 'rule-edit'));
+  useScreenAction(['specialCode', 'rule-setting', 'add'], () => {
     if (canEdit && !noArea) add();
   });
 

@@ -40,7 +40,7 @@ export function OrderTotalPage() {
   // Sent only once refusalOf found the filters (the dates with them) good by the contract's own schema.
   const totals = useApi(ridership.ridershipTotal, refusal ? null : { query: filterQuery as QueryOf<typeof ridership.ridershipTotal> });
   const rows = useApi(ridership.ridershipPage, refusal ? null : { query: table.query as QueryOf<typeof ridership.ridershipPage> });
-  const exporter = useExportTask(ridership.ridershipExport, filterQuery as QueryOf<typeof ridership.ridershipExport>);
+  const exporter = useExportTask(['order', 'order-total', 'export'], ridership.ridershipExport, filterQuery as QueryOf<typeof ridership.ridershipExport>);
   const lines = useApi(ridership.ridershipLineCodes, {});
   const buses = useApi(ridership.ridershipBusNames, { query: lineCode ? { lineCode } : {} });
 

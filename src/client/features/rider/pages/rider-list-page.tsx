@@ -36,7 +36,7 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   const noArea = useNoAreaChosen();
   const [revealing, setRevealing] = useState<number | null>(null);
   // A task of 下载中心: the file (phones, ids and names masked) is offered when it is ready.
-  const exporter = useExportTask(card.riderExport, abnormal ? { state: '0' } : {});
+  const exporter = useExportTask(abnormal ? ['busUser', 'yc-user', 'export'] : ['busUser', 'bus-user', 'export'], card.riderExport, abnormal ? { state: '0' } : {});
   const filters = useMemo<FilterDef<FilterKey>[]>(
     () => [
       { key: 'phone', label: '手机号', type: 'text', placeholder: '完整手机号', maxLength: 20 },

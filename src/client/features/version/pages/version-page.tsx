@@ -70,9 +70,8 @@ export function VersionPage() {
   const [adding, setAdding] = useState(false);
   const canAdd = useAllowed(lineVersion.versionAdd.permission);
   const noArea = useNoAreaChosen();
-  useScreenAction('add', () => canAdd && setAdding(true));
-  useScreenAction(
-    'diff',
+  useScreenAction(['version', 'version', 'add'], () => canAdd && setAdding(true));
+  useScreenAction(['version', 'version', 'diff'],
     (args) => {
       const id = Number(args.get('id'));
       if (id > 0) setComparing(id);
@@ -93,11 +92,10 @@ export function VersionPage() {
     }
     if ((to === 5 ? canVoid : canStatus) && VERSION_TRANSITIONS[v.status].includes(to)) setAsking({ to, version: v });
   };
-  useScreenAction('void', (args) => void askFromPalette(5)(args), ['id']);
-  useScreenAction('pass', (args) => void askFromPalette(2)(args), ['id']);
+  useScreenAction(['version', 'version', 'void'], (args) => void askFromPalette(5)(args), ['id']);
+  useScreenAction(['version', 'version', 'pass'], (args) => void askFromPalette(2)(args), ['id']);
 
-  useScreenAction(
-    'schedule',
+  useScreenAction(['version', 'version', 'schedule'],
     (args) => {
       const id = Number(args.get('id'));
       const v = versions.data?.content.find((x) => x.id === id);
