@@ -40,7 +40,7 @@ export const busModule = defineModule({
     busLine.busLineDetailStationInfo,
     busLine.busLineDetailStationDelete,
   ],
-  buttons: { BUS_LINE_DEL: '删除线路', BUS_LINE_DETAIL_DEL: '删除线路详情' },
+  buttons: busLine.buttons,
   operations: {
     LINE_SAVE: '保存线路',
     LINE_STATE: '停运/恢复线路',

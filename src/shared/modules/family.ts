@@ -33,6 +33,6 @@ export const familyModule = defineModule({
     family.unBindByBody,
     family.updateBindByBody,
   ],
-  buttons: { FAMILY_CARD_EDIT: '亲情卡解绑/修改' },
+  buttons: family.buttons,
   operations: { FAMILY_UNBIND: '解绑亲情卡', FAMILY_UPDATE: '修改亲情卡绑定', FAMILY_EXPORT: '导出亲情卡数据' },
 });

@@ -105,4 +105,4 @@ export function pagePath<M extends PageModuleId, P extends PageKey<M>>(
 
 export { menuCatalogue, menuItemIds, type AuthItemRow } from './catalogue';
 export type { MenuDef, ModuleManifest, PageDef } from './define';
-export { defineModule, grantIn } from './define';
+export { defineModule } from './define';

@@ -18,6 +18,6 @@ export const rideModule = defineModule({
     ],
   },
   endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage, ridership.recordExport, ridership.employeeRecordExport, ridership.ridershipExport],
-  buttons: { REFUND_ORDER: '订单退款' },
+  buttons: ridership.buttons,
   operations: { RIDE_EXPORT: '导出乘车记录', RIDERSHIP_EXPORT: '导出每日客流' },
 });

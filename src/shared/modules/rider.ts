@@ -28,6 +28,6 @@ export const riderModule = defineModule({
     card.riderPageByBody,
     card.riderRevealByBody,
   ],
-  buttons: { ycOrder: '异常订单处理', RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客' },
+  buttons: card.buttons,
   operations: { RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客', RIDER_EXPORT: '导出乘客用户', RIDER_RESOLVE: '处理异常用户' },
 });

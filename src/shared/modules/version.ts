@@ -16,12 +16,7 @@ export const versionModule = defineModule({
     ],
   },
   endpoints: [lineVersion.versionPage, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff],
-  buttons: {
-    BUS_LINE_VERSION_ADD: '新增版本',
-    BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',
-    BUS_LINE_VERSION_UPDATE_DEL: '删除版本',
-    BUS_LINE_VERSION_UPDATE_STATUS: '修改版本状态',
-  },
+  buttons: lineVersion.buttons,
   operations: {
     VERSION_ADD: '新增版本',
     VERSION_STATUS: '修改版本状态',
