@@ -46,7 +46,7 @@ export function UserListPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [toggling, setToggling] = useState<StaffUser | null>(null);
   // The palette's 新增账号 lands here with ?action=add.
-  useScreenAction('add', () => {
+  useScreenAction(['user', 'user-list', 'add'], () => {
     if (canEdit) setEditing({ mode: 'add' });
   });
   const [busy, setBusy] = useState(false);

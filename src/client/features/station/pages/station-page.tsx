@@ -33,8 +33,7 @@ export function StationPage() {
   const [picked, setPicked] = useState<number | null>(null);
   const rows = useMemo(() => stations.data?.content ?? [], [stations.data]);
   // The palette's 合并站点 lands here with both stations chosen.
-  useScreenAction(
-    'merge',
+  useScreenAction(['station', 'station', 'merge'],
     (args) => {
       const keep = Number(args.get('keep'));
       const merge = Number(args.get('merge'));
