@@ -85,6 +85,14 @@ export default [
       'boundaries/no-unknown-files': 'error',
     },
   },
+  // The server's layers below the modules (db, lib, plugins) never reach up into them: the seed
+  // runner and the app compose the modules from above (issue 20: the db/seed ⇄ modules loop).
+  {
+    files: ['src/server/{db,lib,plugins}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules', '**/modules/**'], message: 'db/, lib/ and plugins/ sit below the modules: compose them from above (app.ts, seed-runner.ts).' }] }],
+    },
+  },
   // Text typed by users (station, line, staff names…) reaches the page as text only: React writes
   // it so, but these APIs parse a string as HTML, where `<img src=…>` in a name is fetched by every
   // viewer. Leaflet's tooltips and popups and ECharts' tooltips take text through lib/text-node.ts.

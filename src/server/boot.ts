@@ -1,7 +1,7 @@
 import { type Config, type Clock, resolvePiiKey } from './config';
 import { createPii } from './lib/pii';
 import { type Database, openDatabase } from './db/connection';
-import { runSeed } from './db/seed';
+import { runSeed } from './seed-runner';
 
 /** Opens the configured database, migrates it and seeds what is missing. */
 export async function openAndPrepare(config: Config, clock: Clock, log: (msg: string, err?: unknown) => void) {

@@ -7,7 +7,7 @@ import { newPassword, login as loginField } from '../shared/api/fields';
 import { openAndPrepare } from './boot';
 import { loadConfig, systemClock } from './config';
 import * as t from './db/schema';
-import { GROUPS } from './db/seed';
+import { GROUPS } from './modules/user/seed';
 import { audit } from './lib/audit';
 import { hashPassword } from './lib/password';
 

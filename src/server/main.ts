@@ -1,14 +1,27 @@
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { openAndPrepare } from './boot';
 import { loadConfig, systemClock } from './config';
+import { buildConsoleIfChanged } from './console-build';
 import { DEMO_PASSWORD } from './db/seed';
 
 const started = performance.now();
 const config = loadConfig();
 const log = (msg: string, err?: unknown) => console.error(`[server] ${msg}`, err instanceof Error ? err.message : (err ?? ''));
 
+// `npm start` passes --build: the console is built (when its sources changed) while the database
+// opens, migrates and seeds, and the server listens once both are done.
+const building = process.argv.includes('--build') ? buildConsoleIfChanged(fileURLToPath(new URL('../..', import.meta.url)), config.staticDir) : Promise.resolve(false);
+building.catch(() => undefined);
 const { database, seededDemo, pii } = await openAndPrepare(config, systemClock, log);
+try {
+  await building;
+} catch (err) {
+  log('console build failed', err);
+  await database.close();
+  process.exit(1);
+}
 const app = await buildApp({
   pii,
   db: database.db,

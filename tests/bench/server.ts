@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { type Config, loadConfig, systemClock } from '../../src/server/config';
 import { type Db, openDatabase } from '../../src/server/db/connection';
-import { PROFILES, runSeed } from '../../src/server/db/seed';
+import { PROFILES } from '../../src/server/db/seed';
+import { runSeed } from '../../src/server/seed-runner';
 import { type Pii, createPii } from '../../src/server/lib/pii';
 import pgLib from 'pg';
 

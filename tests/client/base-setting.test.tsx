@@ -14,7 +14,7 @@ clientSuite((server, l) => {
   log = l;
 });
 
-const stored = async (token: string) => (await s.call<{ lat: number; lon: number }>(system.cityLocation, { token })).body.data;
+const stored = async (token: string) => (await s.call(system.cityLocation, { token })).body.data;
 
 describe('基础设置', () => {
   it('refuses a latitude outside China under its field without calling the server, then saves a good one', async () => {

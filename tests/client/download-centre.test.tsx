@@ -51,7 +51,7 @@ describe('下载中心', () => {
       await waitFor(() => expect(within(dialog).queryByText(/正在连接服务器/)).toBeNull(), { timeout: 5_000 });
       await user.keyboard('{Escape}');
       await waitFor(() => expect(screen.queryByRole('dialog', { name: '下载中心' })).toBeNull());
-      const created = await s.call<ExportTask>(ridership.ridershipExport, { token, query: { startDate: day(-6), endDate: day(0) } });
+      const created = await s.call(ridership.ridershipExport, { token, query: { startDate: day(-6), endDate: day(0) } });
       expect(created.body.code).toBe(1);
       const { title, fileName } = created.body.data;
       // Whatever the screen, a toast offers the file when it is ready.

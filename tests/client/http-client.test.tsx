@@ -7,7 +7,7 @@ import { ApiError } from '../../src/client/lib/errors';
 import { createHttp } from '../../src/client/lib/http';
 import { announceSessionEnded, leaveNow } from '../../src/client/lib/session-ended';
 import { readToken, saveDistrict, saveToken } from '../../src/client/lib/session-store';
-import { account, auth, system } from '../../src/shared/api';
+import { type Endpoint, account, auth, system } from '../../src/shared/api';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { type RequestLog, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
@@ -86,7 +86,7 @@ describe('what every call carries', () => {
     await signIn(s, 'manager');
     const me = await api.call(auth.currentUser);
     // The manager only sees its own district; the super user lists them all.
-    const districts = await s.call<{ content: { id: number }[] }>(system.districtPage, { token: await s.login('admin'), query: { page: 0, size: 1000 } });
+    const districts = await s.call(system.districtPage, { token: await s.login('admin'), query: { page: 0, size: 1000 } });
     const foreign = districts.body.data.content.find((d) => d.id !== me.districtId);
     expect(foreign).toBeDefined();
     saveDistrict(String(foreign?.id));
@@ -184,7 +184,7 @@ describe('a session the server ended', () => {
     render(<SessionEndedDialog />);
     // The authenticate endpoint pointed at a path that answers 401 for a caller without a token:
     // a real 401 from the real server, reaching the client under the login call's identity.
-    const loginAnswering401 = { ...auth.authenticate, method: 'GET' as const, path: auth.currentUser.path, bodyType: 'none' as const };
+    const loginAnswering401: Endpoint = { ...auth.authenticate, method: 'GET', path: auth.currentUser.path, bodyType: 'none' };
     const err = await rejection(api.call(loginAnswering401, {}, { silent: true }));
     expect(err.code).toBe(401);
     expect(err.message).toBe('登录已失效，请重新登录');

@@ -21,7 +21,7 @@ const mainMenu = () => screen.findByRole('navigation', { name: '主菜单' }, { 
 describe('the account list offers only what the server accepts', () => {
   it('a manager sees no 编辑/禁用 (nor an Enter hint) on a super user of the district', async () => {
     const admin = await s.login('admin');
-    const groups = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data;
+    const groups = (await s.call(account.groupList, { token: admin })).body.data;
     const created = await s.call(account.userAdd, {
       token: admin,
       body: { login: 'xuhuiboss', firstName: '徐汇超管', password: 'Passw0rd2026', authority: 'ROLE_APP_ADMIN', groupId: groups[0]!.id, districtId: 2 },

@@ -131,7 +131,7 @@ describe('area selector', () => {
 
   it('is shown to the admin with the server’s areas; choosing one makes the next calls carry it', async () => {
     const token = await signIn(s, 'admin');
-    const districts = (await s.call<{ content: { id: number; name: string }[] }>(system.districtPage, { token, query: { page: 0, size: 1000 } })).body.data.content;
+    const districts = (await s.call(system.districtPage, { token, query: { page: 0, size: 1000 } })).body.data.content;
     expect(districts.length).toBeGreaterThan(1);
     // A page that asks the server nothing of its own: every call seen after the switch is the reload's.
     visit(s, '/noticeReport/notice');

@@ -206,7 +206,7 @@ describe('permissions', () => {
     resetBrowserState();
 
     const admin = await start('admin');
-    const stored = await s.call<{ totalElements: number }>(account.userPage, { token: admin.token, query: { keyword: 'palette01' } });
+    const stored = await s.call(account.userPage, { token: admin.token, query: { keyword: 'palette01' } });
     expect(stored.body.data.totalElements).toBe(0);
 
     const a = await openPalette(admin.user);
@@ -293,7 +293,7 @@ describe('arguments', () => {
 
   it('查询账号 with a phone hands it to the list in memory: neither the address nor any request URL holds it', async () => {
     const { user, token } = await start('admin');
-    const staff = (await s.call<{ content: { login: string; name: string; phone: string | null }[] }>(account.userPage, { token, query: { size: 100 } })).body.data.content;
+    const staff = (await s.call(account.userPage, { token, query: { size: 100 } })).body.data.content;
     const agentRow = staff.find((u) => u.login === 'agent');
     expect(agentRow?.phone).toMatch(/^1\d{2}\*{4}\d{4}$|^1\d{10}$/);
     // The list masks phones; the stored number is what an operator would type.
@@ -334,7 +334,7 @@ describe('arguments', () => {
 
   it('切换区域 for the admin: choosing 徐汇 stores the 徐汇区 id and the area selector shows it', async () => {
     const { user, token } = await start('admin');
-    const districts = (await s.call<{ content: { id: number; name: string }[] }>(system.districtPage, { token, query: { page: 0, size: 1000 } })).body.data.content;
+    const districts = (await s.call(system.districtPage, { token, query: { page: 0, size: 1000 } })).body.data.content;
     const xuhui = districts.find((d) => d.name === '徐汇区');
     expect(xuhui).toBeDefined();
     expect(localStorage.getItem('bus-console.district')).toBeNull();
@@ -419,7 +419,7 @@ describe('records from the server', () => {
       expect(res.body).toEqual({ code: 0, msg: Msg.loginFailed, data: null });
     }
     const { user, token } = await start('admin');
-    const staff = (await s.call<{ content: { login: string; firstName: string }[] }>(account.userPage, { token, query: { keyword: 'staff', size: 8 } })).body.data.content;
+    const staff = (await s.call(account.userPage, { token, query: { keyword: 'staff', size: 8 } })).body.data.content;
     expect(staff.length).toBeGreaterThan(2);
 
     const { dialog } = await openPalette(user);

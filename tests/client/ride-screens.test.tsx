@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { and, count, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
+import type { z } from 'zod';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
-import { MODULES, menuCatalogue, menuItemIds, ridership } from '../../src/shared/api';
+import { type Endpoint, MODULES, menuCatalogue, menuItemIds, ridership } from '../../src/shared/api';
 import { fenToYuan } from '../../src/shared/domain/money';
 import { formatDateTime } from '../../src/shared/domain/time';
 import { clientSuite, renderWithUser, visit } from '../support/render';
@@ -35,8 +36,8 @@ const week = () => ({ startTime: `${daysBefore(6)}T00:00:00+08:00`, endTime: `${
 /** 乘车统计 opens on the last 30 whole days: today is under way (at 02:00 it has no rides yet). */
 const month = () => ({ startDate: daysBefore(30), endDate: daysBefore(1) });
 
-async function answer<T>(endpoint: Parameters<TestServer['call']>[0], token: string, query: Record<string, string | number>): Promise<T> {
-  const res = await s.call<T>(endpoint, { token, query });
+async function answer<E extends Endpoint>(endpoint: E, token: string, query: Record<string, string | number>): Promise<z.output<E['response']>> {
+  const res = await s.call(endpoint, { token, query });
   expect(res.body.code).toBe(1);
   return res.body.data;
 }
@@ -45,7 +46,7 @@ describe('乘车记录', () => {
   it('opens on the last 7 days: the area’s rides newest first, the summary the server counts, card numbers linking to 卡片详情', async () => {
     const district = await agentDistrict();
     const token = await signIn(s, 'agent');
-    const summary = await answer<{ rides: number; amount: number; paid: number; unpaid: number; refunded: number }>(ridership.recordSummary, token, week());
+    const summary = await answer(ridership.recordSummary, token, week());
     const [newest] = await db()
       .select()
       .from(t.rideRecords)
@@ -142,12 +143,12 @@ describe('乘车记录', () => {
 describe('乘车统计', () => {
   it('opens on the last 30 days: the totals the server counts, both charts with their text, the day × line × bus table', async () => {
     const token = await signIn(s, 'agent');
-    const total = await answer<{ rides: number; amount: number; byTicketType: { ticketType: number; rides: number }[]; byDay: { day: string; rides: number }[] }>(
+    const total = await answer(
       ridership.ridershipTotal,
       token,
       month(),
     );
-    const page = await answer<{ content: { day: string; lineName: string; busName: string; rides: number; single: number; amount: number }[]; totalElements: number }>(
+    const page = await answer(
       ridership.ridershipPage,
       token,
       { ...month(), page: 0, size: 20 },
@@ -213,7 +214,7 @@ describe('乘车统计', () => {
     expect((within(main).getByLabelText('日期从') as HTMLInputElement).value).toBe(daysBefore(59));
     expect(within(main).getByRole('region', { name: '客流合计' }).textContent).toContain(`${daysBefore(59)} 至 ${today()}，${line!.lineName}`);
     // A range that runs to today averages its whole days only, and says so.
-    const lineTotal = await answer<{ byDay: { day: string; rides: number }[] }>(ridership.ridershipTotal, token, { lineCode: line!.lineCode, startDate: daysBefore(59), endDate: today() });
+    const lineTotal = await answer(ridership.ridershipTotal, token, { lineCode: line!.lineCode, startDate: daysBefore(59), endDate: today() });
     const whole = lineTotal.byDay.filter((d) => d.day < today()).reduce((n, d) => n + d.rides, 0);
     await waitFor(() => expect(within(main).getByText('日均人次（不含今日）').nextElementSibling?.textContent).toBe(String(Math.round(whole / 59))));
     // The bus list holds that line's buses only.

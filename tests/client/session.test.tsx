@@ -29,7 +29,7 @@ const breadcrumb = () => screen.getByRole('navigation', { name: '面包屑' }).t
 const currentTitle = async () => within(await screen.findByRole('navigation', { name: '面包屑' })).findByRole('listitem', { current: 'page' });
 
 async function homeFor(token: string, roles: string[]): Promise<ExpectedPage> {
-  const res = await s.call<AuthItem[]>(auth.authItems, { token });
+  const res = await s.call(auth.authItems, { token });
   return expectedHome(res.body.data, roles);
 }
 
@@ -115,9 +115,9 @@ describe('an account with no authority entries', () => {
     // The server never creates such an account itself (add and update take one role); one whose
     // roles were stripped in the database (a migration, a DBA) is what spec §5 guards against.
     const admin = await s.login('admin');
-    const groups = await s.call<{ id: number; name: string }[]>(account.groupList, { token: admin });
+    const groups = await s.call(account.groupList, { token: admin });
     const readOnly = groups.body.data.find((g) => g.name === '只读组');
-    const adminInfo = await s.call<{ districtId: number }>(auth.currentUser, { token: admin });
+    const adminInfo = await s.call(auth.currentUser, { token: admin });
     login = 'noroles';
     const added = await s.call(account.userAdd, {
       token: admin,
@@ -126,7 +126,7 @@ describe('an account with no authority entries', () => {
     expect(added.body.code, added.body.msg).toBe(1);
     await s.database.db.update(schema.users).set({ authorities: [] }).where(eq(schema.users.login, login));
     const token = await s.login(login);
-    const me = await s.call<{ authority: unknown[] }>(auth.currentUser, { token });
+    const me = await s.call(auth.currentUser, { token });
     expect(me.body.data.authority).toEqual([]);
   });
 

@@ -4,15 +4,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAMP_FILE } from '../../src/server/console-build';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import { LOGIN_ELSEWHERE, LOGIN_RESULT_HEADER } from '../../src/shared/api';
 import { ROOT, type StartedServer, hasChromium, killLeftovers, launchChromium, startServer } from '../support/e2e';
 import { reportCspViolations } from '../support/e2e-console';
 
 /**
- * `npm start` as a user runs it: vite build, then the server on a fresh PGlite folder, driven from
+ * `npm start` as a user runs it on a fresh clone: the console built (its stamp removed first, as a
+ * fresh clone has none) while the server migrates and seeds a fresh PGlite folder, driven from
  * Debian's Chromium. The server is started twice on the same folder (the second time after a
- * graceful shutdown) to check that data persists and the demo city is not seeded again.
+ * graceful shutdown) to check that data persists, the demo city is not seeded again and the
+ * unchanged console is not built again.
  */
 
 const TITLE = '公交运营管理控制台';
@@ -20,8 +23,20 @@ const SEEDED_NOTE = '已生成演示城市';
 const DEMO_ACCOUNTS = ['admin', 'manager', 'agent', 'viewer', 'expired'];
 const SHOTS = fileURLToPath(new URL('./__screenshots__/', import.meta.url));
 
-if (!hasChromium) {
-  console.warn('[e2e] /usr/bin/chromium is missing: the browser checks are skipped and the API checks run from Node (.ci/run installs chromium).');
+/**
+ * Issue 20's budgets: a fresh clone ready in 15 s (build included), a restart in 3 s, on an idle
+ * two-core machine. Both are printed every run and warn when over: this file shares the machine
+ * with the other test projects running at once, and there the same start takes 4× as long (62.8 s
+ * and 11.3 s measured at a load of 12). What fails is structural and load-proof instead (the
+ * restart builds nothing and seeds nothing); the wall-clock ceilings only catch a start that hangs
+ * or goes back to minutes.
+ */
+const BUDGET = { firstStartMs: 15_000, restartMs: 3_000 };
+const CEILING = { firstStartMs: 120_000, restartMs: 30_000 };
+function checkBudget(what: string, ms: number, budgetMs: number, ceilingMs: number) {
+  console.log(`[e2e] ${what}: ${(ms / 1000).toFixed(1)} s (budget ${budgetMs / 1000} s)`);
+  if (ms > budgetMs) console.warn(`[e2e] ${what} over its budget: ${(ms / 1000).toFixed(1)} s > ${budgetMs / 1000} s (a busy machine, or a regression)`);
+  expect(ms, `${what} under ${ceilingMs / 1000} s`).toBeLessThanOrEqual(ceilingMs);
 }
 
 let server: StartedServer;
@@ -30,12 +45,15 @@ let page: Page | undefined;
 /** Errors the page printed or threw, checked once it has rendered. */
 const pageErrors: string[] = [];
 
+let firstStartMs = 0;
+
 beforeAll(async () => {
-  // Chromium starts while vite builds; both are needed, neither waits for the other.
-  const [started, launched] = await Promise.all([startServer(), hasChromium ? launchChromium() : Promise.resolve(undefined)]);
-  server = started;
-  browser = launched;
-  console.log(`[e2e] start time to ready (npm start: vite build + migrate + seed + listen): ${(server.readyMs / 1000).toFixed(1)} s`);
+  // A fresh clone has no build: without the stamp `npm start` builds again.
+  fs.rmSync(path.join(ROOT, 'dist', STAMP_FILE), { force: true });
+  // Chromium is launched after, so that the first start is timed alone.
+  server = await startServer();
+  firstStartMs = server.readyMs;
+  browser = hasChromium ? await launchChromium() : undefined;
   if (browser) {
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await reportCspViolations(page);
@@ -88,6 +106,11 @@ async function login(username: string): Promise<string> {
 const me = (token: string) => api('/busline/api/user/query/msg', { token });
 
 describe('npm start', () => {
+  it('is ready on a fresh clone within its budget (vite build alongside migrate + seed, then listen)', () => {
+    checkBudget('first start to ready (fresh clone)', firstStartMs, BUDGET.firstStartMs, CEILING.firstStartMs);
+    expect(fs.readFileSync(path.join(ROOT, 'dist', STAMP_FILE), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+  });
+
   it('prints the address and every demo account, then READY', () => {
     const out = server.stdout();
     expect(out).toContain(TITLE);
@@ -204,8 +227,11 @@ describe('npm start', () => {
     expect(server.stdout()).toContain('SIGTERM: draining connections');
     console.log(`[e2e] SIGTERM to exit: ${Math.round(stopped.ms)} ms`);
 
+    const built = fs.statSync(path.join(ROOT, 'dist', 'index.html')).mtimeMs;
     server = await startServer({ dataDir });
-    console.log(`[e2e] restart on the same folder, start time to ready: ${(server.readyMs / 1000).toFixed(1)} s`);
+    checkBudget('restart on the same folder to ready', server.readyMs, BUDGET.restartMs, CEILING.restartMs);
+    // The sources did not change: the restart served the same build instead of making another.
+    expect(fs.statSync(path.join(ROOT, 'dist', 'index.html')).mtimeMs).toBe(built);
     const out = server.stdout();
     expect(out).toContain(`PGlite ${dataDir}`);
     expect(out).not.toContain(SEEDED_NOTE);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, account, auth, type Page } from '../../src/shared/api';
 import type { RoleGroup, StaffUser } from '../../src/shared/api/account';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { type TestServer, startTestServer } from '../support/test-server';
 
 let s: TestServer;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   admin = await s.login('admin');
   manager = await s.login('manager');
   agent = await s.login('agent');
-  groups = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data;
+  groups = (await s.call(account.groupList, { token: admin })).body.data;
 });
 afterAll(() => s.close());
 
@@ -31,23 +31,23 @@ const logRows = (type: string) => s.database.db.select().from(t.sysLog).where(eq
 
 describe('user list', () => {
   it('a district manager sees only the accounts of the district', async () => {
-    const res = await s.call<Page<StaffUser>>(account.userPage, { token: manager, query: { size: 100 } });
+    const res = await s.call(account.userPage, { token: manager, query: { size: 100 } });
     expect(res.body.code).toBe(1);
     expect(res.body.data.content.length).toBeGreaterThan(0);
     expect(new Set(res.body.data.content.map((u) => u.districtId))).toEqual(new Set([2]));
   });
 
   it('the super user sees every district, filters by keyword and pages', async () => {
-    const all = await s.call<Page<StaffUser>>(account.userPage, { token: admin, query: { size: 2, page: 0, sort: 'login,asc' } });
+    const all = await s.call(account.userPage, { token: admin, query: { size: 2, page: 0, sort: 'login,asc' } });
     expect(all.body.data.content).toHaveLength(2);
     expect(all.body.data.totalElements).toBeGreaterThanOrEqual(5);
     expect(all.body.data.totalPages).toBe(Math.ceil(all.body.data.totalElements / 2));
-    const found = await s.call<Page<StaffUser>>(account.userPage, { token: admin, query: { keyword: '客服' } });
+    const found = await s.call(account.userPage, { token: admin, query: { keyword: '客服' } });
     expect(found.body.data.content.map((u) => u.login)).toEqual(['agent']);
   });
 
   it('treats % and _ in the keyword literally', async () => {
-    const res = await s.call<Page<StaffUser>>(account.userPage, { token: admin, query: { keyword: '%' } });
+    const res = await s.call(account.userPage, { token: admin, query: { keyword: '%' } });
     expect(res.body.data.totalElements).toBe(0);
   });
 
@@ -71,7 +71,7 @@ describe('user list', () => {
   });
 
   it('lets an openDistrict account scope to a chosen district, and refuses one that does not exist', async () => {
-    const scoped = await s.call<Page<StaffUser>>(account.userPage, { token: admin, district: 1, query: { size: 100 } });
+    const scoped = await s.call(account.userPage, { token: admin, district: 1, query: { size: 100 } });
     expect(new Set(scoped.body.data.content.map((u) => u.districtId))).toEqual(new Set([1]));
     expect((await s.call(account.userPage, { token: admin, district: 999 })).status).toBe(403);
     expect((await s.call(account.userPage, { token: admin, district: 'abc' })).status).toBe(400);
@@ -89,7 +89,7 @@ describe('user add', () => {
   });
 
   it('a manager adds an account into the district, with an audit row in the same change', async () => {
-    const res = await s.call<StaffUser>(account.userAdd, { token: manager, body: body('Newbie01') });
+    const res = await s.call(account.userAdd, { token: manager, body: body('Newbie01') });
     expect(res.body.code).toBe(1);
     expect(res.body.data).toMatchObject({ login: 'newbie01', districtId: 2, activated: true, authorities: ['ROLE_USER'] });
     const [row] = await logRows('USER_ADD');
@@ -156,7 +156,7 @@ describe('user update', () => {
   it('disabling an account ends its sessions and refuses its logins', async () => {
     const viewerToken = await s.login('viewer');
     const viewer = await find('viewer');
-    const res = await s.call<StaffUser>(account.userUpdate, { token: manager, body: { id: viewer.id, activated: false } });
+    const res = await s.call(account.userUpdate, { token: manager, body: { id: viewer.id, activated: false } });
     expect(res.body.data.activated).toBe(false);
     expect((await s.call(auth.currentUser, { token: viewerToken })).status).toBe(401);
     await expect(s.login('viewer')).rejects.toThrow();
@@ -202,7 +202,7 @@ describe('role groups', () => {
     const viewerGroup = groupId(GROUPS.viewer.name);
     const refused = await s.call(account.groupUpdate, { token: manager, query: { id: viewerGroup, itemIds: 'USER_ADD' } });
     expect(refused.status).toBe(403);
-    const res = await s.call<RoleGroup>(account.groupUpdate, {
+    const res = await s.call(account.groupUpdate, {
       token: admin,
       query: { id: viewerGroup, itemIds: 'order,order.order-list,REFUND_ORDER', description: '只看乘车记录' },
     });
@@ -210,18 +210,18 @@ describe('role groups', () => {
     const [log] = await logRows('GROUP_UPDATE');
     expect(log?.operatorLogin).toBe('admin');
     const viewer = await s.login('viewer');
-    const items = await s.call<{ id: string; type: string }[]>(auth.authItems, { token: viewer });
+    const items = await s.call(auth.authItems, { token: viewer });
     expect(items.body.data.map((i) => i.id).sort()).toEqual(['REFUND_ORDER', 'order', 'order.order-list']);
   });
 
   it('refuses unknown items and a duplicate name, changing nothing', async () => {
     const viewerGroup = groupId(GROUPS.viewer.name);
-    const before = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data.find((g) => g.id === viewerGroup);
+    const before = (await s.call(account.groupList, { token: admin })).body.data.find((g) => g.id === viewerGroup);
     const unknown = await s.call(account.groupUpdate, { token: admin, query: { id: viewerGroup, itemIds: 'order,NOPE' } });
     expect(unknown.body).toMatchObject({ code: 0, msg: '权限项不存在：NOPE' });
     const dup = await s.call(account.groupUpdate, { token: admin, query: { id: viewerGroup, name: GROUPS.agent.name } });
     expect(dup.body.msg).toBe('角色组名称已存在');
-    const after = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data.find((g) => g.id === viewerGroup);
+    const after = (await s.call(account.groupList, { token: admin })).body.data.find((g) => g.id === viewerGroup);
     expect(after).toEqual(before);
   });
 });

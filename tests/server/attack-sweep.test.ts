@@ -122,7 +122,7 @@ describe('oversized and odd requests', () => {
     });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.text)).toMatchObject({ code: 413, data: null });
-    const list = await s.call<{ code: string }[]>(system.agreementList, { token: admin });
+    const list = await s.call(system.agreementList, { token: admin });
     expect(list.body.data.some((a) => a.code === 'big')).toBe(false);
   });
 

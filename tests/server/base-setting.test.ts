@@ -14,8 +14,8 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const current = async () => ({
-  qrCode: (await s.call<string | null>(system.qrCode, { token: admin })).body.data,
-  centre: (await s.call<{ lat: number; lon: number }>(system.cityLocation, { token: admin })).body.data,
+  qrCode: (await s.call(system.qrCode, { token: admin })).body.data,
+  centre: (await s.call(system.cityLocation, { token: admin })).body.data,
 });
 const logRows = () => s.database.db.select().from(t.sysLog).where(eq(t.sysLog.operationType, 'CONFIG_SAVE')).orderBy(desc(t.sysLog.id));
 
@@ -60,9 +60,9 @@ describe('refusals change nothing', () => {
   it.each(cases)('%s → 400 under its field', async (_name, body, field, msg) => {
     const before = await current();
     const rows = (await logRows()).length;
-    const res = await s.call<{ errors: { field: string; msg: string }[] }>(system.configSave, { token: admin, body });
+    const res = await s.call(system.configSave, { token: admin, body });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors).toContainEqual({ field, msg });
+    expect(res.body).toMatchObject({ data: { errors: expect.arrayContaining([{ field, msg }]) as unknown } });
     expect(await current()).toEqual(before);
     expect(await logRows()).toHaveLength(rows);
   });

@@ -22,7 +22,7 @@ describe.skipIf(skipWithoutPostgres('race tests (logins, lockouts, password rese
     const results = await Promise.all(
       // From eight desks: one address gets only five attempts numbered before any succeeds.
       Array.from({ length: 8 }, (_, i) =>
-        s.call<{ idToken: string }>(auth.authenticate, { headers: { 'x-forwarded-for': `10.30.0.${i}` }, body: { username: 'agent', password: DEMO_PASSWORD } }),
+        s.call(auth.authenticate, { headers: { 'x-forwarded-for': `10.30.0.${i}` }, body: { username: 'agent', password: DEMO_PASSWORD } }),
       ),
     );
     const tokens = results.map((r) => {
@@ -76,7 +76,7 @@ describe.skipIf(skipWithoutPostgres('race tests (logins, lockouts, password rese
     for (let i = 0; i < 10; i++) {
       const next = `Reset${i}pass2026`;
       const [login] = await Promise.all([
-        s.call<{ idToken: string }>(auth.authenticate, { body: { username: 'manager', password } }),
+        s.call(auth.authenticate, { body: { username: 'manager', password } }),
         s.call(account.userUpdate, { token: admin, body: { id: target?.id, password: next } }),
       ]);
       password = next;
@@ -88,7 +88,7 @@ describe.skipIf(skipWithoutPostgres('race tests (logins, lockouts, password rese
 
   it('racing renames of two groups to one name: one succeeds, the other is refused in Chinese', async () => {
     const admin = await s.login('admin');
-    const groups = (await s.call<{ id: number; name: string }[]>(account.groupList, { token: admin })).body.data;
+    const groups = (await s.call(account.groupList, { token: admin })).body.data;
     const [a, b] = groups.filter((g) => g.name !== '超级管理员组');
     const results = await Promise.all(
       [a, b].map((g) => s.call(account.groupUpdate, { token: admin, query: { id: g?.id ?? -1, name: '同名组' } })),

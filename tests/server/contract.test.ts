@@ -2,10 +2,10 @@ import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Endpoint, type Grants, Msg, auth, endpoints, envelopeOf, isAllowed, isMutating } from '../../src/shared/api';
+import { type Endpoint, type Grants, Msg, account, auth, endpoints, envelopeOf, isAllowed, isMutating } from '../../src/shared/api';
 import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { VIEWER_MENUS } from '../../src/server/modules/user/seed';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { createPii } from '../../src/server/lib/pii';
@@ -525,8 +525,8 @@ describe('a signed-in account without the grant (viewer)', () => {
   const asViewer = (o: CallOptions): CallOptions => ({ ...o, district: undefined, token: viewer });
 
   it('holds neither a role nor a button any grant names', async () => {
-    const me = await s.call<{ authority: { name: string }[] }>(auth.currentUser, { token: viewer });
-    const items = await s.call<{ id: string; type: string }[]>(auth.authItems, { token: viewer });
+    const me = await s.call(auth.currentUser, { token: viewer });
+    const items = await s.call(auth.authItems, { token: viewer });
     const grants: Grants = { roles: me.body.data.authority.map((a) => a.name), buttons: items.body.data.filter((i) => i.type === 'button').map((i) => i.id), menus: items.body.data.filter((i) => i.type === 'menu').map((i) => i.id) };
     for (const e of granted) expect(isAllowed(e.permission, grants), e.id).toBe(false);
   });
@@ -590,24 +590,24 @@ describe('the super user (admin) with minimal valid input', () => {
 
   it('did what the minimal writes asked', async () => {
     const login = `w${next()}`;
-    const added = await s.call<{ id: number; login: string; districtId: number }>(byId('user.add'), {
+    const added = await s.call(account.userAdd, {
       token: admin,
       body: { login, firstName: '新账号', password: 'Contract2026', authority: 'ROLE_USER', groupId: ids.viewerGroup, districtId: ids.second },
     });
     expect(added.body.data).toMatchObject({ login, districtId: ids.second });
-    const renamed = await s.call<{ firstName: string }>(byId('user.update'), { token: admin, body: { id: added.body.data.id, firstName: '改过的名字' } });
+    const renamed = await s.call(account.userUpdate, { token: admin, body: { id: added.body.data.id, firstName: '改过的名字' } });
     expect(renamed.body.data.firstName).toBe('改过的名字');
     const [row] = await s.database.db.select({ firstName: t.users.firstName }).from(t.users).where(eq(t.users.id, added.body.data.id));
     expect(row?.firstName).toBe('改过的名字');
 
     const groupsBefore = await businessRowsNow();
-    const group = await s.call<{ id: number }>(byId('group.update'), { token: admin, query: { id: ids.viewerGroup } });
+    const group = await s.call(account.groupUpdate, { token: admin, query: { id: ids.viewerGroup } });
     expect(group.body.data.id).toBe(ids.viewerGroup);
     const groupsAfter = await businessRowsNow();
     expect({ groups: groupsAfter.groups, items: groupsAfter.items }).toEqual({ groups: groupsBefore.groups, items: groupsBefore.items });
 
     const code = `d${next()}`;
-    const saved = await s.call<{ districtId: number; code: string }>(byId('agreement.saveOrUpdate'), {
+    const saved = await s.call(byId('agreement.saveOrUpdate'), {
       token: admin,
       district: ids.home,
       body: { code, title: '标题', content: '正文' },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, account, auth } from '../../src/shared/api';
 import type { RoleGroup, StaffUser } from '../../src/shared/api/account';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
 import { businessRows } from '../support/business-rows';
 
@@ -16,12 +16,12 @@ const group = (name: string) => groups.find((g) => g.name === name)?.id ?? -1;
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.login('admin');
-  groups = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data;
+  groups = (await s.call(account.groupList, { token: admin })).body.data;
 });
 afterAll(() => s.close());
 
 const add = (token: string, body: Record<string, unknown>) =>
-  s.call<StaffUser>(account.userAdd, { token, body: { firstName: '测试', password: 'Passw0rd2026', authority: 'ROLE_USER', districtId: 2, ...body } });
+  s.call(account.userAdd, { token, body: { firstName: '测试', password: 'Passw0rd2026', authority: 'ROLE_USER', districtId: 2, ...body } });
 const deniedRows = (login: string) =>
   s.database.db.select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'DENIED'), eq(t.sysLog.operatorLogin, login)));
 
@@ -30,7 +30,7 @@ describe('a district manager', () => {
     const boss = await add(admin, { login: 'cityboss', authority: 'ROLE_APP_ADMIN', groupId: group(GROUPS.super.name) });
     expect(boss.body.code).toBe(1);
     const manager = await s.login('manager');
-    const page = await s.call<{ content: StaffUser[] }>(account.userPage, { token: manager, query: { size: 100 } });
+    const page = await s.call(account.userPage, { token: manager, query: { size: 100 } });
     const rows = new Map(page.body.data.content.map((u) => [u.login, u]));
     expect(rows.get('cityboss')?.manageable).toBe(false);
     expect(rows.get('agent')?.manageable).toBe(true);
@@ -40,7 +40,7 @@ describe('a district manager', () => {
       expect(res.status === 200, u.login).toBe(u.manageable);
     }
     // The super user manages everyone, itself included.
-    const all = await s.call<{ content: StaffUser[] }>(account.userPage, { token: admin, query: { size: 100 } });
+    const all = await s.call(account.userPage, { token: admin, query: { size: 100 } });
     expect(all.body.data.content.every((u) => u.manageable)).toBe(true);
   });
 

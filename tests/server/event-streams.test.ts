@@ -52,7 +52,7 @@ describe('event streams per session and per account', () => {
     const token = await s.login('manager');
     const [a, b] = [await openRawEvents(s, token), await openRawEvents(s, token)];
     await Promise.all([a, b].map((st) => st.until((e) => e.type === 'tasks')));
-    const created = await s.call<ExportTask>(ridership.ridershipExport, { token, query: { startDate: '2026-01-01', endDate: '2026-01-07' } });
+    const created = await s.call(ridership.ridershipExport, { token, query: { startDate: '2026-01-01', endDate: '2026-01-07' } });
     expect(created.body.code, created.body.msg).toBe(Code.OK);
     for (const st of [a, b]) await st.until((e) => e.type === 'task' && e.task.id === created.body.data.id);
     expect([a.isEnded(), b.isEnded()]).toEqual([false, false]);

@@ -47,14 +47,14 @@ describe('exporting ride records', () => {
   it('runs as a task: the file holds every record of the filters, in order, with the header the screen shows', async () => {
     const [line] = rows<{ code: string }>(await db().execute(sql`select line_code as code from ride_records where district_id = ${await managerDistrict()} group by 1 order by count(*) desc limit 1`));
     const query = { ...week(), lineCode: line!.code };
-    const created = await s.call<ExportTask>(ridership.recordExport, { token: manager, query });
+    const created = await s.call(ridership.recordExport, { token: manager, query });
     expect(created.body.code, created.body.msg).toBe(1);
     expect(created.body.data).toMatchObject({ status: 0, phase: 'queued', kind: 'ride.records' });
     expect(created.body.data.title).toContain(`线路${line!.code}`);
     const done = await settled(manager, created.body.data.id);
     expect(done).toMatchObject({ status: 1, phase: 'done' });
 
-    const summary = await s.call<{ rides: number }>(ridership.recordSummary, { token: manager, query });
+    const summary = await s.call(ridership.recordSummary, { token: manager, query });
     expect(summary.body.data.rides).toBeGreaterThan(0);
     expect(done.rowsTotal).toBe(summary.body.data.rides);
     expect(done.rowsDone).toBe(summary.body.data.rides);
@@ -73,7 +73,7 @@ describe('exporting ride records', () => {
     const times = body.map((r) => r[0]!);
     expect([...times].sort()).toEqual(times);
     // The newest record of the file is the newest of the list, in Shanghai time.
-    const newest = await s.call<{ content: { rideDate: string; cardNo: string }[] }>(ridership.recordList, { token: manager, query: { ...query, size: 1 } });
+    const newest = await s.call(ridership.recordList, { token: manager, query: { ...query, size: 1 } });
     const shanghai = new Date(Date.parse(newest.body.data.content[0]!.rideDate) + 8 * HOUR).toISOString().slice(0, 19).replace('T', ' ');
     expect(times[times.length - 1]).toBe(shanghai);
 
@@ -84,7 +84,7 @@ describe('exporting ride records', () => {
   it('escapes what a spreadsheet would run as a formula, and keeps the district scope of the account', async () => {
     const [ride] = await db().select().from(t.rideRecords).where(eq(t.rideRecords.districtId, (await managerDistrict()))).limit(1);
     await db().update(t.rideRecords).set({ stationName: '=HYPERLINK("http://evil.example","点我")' }).where(and(eq(t.rideRecords.id, ride!.id), eq(t.rideRecords.rideAt, ride!.rideAt)));
-    const created = await s.call<ExportTask>(ridership.recordExport, { token: manager, query: { cardNo: ride!.cardNo } });
+    const created = await s.call(ridership.recordExport, { token: manager, query: { cardNo: ride!.cardNo } });
     const done = await settled(manager, created.body.data.id);
     const { sheet } = await download(manager, done.id);
     const cell = sheet.rows.slice(1).find((r) => r[5]?.includes('HYPERLINK'));
@@ -95,9 +95,9 @@ describe('exporting ride records', () => {
   });
 
   it('exports staff rides alone under employee_record, and daily ridership row for row with its page', async () => {
-    const staff = await s.call<ExportTask>(ridership.employeeRecordExport, { token: admin, query: week() });
+    const staff = await s.call(ridership.employeeRecordExport, { token: admin, query: week() });
     const ridershipQuery = { startDate: isoDay(-29), endDate: isoDay(0) };
-    const daily = await s.call<ExportTask>(ridership.ridershipExport, { token: admin, query: ridershipQuery });
+    const daily = await s.call(ridership.ridershipExport, { token: admin, query: ridershipQuery });
     const [staffDone, dailyDone] = await Promise.all([settled(admin, staff.body.data.id), settled(admin, daily.body.data.id)]);
 
     const staffSheet = (await download(admin, staffDone.id)).sheet;
@@ -107,8 +107,8 @@ describe('exporting ride records', () => {
     expect(new Set(staffSheet.rows.slice(1).map((r) => r[7]))).toEqual(new Set(['员工卡']));
 
     const dailySheet = (await download(admin, dailyDone.id)).sheet;
-    const page = await s.call<{ totalElements: number }>(ridership.ridershipPage, { token: admin, query: { ...ridershipQuery, size: 1 } });
-    const total = await s.call<{ rides: number }>(ridership.ridershipTotal, { token: admin, query: ridershipQuery });
+    const page = await s.call(ridership.ridershipPage, { token: admin, query: { ...ridershipQuery, size: 1 } });
+    const total = await s.call(ridership.ridershipTotal, { token: admin, query: ridershipQuery });
     expect(dailySheet.rows.length - 1).toBe(page.body.data.totalElements);
     expect(dailySheet.rows.slice(1).reduce((n, r) => n + Number(r[4]), 0)).toBe(total.body.data.rides);
   });
@@ -140,7 +140,7 @@ describe('refusals', () => {
   });
 
   it("another account's task is not found for download, cancel or delete; a finished task cannot be cancelled", async () => {
-    const created = await s.call<ExportTask>(ridership.ridershipExport, { token: manager, query: { startDate: isoDay(-2), endDate: isoDay(0) } });
+    const created = await s.call(ridership.ridershipExport, { token: manager, query: { startDate: isoDay(-2), endDate: isoDay(0) } });
     const done = await settled(manager, created.body.data.id);
     const agent = await s.login('agent');
     for (const [e, method] of [[exportTask.taskDownload, 'download'], [exportTask.taskCancel, 'cancel'], [exportTask.taskDelete, 'delete']] as const) {
@@ -149,7 +149,7 @@ describe('refusals', () => {
     }
     const again = await s.call(exportTask.taskCancel, { token: manager, params: { id: done.id } });
     expect(again.body.msg).toBe('任务已结束，无需取消');
-    const list = await s.call<{ content: ExportTask[] }>(exportTask.taskList, { token: agent });
+    const list = await s.call(exportTask.taskList, { token: agent });
     expect(list.body.data.content.map((x) => x.id)).not.toContain(done.id);
   });
 
@@ -169,7 +169,7 @@ describe('the queue, driven by hand', () => {
   });
   afterAll(() => q.close());
   const deps = () => runtimeOf(q);
-  const ask = async () => (await q.call<ExportTask>(ridership.ridershipExport, { token, query: { startDate: isoDay(-6), endDate: isoDay(0) } })).body;
+  const ask = async () => (await q.call(ridership.ridershipExport, { token, query: { startDate: isoDay(-6), endDate: isoDay(0) } })).body;
 
   it('lets one account have three open tasks, refuses a fourth in Chinese, and a cancelled task never runs', async () => {
     const first = await ask();
@@ -178,10 +178,10 @@ describe('the queue, driven by hand', () => {
     const fourth = await ask();
     expect(fourth.code).not.toBe(1);
     expect(fourth.msg).toContain('已有3个导出任务在进行');
-    const cancelled = await q.call<ExportTask>(exportTask.taskCancel, { token, params: { id: first.data.id } });
+    const cancelled = await q.call(exportTask.taskCancel, { token, params: { id: first.data.id } });
     expect(cancelled.body.data).toMatchObject({ phase: 'cancelled', status: 2, error: '已取消' });
     await deps().tick();
-    const list = (await q.call<{ content: ExportTask[] }>(exportTask.taskList, { token, query: { size: 10 } })).body.data.content;
+    const list = (await q.call(exportTask.taskList, { token, query: { size: 10 } })).body.data.content;
     expect(list.find((x) => x.id === first.data.id)?.phase).toBe('cancelled');
     expect(list.filter((x) => x.phase === 'done').length).toBe(2);
     const [pieces] = rows<{ n: number }>(await q.database.db.execute(sql`select count(*)::int as n from export_file_chunks where task_id = ${first.data.id}`));
@@ -198,7 +198,7 @@ describe('the queue, driven by hand', () => {
     await q.database.db.insert(t.exportFileChunks).values({ taskId: a.id, seq: 0, data: Buffer.from('half a file') });
     await q.database.db.update(t.exportTasks).set({ phase: 'running', claimedBy: 'dead-instance', heartbeatAt: old, attempts: 3 }).where(eq(t.exportTasks.id, b.id));
     await deps().tick();
-    const list = (await q.call<{ content: ExportTask[] }>(exportTask.taskList, { token, query: { size: 20 } })).body.data.content;
+    const list = (await q.call(exportTask.taskList, { token, query: { size: 20 } })).body.data.content;
     const ra = list.find((x) => x.id === a.id)!;
     const rb = list.find((x) => x.id === b.id)!;
     expect(ra.phase).toBe('done');
@@ -229,14 +229,14 @@ describe('the queue, driven by hand', () => {
     expect(res.body.msg).toBe('文件已过期，请重新导出');
     const [pieces] = rows<{ n: number }>(await q.database.db.execute(sql`select count(*)::int as n from export_file_chunks where task_id = ${a.id}`));
     expect(pieces!.n).toBe(0);
-    const list = (await q.call<{ content: ExportTask[] }>(exportTask.taskList, { token, query: { size: 30 } })).body.data.content;
+    const list = (await q.call(exportTask.taskList, { token, query: { size: 30 } })).body.data.content;
     expect(list.find((x) => x.id === a.id)).toMatchObject({ phase: 'expired', status: 3 });
   });
 
   it('delete hides a task from the list and writes an audit row', async () => {
     const a = (await ask()).data;
     expect((await q.call(exportTask.taskDelete, { token, params: { id: a.id } })).body.code).toBe(1);
-    const list = (await q.call<{ content: ExportTask[] }>(exportTask.taskList, { token, query: { size: 50 } })).body.data.content;
+    const list = (await q.call(exportTask.taskList, { token, query: { size: 50 } })).body.data.content;
     expect(list.map((x) => x.id)).not.toContain(a.id);
     const audits = await q.database.db.select().from(t.sysLog).where(eq(t.sysLog.target, `export/${a.id}`));
     expect(audits.map((x) => x.operationType).sort()).toEqual(['EXPORT_DELETE', 'RIDERSHIP_EXPORT']);
@@ -254,7 +254,7 @@ describe('a server that stops mid-export', () => {
       from generate_series(1, 60000) g`);
     const token = await first.login('admin');
     const end = first.clock.now();
-    const created = await first.call<ExportTask>(ridership.recordExport, { token, query: { lineCode: 'STOP1', startTime: new Date(end.getTime() - 8 * 86_400_000).toISOString(), endTime: end.toISOString() } });
+    const created = await first.call(ridership.recordExport, { token, query: { lineCode: 'STOP1', startTime: new Date(end.getTime() - 8 * 86_400_000).toISOString(), endTime: end.toISOString() } });
     const id = created.body.data.id;
     const run = runtimeOf(first).tick();
     // Running and part way through: then the server closes (SIGTERM's path).
@@ -294,15 +294,15 @@ describe('cancelling a task under way', () => {
       const token = await c.login('admin');
       const end = c.clock.now();
       const query = { lineCode: 'CANCEL1', startTime: new Date(end.getTime() - 8 * 86_400_000).toISOString(), endTime: end.toISOString() };
-      const big = (await c.call<ExportTask>(ridership.recordExport, { token, query })).body.data;
-      const small = (await c.call<ExportTask>(ridership.ridershipExport, { token, query: { startDate: isoDay(-1), endDate: isoDay(0) } })).body.data;
+      const big = (await c.call(ridership.recordExport, { token, query })).body.data;
+      const small = (await c.call(ridership.ridershipExport, { token, query: { startDate: isoDay(-1), endDate: isoDay(0) } })).body.data;
       const run = runtimeOf(c).tick();
       for (let i = 0; i < 200; i++) {
         const [row] = await c.database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, big.id));
         if (row?.phase === 'running' && row.rowsDone > 0) break;
         await new Promise((r) => setTimeout(r, 25));
       }
-      const cancelled = await c.call<ExportTask>(exportTask.taskCancel, { token, params: { id: big.id } });
+      const cancelled = await c.call(exportTask.taskCancel, { token, params: { id: big.id } });
       expect(cancelled.body.data).toMatchObject({ phase: 'cancelled', status: 2 });
       await run;
       const [after] = await c.database.db.select().from(t.exportTasks).where(eq(t.exportTasks.id, big.id));
@@ -324,7 +324,7 @@ describe('the event stream', () => {
     const events = await openEvents(s, token);
     const first = await events.next();
     expect(first.type).toBe('tasks');
-    const created = await s.call<ExportTask>(ridership.ridershipExport, { token, query: { startDate: isoDay(-9), endDate: isoDay(0) } });
+    const created = await s.call(ridership.ridershipExport, { token, query: { startDate: isoDay(-9), endDate: isoDay(0) } });
     const seen: TaskEvent[] = [];
     for (;;) {
       const e = await events.next();

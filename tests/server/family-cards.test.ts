@@ -35,31 +35,31 @@ async function liveBinding(skip = 0) {
   return { id: r.b.id, cardNo: r.cardNo, citizen: pii.decrypt(r.citizenEnc!) };
 }
 
-const unbind = (token: string, q: { busCardNo: string; citizenCardNo: string; pwd: string }) => s.call<Binding>(family.unBind, { token, query: q });
+const unbind = (token: string, q: { busCardNo: string; citizenCardNo: string; pwd: string }) => s.call(family.unBind, { token, query: q });
 
 describe('familyCard/bind and renewLog reads', () => {
   it('lists the area\'s bindings with the binder masked, finds one by card or citizen id, and counts them', async () => {
-    const page = await s.call<{ content: Binding[]; totalElements: number }>(family.bindPage, { token: agent, query: { size: 100 } });
+    const page = await s.call(family.bindPage, { token: agent, query: { size: 100 } });
     expect(page.body.data.content.length).toBeGreaterThan(0);
     expect(page.body.data.content.every((b) => b.districtId === xuhui)).toBe(true);
     expect(JSON.stringify(page.body.data)).not.toMatch(/"1\d{10}"|"\d{17}[\dX]"/);
     const live = await liveBinding();
-    const byCard = await s.call<{ content: Binding[] }>(family.bindPage, { token: agent, query: { busCardNo: live.cardNo } });
+    const byCard = await s.call(family.bindPage, { token: agent, query: { busCardNo: live.cardNo } });
     expect(byCard.body.data.content.map((b) => b.id)).toContain(live.id);
-    const byCitizen = await s.call<{ content: Binding[] }>(family.bindPage, { token: agent, query: { citizenCardNo: live.citizen } });
+    const byCitizen = await s.call(family.bindPage, { token: agent, query: { citizenCardNo: live.citizen } });
     expect(byCitizen.body.data.content.map((b) => b.id)).toContain(live.id);
-    const summary = await s.call<{ total: number; bound: number; unbound: number }>(family.bindSummary, { token: agent });
+    const summary = await s.call(family.bindSummary, { token: agent });
     expect(summary.body.data.total).toBe(page.body.data.totalElements);
     expect(summary.body.data.bound + summary.body.data.unbound).toBe(summary.body.data.total);
-    const renewals = await s.call<{ content: { amount: number }[]; totalElements: number }>(family.renewLogPage, { token: agent, query: { size: 1000 } });
-    const renewSum = await s.call<{ count: number; amount: number }>(family.renewLogSummary, { token: agent });
+    const renewals = await s.call(family.renewLogPage, { token: agent, query: { size: 1000 } });
+    const renewSum = await s.call(family.renewLogSummary, { token: agent });
     expect(renewSum.body.data.count).toBe(renewals.body.data.totalElements);
     expect(renewSum.body.data.amount).toBe(renewals.body.data.content.reduce((a, r) => a + r.amount, 0));
   });
 
   it('answers the card type dictionary and checks a card against the card centre', async () => {
     expect((await s.call(family.cardTypeDict, { token: viewer })).status).toBe(403);
-    const dict = await s.call<{ value: number; label: string }[]>(family.cardTypeDict, { token: agent });
+    const dict = await s.call(family.cardTypeDict, { token: agent });
     expect(dict.body.data).toContainEqual({ value: 5, label: '老年卡' });
     const [senior] = await db().select().from(t.busCards).where(and(eq(t.busCards.category, 5), eq(t.busCards.state, 1))).limit(1);
     expect((await s.call(family.checkCard, { token: agent, query: { busCardNo: senior!.cardNo } })).body.data).toMatchObject({ exists: true, bindable: true, reason: null });
@@ -90,7 +90,7 @@ describe('unBind and updateBind with the operator\'s password', () => {
 
   it('updates the relation of a live binding', async () => {
     const live = await liveBinding();
-    const res = await s.call<Binding>(family.updateBind, { token: agent, query: { pwd: DEMO_PASSWORD }, body: { id: live.id, relation: '外孙女' } });
+    const res = await s.call(family.updateBind, { token: agent, query: { pwd: DEMO_PASSWORD }, body: { id: live.id, relation: '外孙女' } });
     expect(res.body.data.relation).toBe('外孙女');
     expect((await db().select().from(t.familyBindings).where(eq(t.familyBindings.id, live.id)))[0]!.relation).toBe('外孙女');
   });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISTRICT_HEADER, type Endpoint, auth, buildPath, endpoints } from '../../src/shared/api';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';
 import { businessRows } from '../support/business-rows';
 

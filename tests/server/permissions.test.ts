@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ButtonKey, type Endpoint, account, endpoints } from '../../src/shared/api';
 import type { RoleGroup } from '../../src/shared/api/account';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { type TestServer, startTestServer } from '../support/test-server';
 
 let s: TestServer;
@@ -14,10 +14,10 @@ let staffId: number;
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.login('admin');
-  const groups = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data;
+  const groups = (await s.call(account.groupList, { token: admin })).body.data;
   viewerGroupId = groups.find((g) => g.name === GROUPS.viewer.name)?.id ?? -1;
   // A clerk in the viewer's own role group and district: never stronger than the viewer.
-  const clerk = await s.call<{ id: number }>(account.userAdd, {
+  const clerk = await s.call(account.userAdd, {
     token: admin,
     body: { login: 'clerk', firstName: '文员', password: 'Clerk2026pw', authority: 'ROLE_USER', groupId: viewerGroupId, districtId: 2 },
   });
@@ -55,7 +55,7 @@ describe('user/update checks which fields move', () => {
     const token = await viewerWith(['USER_UPDATE_STATUS']);
     const rename = await s.call(account.userUpdate, { token, body: { id: staffId, firstName: '改名' } });
     expect(rename.status).toBe(403);
-    const toggle = await s.call<{ activated: boolean }>(account.userUpdate, { token, body: { id: staffId, activated: false } });
+    const toggle = await s.call(account.userUpdate, { token, body: { id: staffId, activated: false } });
     expect(toggle.body.data.activated).toBe(false);
     await s.call(account.userUpdate, { token, body: { id: staffId, activated: true } });
   });
@@ -64,7 +64,7 @@ describe('user/update checks which fields move', () => {
     const token = await viewerWith(['USER_ADD']);
     const toggle = await s.call(account.userUpdate, { token, body: { id: staffId, activated: false } });
     expect(toggle.status).toBe(403);
-    const rename = await s.call<{ firstName: string }>(account.userUpdate, { token, body: { id: staffId, firstName: '文员小王' } });
+    const rename = await s.call(account.userUpdate, { token, body: { id: staffId, firstName: '文员小王' } });
     expect(rename.body.data.firstName).toBe('文员小王');
     const [row] = await s.database.db.select().from(t.users).where(eq(t.users.id, staffId));
     expect(row?.activated).toBe(true);

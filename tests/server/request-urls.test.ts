@@ -111,22 +111,22 @@ describe('the body forms', () => {
 
   it('the body forms find the one rider and binding the typed numbers name, in the agent\'s area only', async () => {
     const r = await boundRider();
-    const byPhone = await s.call<{ content: { id: number; phone: string }[] }>(card.riderPageByBody, { token: agent, body: { phone: r.phone } });
+    const byPhone = await s.call(card.riderPageByBody, { token: agent, body: { phone: r.phone } });
     expect(byPhone.body.data.content.map((x) => x.id)).toEqual([r.riderId]);
     expect(byPhone.body.data.content[0]!.phone).toMatch(/^1\d{2}\*{4}\d{4}$/);
-    const byCitizen = await s.call<{ content: Binding[] }>(family.bindPageByBody, { token: agent, body: { citizenCardNo: r.citizen } });
+    const byCitizen = await s.call(family.bindPageByBody, { token: agent, body: { citizenCardNo: r.citizen } });
     expect(byCitizen.body.data.content.map((b) => b.id)).toContain(r.bindingId);
     expect(JSON.stringify(byCitizen.body.data)).not.toContain(r.citizen);
     // Another district's rider is not found by the agent of 徐汇区, through either form.
     const [foreign] = await db().select().from(t.riders).where(sql`${t.riders.districtId} <> ${xuhui}`).limit(1);
     const foreignPhone = pii.decrypt(foreign!.phoneEnc);
-    expect((await s.call<{ content: unknown[] }>(card.riderPageByBody, { token: agent, body: { phone: foreignPhone } })).body.data.content).toEqual([]);
-    expect((await s.call<{ content: unknown[] }>(card.riderPageByBody, { token: admin, body: { phone: foreignPhone } })).body.data.content).toHaveLength(1);
+    expect((await s.call(card.riderPageByBody, { token: agent, body: { phone: foreignPhone } })).body.data.content).toEqual([]);
+    expect((await s.call(card.riderPageByBody, { token: admin, body: { phone: foreignPhone } })).body.data.content).toHaveLength(1);
   });
 
   it('the reveal by body is audited with its reason masked, answered no-store, and refused without the button', async () => {
     const r = await boundRider();
-    const res = await s.call<{ phone: string }>(card.riderRevealByBody, { token: agent, body: { id: r.riderId, reason: `来电 ${r.phone} 核实身份` } });
+    const res = await s.call(card.riderRevealByBody, { token: agent, body: { id: r.riderId, reason: `来电 ${r.phone} 核实身份` } });
     expect(res.body.data.phone).toBe(r.phone);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const [row] = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'RIDER_REVEAL'), eq(t.sysLog.operatorLogin, 'agent'))).orderBy(desc(t.sysLog.id)).limit(1);
@@ -137,14 +137,14 @@ describe('the body forms', () => {
 });
 
 describe('unBind and updateBind by body', () => {
-  const unbindByBody = (token: string, body: { busCardNo: string; citizenCardNo: string; pwd?: string }) => s.call<Binding>(family.unBindByBody, { token, body });
+  const unbindByBody = (token: string, body: { busCardNo: string; citizenCardNo: string; pwd?: string }) => s.call(family.unBindByBody, { token, body });
 
   it('update with the password in the body: refused when wrong, saved and audited without it when right', async () => {
     const r = await boundRider(1);
     const wrong = await s.call(family.updateBindByBody, { token: agent, body: { id: r.bindingId, relation: '堂兄', pwd: 'Not-the-pass-1' } });
     expect(wrong.body).toMatchObject({ code: 0, msg: '登录密码错误', data: { errors: [{ field: 'pwd', msg: '登录密码错误' }] } });
     expect((await db().select().from(t.familyBindings).where(eq(t.familyBindings.id, r.bindingId)))[0]!.relation).toBe(r.relation);
-    const ok = await s.call<Binding>(family.updateBindByBody, { token: agent, body: { id: r.bindingId, relation: '堂兄', pwd: DEMO_PASSWORD } });
+    const ok = await s.call(family.updateBindByBody, { token: agent, body: { id: r.bindingId, relation: '堂兄', pwd: DEMO_PASSWORD } });
     expect(ok.body.data.relation).toBe('堂兄');
     const [row] = await db().select().from(t.sysLog).where(eq(t.sysLog.target, `family-binding/${r.bindingId}`)).orderBy(desc(t.sysLog.id)).limit(1);
     expect(row).toMatchObject({ operationType: 'FAMILY_UPDATE', operatorLogin: 'agent' });

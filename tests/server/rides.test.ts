@@ -10,7 +10,8 @@ import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-
 import { freshDatabase } from '../support/test-db';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { PROFILES, runSeed } from '../../src/server/db/seed';
+import { PROFILES } from '../../src/server/db/seed';
+import { runSeed } from '../../src/server/seed-runner';
 import { addDays, shanghaiDate } from '../../src/shared/domain/time';
 import { createPii } from '../../src/server/lib/pii';
 
@@ -77,7 +78,7 @@ describe('the ride tables', () => {
 describe('query/record', () => {
   it('lists a card\'s rides newest first, with no time range needed; only the area\'s', async () => {
     const [ride] = await db().select().from(t.rideRecords).where(eq(t.rideRecords.districtId, xuhui)).limit(1);
-    const res = await s.call<{ content: RideRecord[]; totalElements: number }>(ridership.recordList, { token: manager, query: { cardNo: ride!.cardNo, size: 50 } });
+    const res = await s.call(ridership.recordList, { token: manager, query: { cardNo: ride!.cardNo, size: 50 } });
     expect(res.body.code).toBe(1);
     const [n] = rows<{ n: number }>(await db().execute(sql`select count(*)::int as n from ride_records where card_no = ${ride!.cardNo} and district_id = ${xuhui}`));
     expect(res.body.data.totalElements).toBe(n!.n);
@@ -89,8 +90,8 @@ describe('query/record', () => {
   it('lists and sums a line\'s rides in a time range; the summary agrees with the table', async () => {
     const [ride] = await db().select().from(t.rideRecords).where(eq(t.rideRecords.districtId, xuhui)).limit(1);
     const q = { ...range(), lineCode: ride!.lineCode };
-    const page = await s.call<{ totalElements: number }>(ridership.recordList, { token: manager, query: { ...q, size: 5 } });
-    const sum = await s.call<{ rides: number; amount: number; paid: number; unpaid: number; refunded: number }>(ridership.recordSummary, { token: manager, query: q });
+    const page = await s.call(ridership.recordList, { token: manager, query: { ...q, size: 5 } });
+    const sum = await s.call(ridership.recordSummary, { token: manager, query: q });
     const [db1] = rows<{ n: number; amount: number }>(await db().execute(sql`select count(*)::int as n, coalesce(sum(amount), 0)::int as amount from ride_records where line_code = ${ride!.lineCode} and district_id = ${xuhui} and ride_at between ${q.startTime} and ${q.endTime}`));
     expect(page.body.data.totalElements).toBe(db1!.n);
     expect(sum.body.data).toMatchObject({ rides: db1!.n, amount: db1!.amount });
@@ -99,7 +100,7 @@ describe('query/record', () => {
 
   it('answers a ride\'s payment order; refuses another area\'s (403) and an unknown one (404)', async () => {
     const [own] = await db().select().from(t.rideRecords).where(eq(t.rideRecords.districtId, xuhui)).limit(1);
-    const res = await s.call<{ orderNo: string; payChannel: string }>(ridership.recordOrder, { token: manager, params: { id: own!.id } });
+    const res = await s.call(ridership.recordOrder, { token: manager, params: { id: own!.id } });
     expect(res.body.data).toMatchObject({ id: own!.id, orderNo: own!.orderNo, payChannel: own!.payChannel });
     const [foreign] = await db().select().from(t.rideRecords).where(sql`${t.rideRecords.districtId} <> ${xuhui}`).limit(1);
     expect((await s.call(ridership.recordOrder, { token: manager, params: { id: foreign!.id } })).status).toBe(403);
@@ -125,25 +126,25 @@ describe('day-take-bus-total/pc', () => {
   };
 
   it('names the area\'s lines and a line\'s buses', async () => {
-    const lines = await s.call<{ lineCode: string; lineName: string }[]>(ridership.ridershipLineCodes, { token: manager });
+    const lines = await s.call(ridership.ridershipLineCodes, { token: manager });
     const [expected] = rows<{ n: number }>(await db().execute(sql`select count(distinct line_code)::int as n from day_take_bus_totals where district_id = ${xuhui}`));
     expect(lines.body.data.length).toBe(expected!.n);
     const first = lines.body.data[0]!;
-    const buses = await s.call<string[]>(ridership.ridershipBusNames, { token: manager, query: { lineCode: first.lineCode } });
+    const buses = await s.call(ridership.ridershipBusNames, { token: manager, query: { lineCode: first.lineCode } });
     expect(buses.body.data.length).toBeGreaterThan(0);
     expect(buses.body.data.every((b) => b.startsWith('沪B-'))).toBe(true);
   });
 
   it('totals 90 days by ticket type and by day, equal to the stored totals; the page adds up to them', async () => {
     const q = days();
-    const total = await s.call<{ rides: number; amount: number; byTicketType: { rides: number }[]; byDay: { day: string; rides: number }[] }>(ridership.ridershipTotal, { token: manager, query: q });
+    const total = await s.call(ridership.ridershipTotal, { token: manager, query: q });
     const [stored] = rows<{ rides: number; amount: number }>(await db().execute(sql`select sum(rides)::int as rides, sum(amount)::int as amount from day_take_bus_totals where district_id = ${xuhui} and day between ${q.startDate} and ${q.endDate}`));
     expect(total.body.data).toMatchObject({ rides: stored!.rides, amount: stored!.amount });
     expect(total.body.data.byTicketType.reduce((n, x) => n + x.rides, 0)).toBe(stored!.rides);
     expect(total.body.data.byDay.length).toBe(90);
     const all: RidershipRow[] = [];
     for (let page = 0; ; page++) {
-      const res = await s.call<{ content: RidershipRow[]; totalPages: number }>(ridership.ridershipPage, { token: manager, query: { ...q, page, size: 1000 } });
+      const res = await s.call(ridership.ridershipPage, { token: manager, query: { ...q, page, size: 1000 } });
       all.push(...res.body.data.content);
       if (page + 1 >= res.body.data.totalPages) break;
     }
@@ -178,7 +179,7 @@ describe('who may read rides', () => {
       s.call(ridership.ridershipPage, { token, query: { startDate: '2026-01-01', endDate: '2026-01-02' } }),
     ];
     expect((await Promise.all(calls)).map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
-    const lines = await s.call<unknown[]>(ridership.ridershipLineCodes, { token: admin });
+    const lines = await s.call(ridership.ridershipLineCodes, { token: admin });
     const [all] = rows<{ n: number }>(await db().execute(sql`select count(distinct line_code)::int as n from day_take_bus_totals`));
     expect(lines.body.data.length).toBe(all!.n);
   });

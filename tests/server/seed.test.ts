@@ -4,7 +4,8 @@ import { asc } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/connection';
 import * as t from '../../src/server/db/schema';
-import { PROFILES, runSeed } from '../../src/server/db/seed';
+import { PROFILES } from '../../src/server/db/seed';
+import { runSeed } from '../../src/server/seed-runner';
 import { freshDatabase } from '../support/test-db';
 
 const NOW = new Date('2026-11-01T00:00:00Z');

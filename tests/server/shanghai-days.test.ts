@@ -43,7 +43,7 @@ describe.each([
 
   it('has ridership on each of the 90 whole days before today, and none after now', async () => {
     const endDate = addDays(today, -1);
-    const total = await s.call<{ rides: number; byDay: { day: string; rides: number }[] }>(ridership.ridershipTotal, { token: manager, query: { startDate: addDays(endDate, -89), endDate } });
+    const total = await s.call(ridership.ridershipTotal, { token: manager, query: { startDate: addDays(endDate, -89), endDate } });
     expect(total.body.code).toBe(1);
     expect(total.body.data.byDay.map((d) => d.day)).toEqual(Array.from({ length: 90 }, (_, i) => addDays(endDate, i - 89)));
     expect(total.body.data.byDay.every((d) => d.rides > 0)).toBe(true);

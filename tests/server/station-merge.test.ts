@@ -57,11 +57,11 @@ describe('merging B into A', () => {
   it('previews the lines it changes, then re-points B in place, drops the repeat it makes and removes B', async () => {
     const f = await fixture();
     const [, , c, d] = ids as [number, number, number, number];
-    const preview = await s.call<{ affected: { lineName: string; direction: number }[]; blockedBy: unknown[] }>(station.stationMergePreview, { token: manager, query: { stationId: f.a, mergeStationId: f.b } });
+    const preview = await s.call(station.stationMergePreview, { token: manager, query: { stationId: f.a, mergeStationId: f.b } });
     expect(preview.body.data.affected.map((r) => `${r.lineName}/${r.direction}`)).toEqual(['88路/0', '88路/1']);
     expect(preview.body.data.blockedBy).toEqual([]);
 
-    const res = await s.call<{ repointed: number; lines: number }>(station.stationMerge, { token: manager, query: { stationId: f.a, mergeStationId: f.b } });
+    const res = await s.call(station.stationMerge, { token: manager, query: { stationId: f.a, mergeStationId: f.b } });
     expect(res.body.code, res.body.msg).toBe(1);
     expect(res.body.data).toMatchObject({ repointed: 2, lines: 1 });
     // Up A B C → A A C → A C; down D B A → D A A → D A; numbered from 0 again.

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const list = (token: string, query: Record<string, string | number> = {}, district?: number) =>
-  s.call<Page<Station>>(station.stationList, { token, query: { size: 1000, ...query }, district });
+  s.call(station.stationList, { token, query: { size: 1000, ...query }, district });
 const auditRows = (type: string) => s.database.db.select().from(t.sysLog).where(eq(t.sysLog.operationType, type));
 
 describe('the seeded network', () => {
@@ -54,7 +54,7 @@ describe('the seeded network', () => {
 describe('saving a station', () => {
   it('the manager adds one in the district; the audit row says so in the same breath', async () => {
     const before = (await auditRows('STATION_SAVE')).length;
-    const res = await s.call<Station>(station.stationSave, { token: manager, body: { name: '漕溪北路新站', lng: 121.4365, lat: 31.1885 } });
+    const res = await s.call(station.stationSave, { token: manager, body: { name: '漕溪北路新站', lng: 121.4365, lat: 31.1885 } });
     expect(res.body.code).toBe(1);
     expect(res.body.data).toMatchObject({ name: '漕溪北路新站', districtId: xuhui, state: 1, qrCode: null });
     const rows = await auditRows('STATION_SAVE');
@@ -91,15 +91,15 @@ describe('saving a station', () => {
 
 describe('QR codes', () => {
   it('init gives every station of the area without one a short unique code; surplus counts down to 0', async () => {
-    const surplus = await s.call<{ surplus: number; total: number }>(station.stationQrSurplus, { token: manager });
+    const surplus = await s.call(station.stationQrSurplus, { token: manager });
     expect(surplus.body.data.surplus).toBeGreaterThan(0);
     // Two at once: together they generate exactly the missing ones (the second finds none left).
     const [a, b] = await Promise.all([
-      s.call<{ generated: number }>(station.stationQrInit, { token: manager }),
-      s.call<{ generated: number }>(station.stationQrInit, { token: manager }),
+      s.call(station.stationQrInit, { token: manager }),
+      s.call(station.stationQrInit, { token: manager }),
     ]);
     expect(a.body.data.generated + b.body.data.generated).toBe(surplus.body.data.surplus);
-    const after = await s.call<{ surplus: number; total: number }>(station.stationQrSurplus, { token: manager });
+    const after = await s.call(station.stationQrSurplus, { token: manager });
     expect(after.body.data).toEqual({ surplus: 0, total: surplus.body.data.total });
     const codes = (await list(manager)).body.data.content.map((st) => st.qrCode);
     for (const c of codes) expect(c).toMatch(/^s[a-hj-km-np-z2-9]{9}$/);
@@ -111,13 +111,13 @@ describe('QR codes', () => {
 
   it('asking for one station without a code makes it one; the page lists what the QR encodes', async () => {
     const [bare] = await s.database.db.select().from(t.stations).where(and(eq(t.stations.districtId, huangpu), isNull(t.stations.qrCode))).limit(1);
-    const res = await s.call<StationQr>(station.stationQrByStation, { token: admin, query: { stationId: bare!.id } });
+    const res = await s.call(station.stationQrByStation, { token: admin, query: { stationId: bare!.id } });
     expect(res.body.data.qrCode).toMatch(/^s.{9}$/);
     expect(res.body.data.content).toBe(`${STATION_QR_PAGE}?scene=${res.body.data.qrCode}`);
     expect(`scene=${res.body.data.qrCode}`.length).toBeLessThanOrEqual(32 + 'scene='.length);
-    const again = await s.call<StationQr>(station.stationQrByStation, { token: admin, query: { stationId: bare!.id } });
+    const again = await s.call(station.stationQrByStation, { token: admin, query: { stationId: bare!.id } });
     expect(again.body.data.qrCode).toBe(res.body.data.qrCode);
-    const page = await s.call<Page<StationQr>>(station.stationQrPage, { token: viewer, query: { size: 1000 } });
+    const page = await s.call(station.stationQrPage, { token: viewer, query: { size: 1000 } });
     expect(page.body.data.content.every((q) => q.content.endsWith(q.qrCode))).toBe(true);
     // The manager cannot generate for another district's station.
     const [foreign] = await s.database.db.select().from(t.stations).where(and(eq(t.stations.districtId, huangpu), isNull(t.stations.qrCode))).limit(1);

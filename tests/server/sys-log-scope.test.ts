@@ -8,7 +8,7 @@ import type { RoleGroup, StaffUser } from '../../src/shared/api/account';
 import type { District, SysLog } from '../../src/shared/api/system';
 import { maskPhone } from '../../src/shared/domain/mask';
 import * as t from '../../src/server/db/schema';
-import { GROUPS } from '../../src/server/db/seed';
+import { GROUPS } from '../../src/server/modules/user/seed';
 import { freshDatabase } from '../support/test-db';
 import { type TestServer, startTestServer } from '../support/test-server';
 
@@ -48,13 +48,13 @@ const staff: Staff[] = [];
 const movedOut = new Map<string, Set<number>>();
 
 async function addAccount(body: Record<string, unknown>, district?: number): Promise<StaffUser> {
-  const res = await s.call<StaffUser>(account.userAdd, { token: admin, district, body: { password: PASSWORD, ...body } });
+  const res = await s.call(account.userAdd, { token: admin, district, body: { password: PASSWORD, ...body } });
   if (res.body.code !== 1) throw new Error(`user/add ${String(body.login)}: ${res.body.msg}`);
   return res.body.data;
 }
 
 async function editPhone(token: string, who: Staff, phone: string, district?: number) {
-  const res = await s.call<StaffUser>(account.userUpdate, { token, district, body: { id: who.id, phone } });
+  const res = await s.call(account.userUpdate, { token, district, body: { id: who.id, phone } });
   expect(res.body.code, res.body.msg).toBe(1);
   who.phones.push(phone);
 }
@@ -64,8 +64,8 @@ const phoneFor = (d: number, i: number, n: number) => `13${d}${String(i).padStar
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.login('admin');
-  groups = (await s.call<RoleGroup[]>(account.groupList, { token: admin })).body.data;
-  districts = (await s.call<Page<District>>(system.districtPage, { token: admin, query: { size: 100 } })).body.data.content;
+  groups = (await s.call(account.groupList, { token: admin })).body.data;
+  districts = (await s.call(system.districtPage, { token: admin, query: { size: 100 } })).body.data.content;
   expect(districts.length).toBeGreaterThanOrEqual(3);
 
   for (const [i, d] of districts.entries()) {
@@ -109,7 +109,7 @@ beforeAll(async () => {
   const [from, to] = [districts[0], districts[districts.length - 1]];
   const mover = staff.find((x) => x.districtId === from?.id);
   if (!from || !to || !mover) throw new Error('no account to move');
-  const moved = await s.call<StaffUser>(account.userUpdate, { token: admin, body: { id: mover.id, districtId: to.id, phone: '13999990000' } });
+  const moved = await s.call(account.userUpdate, { token: admin, body: { id: mover.id, districtId: to.id, phone: '13999990000' } });
   expect(moved.body.code, moved.body.msg).toBe(1);
   mover.phones.push('13999990000');
   mover.districtId = to.id;
@@ -123,7 +123,7 @@ afterAll(() => s.close());
 async function crawl(token: string, size = 7): Promise<SysLog[]> {
   const rows: SysLog[] = [];
   for (let page = 0; ; page++) {
-    const res = await s.call<Page<SysLog>>(system.sysLogPage, { token, query: { page, size } });
+    const res = await s.call(system.sysLogPage, { token, query: { page, size } });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(1);
     rows.push(...res.body.data.content);
@@ -218,10 +218,10 @@ describe('the system log seen by district managers', () => {
 
   it('a super user working in a district sees that district’s rows; with none chosen, every row', async () => {
     const d = districts[2]?.id ?? -1;
-    const res = await s.call<Page<SysLog>>(system.sysLogPage, { token: admin, district: d, query: { size: 1000 } });
+    const res = await s.call(system.sysLogPage, { token: admin, district: d, query: { size: 1000 } });
     expect(res.body.data.content.length).toBeGreaterThan(0);
     expect(res.body.data.content.every((r) => r.targetDistrictId === d)).toBe(true);
-    const all = await s.call<Page<SysLog>>(system.sysLogPage, { token: admin, query: { size: 1 } });
+    const all = await s.call(system.sysLogPage, { token: admin, query: { size: 1 } });
     const [{ n } = { n: 0 }] = await s.database.db.select({ n: sql<number>`count(*)::int` }).from(t.sysLog);
     expect(all.body.data.totalElements).toBe(n);
     // A name typed at login that is no account (here a phone number) is counted, not kept, and the

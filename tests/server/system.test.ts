@@ -21,7 +21,7 @@ afterAll(() => s.close());
 
 describe('menus and buttons', () => {
   it('the super user receives all 18 menus in the fixed order with parseable para', async () => {
-    const res = await s.call<AuthItem[]>(auth.authItems, { token: admin });
+    const res = await s.call(auth.authItems, { token: admin });
     const top = res.body.data.filter((i) => i.parentId === null);
     expect(top.map((i) => i.id)).toEqual([...MENU_IDS]);
     for (const item of res.body.data) {
@@ -35,7 +35,7 @@ describe('menus and buttons', () => {
 
   it('the call-centre agent has lookups and family cards but no refund', async () => {
     const agent = await s.login('agent');
-    const res = await s.call<AuthItem[]>(auth.authItems, { token: agent });
+    const res = await s.call(auth.authItems, { token: agent });
     const ids = res.body.data.map((i) => i.id);
     expect(ids).toEqual(expect.arrayContaining(['order', 'busUser', 'callingCard']));
     expect(ids).not.toContain('REFUND_ORDER');
@@ -43,14 +43,14 @@ describe('menus and buttons', () => {
   });
 
   it('the viewer has no buttons at all', async () => {
-    const res = await s.call<AuthItem[]>(auth.authItems, { token: viewer });
+    const res = await s.call(auth.authItems, { token: viewer });
     expect(res.body.data.filter((i) => i.type === 'button')).toEqual([]);
   });
 });
 
 describe('system log', () => {
   it('filters by operation type and operator, newest first', async () => {
-    const res = await s.call<Page<SysLog>>(system.sysLogPage, { token: admin, query: { operationType: 'LOGIN', operator: 'manager' } });
+    const res = await s.call(system.sysLogPage, { token: admin, query: { operationType: 'LOGIN', operator: 'manager' } });
     expect(res.body.data.content.length).toBeGreaterThan(0);
     for (const row of res.body.data.content) {
       expect(row).toMatchObject({ operationType: 'LOGIN', operatorLogin: 'manager', operationLabel: '登录', result: 1 });
@@ -61,7 +61,7 @@ describe('system log', () => {
 
   it('filters by time range', async () => {
     const future = new Date(s.clock.now().getTime() + 3_600_000).toISOString();
-    const res = await s.call<Page<SysLog>>(system.sysLogPage, { token: admin, query: { startTime: future } });
+    const res = await s.call(system.sysLogPage, { token: admin, query: { startTime: future } });
     expect(res.body.data.totalElements).toBe(0);
     const bad = await s.call(system.sysLogPage, { token: admin, query: { startTime: 'yesterday' } });
     expect(bad.status).toBe(400);
@@ -69,12 +69,12 @@ describe('system log', () => {
   });
 
   it('a manager sees only the log about the district', async () => {
-    const res = await s.call<Page<SysLog>>(system.sysLogPage, { token: manager, query: { size: 200 } });
+    const res = await s.call(system.sysLogPage, { token: manager, query: { size: 200 } });
     expect(new Set(res.body.data.content.map((r) => r.targetDistrictId))).toEqual(new Set([2]));
   });
 
   it('lists the operation types with Chinese labels', async () => {
-    const res = await s.call<{ value: string; label: string }[]>(system.sysLogOperationTypes, { token: admin });
+    const res = await s.call(system.sysLogOperationTypes, { token: admin });
     expect(res.body.data).toEqual(expect.arrayContaining([{ value: 'LOGIN', label: '登录' }, { value: 'DENIED', label: '越权访问' }]));
   });
 
@@ -85,20 +85,20 @@ describe('system log', () => {
 
 describe('districts', () => {
   it('the area list gives an openDistrict account every district and others their own', async () => {
-    const all = await s.call<Page<District>>(system.districtPage, { token: admin, query: { page: 0, size: 1000 } });
+    const all = await s.call(system.districtPage, { token: admin, query: { page: 0, size: 1000 } });
     expect(all.body.data.content.map((d) => d.name)).toEqual(['黄浦区', '徐汇区', '长宁区']);
-    const own = await s.call<Page<District>>(system.districtPage, { token: viewer, query: { page: 0, size: 1000 } });
+    const own = await s.call(system.districtPage, { token: viewer, query: { page: 0, size: 1000 } });
     expect(own.body.data.content.map((d) => d.name)).toEqual(['徐汇区']);
   });
 });
 
 describe('agreements', () => {
   it('a manager edits an agreement of the district; the log keeps before and after', async () => {
-    const list = await s.call<Agreement[]>(system.agreementList, { token: manager });
+    const list = await s.call(system.agreementList, { token: manager });
     const target = list.body.data[0];
     if (!target) throw new Error('no agreement seeded');
     expect(list.body.data.every((a) => a.districtId === 2)).toBe(true);
-    const res = await s.call<Agreement>(system.agreementSave, {
+    const res = await s.call(system.agreementSave, {
       token: manager,
       body: { id: target.id, code: target.code, title: target.title, content: '新的协议内容' },
     });
@@ -109,18 +109,18 @@ describe('agreements', () => {
   });
 
   it('refuses another district’s agreement to a manager, and changes nothing', async () => {
-    const other = (await s.call<Agreement[]>(system.agreementList, { token: admin, district: 1 })).body.data[0];
+    const other = (await s.call(system.agreementList, { token: admin, district: 1 })).body.data[0];
     if (!other) throw new Error('no agreement in district 1');
     const res = await s.call(system.agreementSave, { token: manager, body: { id: other.id, code: other.code, title: '改', content: '改' } });
     expect(res.status).toBe(403);
     expect(res.body.msg).toBe(Msg.foreignDistrict);
-    const again = (await s.call<Agreement[]>(system.agreementList, { token: admin, district: 1 })).body.data.find((a) => a.id === other.id);
+    const again = (await s.call(system.agreementList, { token: admin, district: 1 })).body.data.find((a) => a.id === other.id);
     expect(again?.title).toBe(other.title);
   });
 
   it('creates in the chosen district, refuses a duplicate code, a missing district and a plain user', async () => {
     const body = { code: 'refund-rule', title: '退款规则', content: '七日内可退' };
-    const created = await s.call<Agreement>(system.agreementSave, { token: admin, district: 3, body });
+    const created = await s.call(system.agreementSave, { token: admin, district: 3, body });
     expect(created.body.data.districtId).toBe(3);
     expect((await s.call(system.agreementSave, { token: admin, district: 3, body })).body.msg).toBe('该区域已存在相同编码的协议');
     expect((await s.call(system.agreementSave, { token: admin, body })).body.msg).toBe('请先选择区域再新增协议');
@@ -137,10 +137,10 @@ describe('agreements', () => {
 
 describe('config', () => {
   it('serves the city centre, the QR slot and the payment methods', async () => {
-    const loc = await s.call<{ lat: number; lon: number }>(system.cityLocation, { token: viewer });
+    const loc = await s.call(system.cityLocation, { token: viewer });
     expect(loc.body.data).toEqual({ lat: 31.2304, lon: 121.4737, tileUrl: null });
     expect((await s.call(system.qrCode, { token: viewer })).body).toEqual({ code: 1, msg: Msg.ok, data: null });
-    const pay = await s.call<{ name: string }[]>(system.payInfoList, { token: viewer });
+    const pay = await s.call(system.payInfoList, { token: viewer });
     expect(pay.body.data.map((p) => p.name)).toEqual(['微信支付', '支付宝', '云闪付', '交通卡']);
   });
 });

@@ -60,7 +60,7 @@ const stateOf = async (id: number) => ({
   audits: await db().select().from(t.sysLog).where(eq(t.sysLog.target, `version/${id}`)),
 });
 
-const setStatus = (token: string, id: number, status: number) => s.call<LineVersion>(lineVersion.versionUpdateStatus, { token, body: { id, status } });
+const setStatus = (token: string, id: number, status: number) => s.call(lineVersion.versionUpdateStatus, { token, body: { id, status } });
 
 describe('the seeded network', () => {
   it('each district has one online and one open version, lines on both directions, and the open one could be submitted as is', async () => {
@@ -184,7 +184,7 @@ describe('submitting checks the network', () => {
   it.each(cases)('%s blocks it, and every problem is listed', async (_what, opts, msg) => {
     const o = { ...opts, upStops: opts.upStops?.map((i) => stops[i]!.id) };
     const v = await versionWith(0, o);
-    const res = await s.call<null>(lineVersion.versionUpdateStatus, { token: manager, body: { id: v.id, status: 1 } });
+    const res = await s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: v.id, status: 1 } });
     expect(res.body.code).toBe(0);
     const problems = (res.body.data as unknown as { problems: VersionProblem[] }).problems;
     expect(problems.some((p) => msg.test(p.msg))).toBe(true);
@@ -209,7 +209,7 @@ describe('adding, scheduling and going online', () => {
 
   it('a new version copies the online network; a second open one is refused by the database itself', async () => {
     const online = await versionWith(3);
-    const res = await s.call<LineVersion>(lineVersion.versionAdd, { token: manager, body: { name: '2027 春季线网' } });
+    const res = await s.call(lineVersion.versionAdd, { token: manager, body: { name: '2027 春季线网' } });
     expect(res.body.code, res.body.msg).toBe(1);
     expect(res.body.data).toMatchObject({ status: 0, districtId: xuhui, lineCount: 1 });
     const copied = await db().select().from(t.busLines).where(eq(t.busLines.versionId, res.body.data.id));
@@ -230,7 +230,7 @@ describe('adding, scheduling and going online', () => {
     const past = new Date(s.clock.now().getTime() - 60_000).toISOString();
     expect((await s.call(lineVersion.versionSetOnlineTime, { token: manager, body: { id: passed.id, onlineAt: past } })).body.msg).toBe('上线时间必须晚于当前时间');
     expect((await s.call(lineVersion.versionSetOnlineTime, { token: manager, body: { id: open.id, onlineAt: soon } })).body.msg).toMatch(/只有审核通过的版本/);
-    const ok = await s.call<LineVersion>(lineVersion.versionSetOnlineTime, { token: manager, body: { id: passed.id, onlineAt: soon } });
+    const ok = await s.call(lineVersion.versionSetOnlineTime, { token: manager, body: { id: passed.id, onlineAt: soon } });
     expect(ok.body.data.onlineAt).not.toBeNull();
   });
 
@@ -252,7 +252,7 @@ describe('adding, scheduling and going online', () => {
 
   it('删除 voids an open version, and refuses an online one', async () => {
     const open = await versionWith(0);
-    expect((await s.call<LineVersion>(lineVersion.versionDelete, { token: manager, body: { id: open.id } })).body.data.status).toBe(5);
+    expect((await s.call(lineVersion.versionDelete, { token: manager, body: { id: open.id } })).body.data.status).toBe(5);
     const online = await versionWith(3);
     expect((await s.call(lineVersion.versionDelete, { token: manager, body: { id: online.id } })).body.code).toBe(0);
   });

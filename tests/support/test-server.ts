@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { type Endpoint, Msg, SUCCESS, auth, buildPath } from '../../src/shared/api';
 import { type BuildOptions, buildApp } from '../../src/server/app';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db/connection';
-import { DEMO_PASSWORD, PROFILES, runSeed } from '../../src/server/db/seed';
+import { DEMO_PASSWORD, PROFILES } from '../../src/server/db/seed';
+import { runSeed } from '../../src/server/seed-runner';
 import { type TestClock, testClock } from './clock';
 import { freshDatabase } from './test-db';
 import { createPii } from '../../src/server/lib/pii';
@@ -37,8 +39,11 @@ export interface TestServer {
   database: Database;
   clock: TestClock;
   config: Config;
-  /** Calls a contract endpoint over HTTP, as the console does. */
-  call<T = unknown>(endpoint: Endpoint, opts?: CallOptions): Promise<ApiResponse<T>>;
+  /**
+   * Calls a contract endpoint over HTTP, as the console does. The answer is typed from the
+   * endpoint's response schema; the input stays loose, since tests send malformed input on purpose.
+   */
+  call<E extends Endpoint>(endpoint: E, opts?: CallOptions): Promise<ApiResponse<z.output<E['response']>>>;
   /** A raw request, for what the console would never send. */
   raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Headers; text: string }>;
   /** Logs in and returns the token; throws when refused. */
@@ -124,7 +129,7 @@ export async function startTestServer(
 
   const { authenticate } = auth;
   const login: TestServer['login'] = async (username, password = DEMO_PASSWORD) => {
-    const res = await call<{ idToken: string }>(authenticate, { body: { username, password } });
+    const res = await call(authenticate, { body: { username, password } });
     if (res.body.code !== 1) throw new Error(`login ${username} refused: ${res.body.msg}`);
     return res.body.data.idToken;
   };

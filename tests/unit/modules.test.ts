@@ -3,6 +3,7 @@ import { FEATURES, SCREENS } from '../../src/client/app/features';
 import type { CommandContext } from '../../src/client/commands/types';
 import { shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
 import { BUTTON_KEYS, MENU_IDS, MODULES, OPERATION_TYPES, endpoints, menuCatalogue } from '../../src/shared/api';
+import type { PageDef } from '../../src/shared/modules';
 
 /**
  * The module frame holds together: the modules' manifests are the one source of the contract's
@@ -65,8 +66,12 @@ describe('the console’s screens', () => {
       const before = visited.length;
       c.run(ctx, args);
       for (const path of visited.slice(before)) {
-        const pathname = new URL(path, 'http://console').pathname;
+        const { pathname, searchParams } = new URL(path, 'http://console');
         expect(known, `${c.id} → ${path}`).toContain(pathname);
+        // An action the page does not declare would be dropped silently by the screen.
+        const action = searchParams.get('action');
+        const page: PageDef | undefined = pages.find((p) => p.path === pathname);
+        if (action) expect(page?.actions ?? [], `${c.id} → ${path}`).toContain(action);
         // The page it declares is the one it opens: the palette and the hotkeys offer a command by
         // that declaration, so a command opening another page could lead an account to /404.
         expect(c.page, `${c.id} → ${path}`).toBe(pathname);

@@ -3,13 +3,45 @@ import { type Endpoint, auth, buildPath, DISTRICT_HEADER, LOGIN_RESULT_HEADER } 
 import type { z } from 'zod';
 import { ApiError, describe, SessionEndedError, TIMEOUT_MSG } from './errors';
 
-export interface CallInput {
-  params?: Record<string, string | number>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-  /** The area of this one call, when a form chose it (an admin on 全部区域 adding an agreement). */
-  district?: string;
-}
+/** True when the endpoint declares no such part (the contract's default is an empty object). */
+type Lacks<S> = S extends z.ZodObject<infer Shape> ? ([keyof Shape] extends [never] ? true : false) : false;
+
+/**
+ * One part of a call's input, typed from the endpoint's schema as the server parses it (`z.input`):
+ * a part the endpoint lacks may not be sent, a part with required fields must be, and a renamed
+ * field is a compile error at every caller. The loose `Endpoint` (a helper generic over any
+ * endpoint) takes anything: its schema's input is `unknown`.
+ */
+type Part<K extends string, S extends z.ZodType> =
+  unknown extends z.input<S>
+    ? { [P in K]?: unknown }
+    : Lacks<S> extends true
+      ? { [P in K]?: never }
+      : object extends z.input<S>
+        ? { [P in K]?: z.input<S> }
+        : { [P in K]: z.input<S> };
+
+export type CallInput<E extends Endpoint = Endpoint> = Part<'params', E['params']> &
+  Part<'query', E['query']> &
+  Part<'body', E['body']> & {
+    /** The area of this one call, when a form chose it (an admin on 全部区域 adding an agreement). */
+    district?: string;
+  };
+
+/**
+ * Where an endpoint reads its filters: the query, or the JSON body of a body form (`readByBody`),
+ * which takes the very query schema of the spec call it stands for.
+ */
+export type FiltersOf<E extends Endpoint> = Lacks<E['body']> extends true ? z.input<E['query']> : z.input<E['body']>;
+
+/** The input and options of a call: the input may be left out when the endpoint needs none. */
+export type CallArgs<E extends Endpoint> = object extends CallInput<E> ? [input?: CallInput<E>, opts?: CallOptions] : [input: CallInput<E>, opts?: CallOptions];
+
+/**
+ * A number or boolean as the query string carries it, typed as its literal text (`1` → `'1'`), so a
+ * query schema that takes `'0' | '1'` and transforms accepts it at compile time too.
+ */
+export const queryText = <V extends number | boolean>(v: V) => String(v) as `${V}`;
 
 export interface CallOptions {
   /** No toast: the caller shows the error itself, or swallows it (the password dialog, spec §7). */
@@ -60,7 +92,10 @@ export type Http = ReturnType<typeof createHttp>;
  * timeout, the envelope unwrapped and every failure mapped as spec §8 says.
  */
 export function createHttp(hooks: HttpHooks) {
-  async function call<E extends Endpoint>(endpoint: E, input: CallInput = {}, opts: CallOptions = {}): Promise<z.output<E['response']>> {
+  async function call<E extends Endpoint>(endpoint: E, ...[given, options]: CallArgs<E>): Promise<z.output<E['response']>> {
+    // Typed at the caller; here any endpoint's input is sent the same way.
+    const input = (given ?? {}) as { params?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown; district?: string };
+    const opts = options ?? {};
     const headers: Record<string, string> = {};
     const token = hooks.getToken();
     if (token && endpoint.id !== auth.authenticate.id) headers.authorization = `Bearer ${token}`;

@@ -1,13 +1,18 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
+import type { ActionRef, ScreenActionName } from '../../shared/modules';
 import { useScreenLocation } from './screen-context';
 
 /**
  * Lets a command open a screen's dialog: `/user/user-list?action=add` runs the screen's `add`
  * handler once and drops `action` (and the action's own `args`, e.g. `keep` and `merge`) from the
- * address, so a reload does not open it again.
+ * address, so a reload does not open it again. A screen names the action with its page
+ * (`['version', 'version', 'void']`), which must declare it in its manifest (a compile error
+ * otherwise); a part shared by many screens (the list scaffold's `add`) names an action alone, one
+ * that some page declares.
  */
-export function useScreenAction(name: string, handler: (args: URLSearchParams) => void, args: readonly string[] = []): void {
+export function useScreenAction(action: ActionRef | ScreenActionName, handler: (args: URLSearchParams) => void, args: readonly string[] = []): void {
+  const name = typeof action === 'string' ? action : action[2];
   const { path, search, active } = useScreenLocation();
   const [, navigate] = useLocation();
   const run = useRef(handler);

@@ -6,12 +6,22 @@ import { type FieldErrors, errorsFromFailure, validate } from './form-errors';
 import { toast } from './toast';
 import { api } from './api-client';
 import { ApiError } from './errors';
-import type { CallInput } from './http';
+import type { CallArgs, CallInput } from './http';
+
+type Widen<V> = V extends number ? number : V;
+type NumbersWidened<T> = T extends object ? { [K in keyof T]: Widen<T[K]> } : T;
+
+/**
+ * The call's input as a form builds it from its text: field names, required fields and value types
+ * are the endpoint's, except that a number parsed from a field or select (`Number('1')`) is any
+ * number: which ones the contract takes (`0 | 1`) is checked by its schema before anything is sent.
+ */
+export type FormInput<E extends Endpoint> = { [P in keyof CallInput<E>]: P extends 'body' | 'query' ? NumbersWidened<CallInput<E>[P]> : CallInput<E>[P] };
 
 export interface ContractFormOptions<E extends Endpoint, V extends Record<string, unknown>> {
   initial: V;
   /** The call's input from the form's values (the body, usually). */
-  toInput(values: V): CallInput & { body?: unknown; query?: Record<string, unknown> };
+  toInput(values: V): FormInput<E>;
   /** The success toast, from what the server answered. */
   success(saved: z.output<E['response']>, values: V): string;
   onSaved?(saved: z.output<E['response']>): void;
@@ -43,7 +53,8 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
 
   const submit = async (): Promise<boolean> => {
     if (busy) return false;
-    const input = opts.toInput(values);
+    // Any endpoint's parts: the endpoint's own schemas check them just below, before they are sent.
+    const input = opts.toInput(values) as CallInput;
     // The same schemas the server parses with: what they refuse never leaves the console.
     const found =
       (input.query !== undefined ? validate(endpoint.query, input.query) : null) ??
@@ -55,7 +66,7 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
     setBusy(true);
     setErrors({});
     try {
-      const saved = (await api.call(endpoint, input, { silent: true })) as z.output<E['response']>;
+      const saved = await api.call(endpoint, ...([input, { silent: true }] as CallArgs<E>));
       toast.success(opts.success(saved, values));
       const stale = new Set((opts.revalidate ?? []).map((e) => e.id));
       await mutate((key) => Array.isArray(key) && stale.has(key[0] as string));

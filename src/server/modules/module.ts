@@ -2,7 +2,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ModuleId } from '../../shared/api';
 import type { AppDeps } from '../context';
 import type { AnyExportKind } from '../lib/export-tasks';
-import type { SeedGenerator } from '../db/seed';
+import type { ModuleSeed } from '../db/seed/context';
 import type { Binder } from '../plugins/contract';
 import type { LoginLimiter } from './shell/login-limits';
 
@@ -19,10 +19,15 @@ export interface RouteContext {
 export interface ServerModule {
   id: ModuleId;
   routes(b: Binder, deps: AppDeps, ctx: RouteContext): void;
-  /** The tables its writes touch (besides the frame's `sys_log`): who owns what, at a glance. */
+  /**
+   * The tables it owns: it alone seeds them, and no other module claims them (the seed runner
+   * refuses a table claimed twice). Who owns what, at a glance.
+   */
   tables: readonly PgTable[];
-  /** Seed steps of the module: `base` at every start, `demo` into an empty demo database. */
-  seed?: { base?: readonly SeedGenerator[]; demo?: readonly SeedGenerator[] };
+  /** Other modules' tables its services also write (besides the frame's `sys_log`); it never seeds them. */
+  writes?: readonly PgTable[];
+  /** Its part of the seed: `base` at every start, `demo` into an empty demo database, after `dependsOn`. */
+  seed?: ModuleSeed;
   /**
    * Work on a timer (taking versions online): every instance runs it; the job itself makes sure each
    * piece of work is done once (row locks with SKIP LOCKED), so instances never need to agree.

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { BUSLINE, endpoint, readByBody } from './endpoint';
 import { id, login, newPassword, optionalText, phone, queryBool, requiredText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { ROLES, grant } from './permissions';
-import { grantIn } from '../modules/define';
+import { ROLES, grant, grantIn } from './permissions';
 import { onOffFlow } from '../frame/status-flow';
 
 /** The account module's button permissions (spec §6), declared once with their labels. */

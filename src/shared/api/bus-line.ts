@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
 import { id, optionalText, requiredText, timestamp, wholeNumber } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { SESSION, grant } from './permissions';
+import { SESSION, grant, grantIn } from './permissions';
 
 /**
  * Lines of a version (spec §7, prefix /busline/api): busLine, busLineRoute, busLineStation,
@@ -28,6 +28,10 @@ export const MAX_PATH_POINTS = 5_000;
 export const MAX_STOP_OFFSET_M = 300;
 
 const NETWORK_EDITORS = grant({ roles: ['ROLE_ADMIN'] });
+
+/** The line module's button permissions (spec §6), declared once with their labels. */
+export const buttons = { BUS_LINE_DEL: '删除线路', BUS_LINE_DETAIL_DEL: '删除线路详情' } as const;
+const can = grantIn(buttons);
 
 const lineDirection = z.union([z.literal(-1), z.literal(0), z.literal(1)], { error: '方向应为 -1（双向）、0（上行）或 1（下行）' });
 const travel = z.union([z.literal(0), z.literal(1)], { error: '方向应为 0（上行）或 1（下行）' });
@@ -153,7 +157,7 @@ export const busLineDelete = endpoint({
   path: `${BUSLINE}/busLine/delete`,
   body: z.object({ id: id('线路ID') }),
   response: z.object({ id: z.number().int() }),
-  permission: grant({ buttons: ['BUS_LINE_DEL'] }),
+  permission: can({ buttons: ['BUS_LINE_DEL'] }),
 });
 
 export const busLineRouteList = endpoint({
@@ -301,7 +305,7 @@ export const busLineDetailDelete = endpoint({
   path: `${BUSLINE}/busLineDetail/delete`,
   body: z.object({ id: id('子线路ID') }),
   response: z.object({ id: z.number().int() }),
-  permission: grant({ buttons: ['BUS_LINE_DETAIL_DEL'] }),
+  permission: can({ buttons: ['BUS_LINE_DETAIL_DEL'] }),
 });
 
 export const busLineDetailAllOn = endpoint({

@@ -3,7 +3,7 @@ import { exportTaskEndpoint } from './export-task';
 import { BUSCODE, endpoint, readByBody } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { grant } from './permissions';
+import { grant, grantIn } from './permissions';
 import { isValidCitizenId } from '../domain/citizen-id';
 
 /** Reading this module's records is for the accounts that have its screens (the busUser menu). */
@@ -53,8 +53,12 @@ export const payStatusLabel = (n: number): string => PAY_STATUS[n as keyof typeo
 /** A bus card number as printed: 16 digits (the demo city's start with 3101). */
 export const CARD_NO = /^\d{16}$/;
 
+/** The rider module's button permissions (spec §6), declared once with their labels. */
+export const buttons = { ycOrder: '异常订单处理', RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客' } as const;
+const can = grantIn(buttons);
+
 /** Who reveals real-name information: a button, held by the call-centre and manager groups. */
-export const RIDER_REVEAL = grant({ buttons: ['RIDER_REVEAL'] });
+export const RIDER_REVEAL = can({ buttons: ['RIDER_REVEAL'] });
 
 export const riderRow = z.object({
   id: z.number().int(),
@@ -235,7 +239,7 @@ export const riderAdd = endpoint({
     })
     .refine((b) => !b.citizenCardNo === !b.name, { error: '实名信息需同时填写姓名和身份证号', path: ['name'] }),
   response: riderRow,
-  permission: grant({ buttons: ['RIDER_ADD'] }),
+  permission: can({ buttons: ['RIDER_ADD'] }),
 });
 
 /** The riders as a spreadsheet (masked, formula text escaped, audited): a task of the download centre. */
@@ -295,5 +299,5 @@ export const riderResolve = endpoint({
     note: z.string({ error: '请填写处理说明' }).trim().min(4, { error: '处理说明至少4个字' }).max(100, { error: '处理说明不能超过100个字' }),
   }),
   response: riderRow,
-  permission: grant({ buttons: ['ycOrder'] }),
+  permission: can({ buttons: ['ycOrder'] }),
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { BUSCODE, endpoint } from './endpoint';
 import { id, isoDateTime, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { grant } from './permissions';
+import { grant, grantIn } from './permissions';
+import { buttons as rideButtons } from './ridership';
 
 /** Reading this module's records is for the accounts that have its screens (the specialCode menu). */
 export const SPECIAL_CODE_READ = grant({ menus: ['specialCode'] });
@@ -85,7 +86,7 @@ export const discountOrderRefund = endpoint({
     idempotencyKey: z.string({ error: '缺少幂等键' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: '幂等键应为8–64位字母、数字、_ 或 -' }),
   }),
   response: z.object({ order: discountOrderRow, refund: refundRow, replayed: z.boolean() }),
-  permission: grant({ buttons: ['REFUND_ORDER'] }),
+  permission: grantIn(rideButtons)({ buttons: ['REFUND_ORDER'] }),
 });
 
 /** 优惠卡 products (spec busDiscountCard): ticket type 1 single, 2 monthly, 3 yearly; price in fen; 1 on sale. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BUSCODE, endpoint, readByBody } from './endpoint';
 import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { grant } from './permissions';
+import { grant, grantIn } from './permissions';
 import { CARD_NO } from './card';
 
 /** Reading this module's records is for the accounts that have its screens (the callingCard menu). */
@@ -16,7 +16,10 @@ export const FAMILY_READ = grant({ menus: ['callingCard'] });
  * and saved HAR files.
  */
 
-export const FAMILY_CARD_EDIT = grant({ buttons: ['FAMILY_CARD_EDIT'] });
+/** The family-card module's button permissions (spec §6), declared once with their labels. */
+export const buttons = { FAMILY_CARD_EDIT: '亲情卡解绑/修改' } as const;
+
+export const FAMILY_CARD_EDIT = grantIn(buttons)({ buttons: ['FAMILY_CARD_EDIT'] });
 
 const masked = z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string(), citizenId: z.string().nullable() });
 

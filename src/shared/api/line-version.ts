@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
 import { id, isoDateTime, optionalText, requiredText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
-import { SESSION, grant } from './permissions';
+import { SESSION, grantIn } from './permissions';
 
 /**
  * Line-network versions (spec §3, §7): the version list of spec §7 plus the calls the spec implies
@@ -18,6 +18,15 @@ export type VersionStatus = keyof typeof VERSION_STATUS;
  * submit 0 → 1, pass 1 → 2, return 1 → 0, void 0/1/2 → 5.
  */
 export const VERSION_TRANSITIONS: Readonly<Record<VersionStatus, readonly VersionStatus[]>> = { 0: [1, 5], 1: [2, 0, 5], 2: [5], 3: [], 4: [], 5: [] };
+
+/** The version module's button permissions (spec §6), declared once with their labels. */
+export const buttons = {
+  BUS_LINE_VERSION_ADD: '新增版本',
+  BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',
+  BUS_LINE_VERSION_UPDATE_DEL: '删除版本',
+  BUS_LINE_VERSION_UPDATE_STATUS: '修改版本状态',
+} as const;
+const can = grantIn(buttons);
 
 const status = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)], { error: '版本状态应为 0–5' });
 
@@ -57,7 +66,7 @@ export const versionAdd = endpoint({
   path: `${V}/add`,
   body: z.object({ name: requiredText('版本名称', 40), remark: optionalText('备注', 200).optional() }),
   response: lineVersion,
-  permission: grant({ buttons: ['BUS_LINE_VERSION_ADD'] }),
+  permission: can({ buttons: ['BUS_LINE_VERSION_ADD'] }),
 });
 
 /** A blocking problem found when submitting: what, and on which line and direction. */
@@ -71,7 +80,7 @@ export const versionUpdateStatus = endpoint({
   path: `${V}/update/status`,
   body: z.object({ id: id('版本ID'), status, remark: optionalText('说明', 200).optional() }),
   response: lineVersion,
-  permission: grant({ buttons: ['BUS_LINE_VERSION_UPDATE_STATUS'] }),
+  permission: can({ buttons: ['BUS_LINE_VERSION_UPDATE_STATUS'] }),
 });
 
 export const versionSetOnlineTime = endpoint({
@@ -81,7 +90,7 @@ export const versionSetOnlineTime = endpoint({
   path: `${V}/set/online/time`,
   body: z.object({ id: id('版本ID'), onlineAt: isoDateTime('上线时间') }),
   response: lineVersion,
-  permission: grant({ buttons: ['BUS_LINE_VERSION_SET_ONLINE_TIME'] }),
+  permission: can({ buttons: ['BUS_LINE_VERSION_SET_ONLINE_TIME'] }),
 });
 
 export const versionDelete = endpoint({
@@ -91,7 +100,7 @@ export const versionDelete = endpoint({
   path: `${V}/update/del`,
   body: z.object({ id: id('版本ID') }),
   response: lineVersion,
-  permission: grant({ buttons: ['BUS_LINE_VERSION_UPDATE_DEL'] }),
+  permission: can({ buttons: ['BUS_LINE_VERSION_UPDATE_DEL'] }),
 });
 
 /** One line's difference between a version and the district's online one. */

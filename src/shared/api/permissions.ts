@@ -1,3 +1,5 @@
+import type { MenuId } from './menus';
+
 /** Roles are the names in a user's authority list (spec §6). */
 export const ROLES = ['ROLE_APP_ADMIN', 'ROLE_ADMIN', 'ROLE_USER'] as const;
 export type Role = (typeof ROLES)[number];
@@ -27,19 +29,28 @@ export type Permission =
   | { kind: 'public' }
   | { kind: 'session' }
   | { kind: 'self' }
-  | { kind: 'grant'; roles?: readonly Role[]; buttons?: readonly string[]; menus?: readonly string[] };
+  | { kind: 'grant'; roles?: readonly Role[]; buttons?: readonly string[]; menus?: readonly MenuId[] };
 
 export const PUBLIC: Permission = { kind: 'public' };
 export const SESSION: Permission = { kind: 'session' };
 export const SELF: Permission = { kind: 'self' };
+interface GrantSpec {
+  roles?: readonly Role[];
+  /** Menus by id (spec §2): a renamed or unknown menu is a compile error. */
+  menus?: readonly MenuId[];
+}
+
+/** A grant by role or by menu. Buttons are granted only through `grantIn`. */
+export const grant = (spec: GrantSpec): Permission => ({ kind: 'grant', ...spec });
+
 /**
- * Button keys are declared by the modules (modules/*.ts); contract files grant them through
- * `grantIn(buttons)`, which checks the keys against their module's declaration.
+ * The one way to grant a button: `grantIn(buttons)` takes the record of button keys a module
+ * declares (its contract file exports it, its manifest lists it) and grants only those keys, checked
+ * at compile time, so a contract file cannot name a button nobody declared.
  */
-export const grant = (spec: { roles?: readonly Role[]; buttons?: readonly string[]; menus?: readonly string[] }): Permission => ({
-  kind: 'grant',
-  ...spec,
-});
+export const grantIn =
+  <const B extends Readonly<Record<string, string>>>(_buttons: B) =>
+  (spec: GrantSpec & { buttons?: readonly (keyof B & string)[] }): Permission => ({ kind: 'grant', ...spec });
 
 export interface Grants {
   roles: readonly string[];

@@ -12,6 +12,12 @@ import { exportTaskEndpoint } from './export-task';
  */
 export const RIDES_READ = grant({ menus: ['order'] });
 
+/**
+ * The module's button permissions (spec §6): 订单退款 hangs under 乘车记录管理 in the menu catalogue;
+ * the discount orders' refund (discount.ts) is granted through it.
+ */
+export const buttons = { REFUND_ORDER: '订单退款' } as const;
+
 /** A Shanghai calendar day, `YYYY-MM-DD`. */
 const day = (label: string) => z.string({ error: `请选择${label}` }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${label}应为 YYYY-MM-DD` });
 

@@ -10,11 +10,11 @@ export const busModule = defineModule({
     icon: 'bus',
     jumpKey: 'b',
     pages: [
-      { key: 'list', title: '线路列表', component: 'ListBusLine' },
+      { key: 'list', title: '线路列表', component: 'ListBusLine', actions: ['add'] },
       { key: 'bus-line', title: '线路详情', component: 'BusLine', hidden: true },
       { key: 'add-bus-line', title: '新增线路', component: 'AddBusLine', hidden: true },
       { key: 'line-path', title: '线路轨迹', component: 'LinePath', hidden: true },
-      { key: 'sub-list', title: '子线路列表', component: 'ListSubLine' },
+      { key: 'sub-list', title: '子线路列表', component: 'ListSubLine', actions: ['add'] },
       { key: 'add-sub-line', title: '新增子线路', component: 'AddSubLine', hidden: true },
       { key: 'sub-line-station', title: '子线路站点', component: 'SubLineStation', hidden: true },
     ],
@@ -40,7 +40,7 @@ export const busModule = defineModule({
     busLine.busLineDetailStationInfo,
     busLine.busLineDetailStationDelete,
   ],
-  buttons: { BUS_LINE_DEL: '删除线路', BUS_LINE_DETAIL_DEL: '删除线路详情' },
+  buttons: busLine.buttons,
   operations: {
     LINE_SAVE: '保存线路',
     LINE_STATE: '停运/恢复线路',

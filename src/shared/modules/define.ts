@@ -1,6 +1,6 @@
 import type { Endpoint } from '../api/endpoint';
 import type { MenuId } from '../api/menus';
-import { type Permission, type Role, grant } from '../api/permissions';
+import type { Role } from '../api/permissions';
 
 /**
  * A module is declared once, here in shared (no React, no node): what the server binds, what the
@@ -23,6 +23,11 @@ export interface PageDef {
   roles?: readonly Role[];
   /** Not built yet: the console shows the honest "尚未上线" page (DESIGN §7). */
   planned?: boolean;
+  /**
+   * What the page does when its address says `?action=…` (a palette command opening its dialog):
+   * `pagePath` builds such addresses and `useScreenAction` handles them, both only for these.
+   */
+  actions?: readonly string[];
 }
 
 export interface MenuDef {
@@ -48,11 +53,3 @@ export interface ModuleManifest {
 
 export const defineModule = <const M extends ModuleManifest>(m: M): M => m;
 
-/**
- * A grant whose button keys are checked against the module's own declaration at compile time, so a
- * contract file cannot name a button nobody declared.
- */
-export const grantIn =
-  <const B extends Readonly<Record<string, string>>>(_buttons: B) =>
-  (spec: { roles?: readonly Role[]; buttons?: readonly (keyof B & string)[] }): Permission =>
-    grant(spec);

@@ -10,9 +10,9 @@ export const discountModule = defineModule({
     icon: 'discount',
     jumpKey: 't',
     pages: [
-      { key: 'special-code-list', title: '特殊码列表', component: 'ListSpecialCode' },
-      { key: 'special-code-count', title: '订单统计', component: 'SpecialCodeCount' },
-      { key: 'rule-setting', title: '规则设置', component: 'RuleSetting' },
+      { key: 'special-code-list', title: '特殊码列表', component: 'ListSpecialCode', actions: ['refund', 'export'] },
+      { key: 'special-code-count', title: '订单统计', component: 'SpecialCodeCount', actions: ['export'] },
+      { key: 'rule-setting', title: '规则设置', component: 'RuleSetting', actions: ['add'] },
       { key: 'rule-edit', title: '规则编辑', component: 'RuleEdit', hidden: true },
       { key: 'special-code-agreement', title: '特殊码协议', component: 'SpecialCodeAgreement' },
     ],

@@ -10,8 +10,8 @@ export const familyModule = defineModule({
     icon: 'family',
     jumpKey: 'f',
     pages: [
-      { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind' },
-      { key: 'renew-log', title: '续费记录', component: 'ListRenewLog' },
+      { key: 'family-bind', title: '绑定关系', component: 'ListFamilyBind', actions: ['unbind', 'export'] },
+      { key: 'renew-log', title: '续费记录', component: 'ListRenewLog', actions: ['export'] },
       { key: 'card-subscription', title: '卡片订阅', component: 'CardSubscription', hidden: true },
     ],
   },
@@ -33,6 +33,6 @@ export const familyModule = defineModule({
     family.unBindByBody,
     family.updateBindByBody,
   ],
-  buttons: { FAMILY_CARD_EDIT: '亲情卡解绑/修改' },
+  buttons: family.buttons,
   operations: { FAMILY_UNBIND: '解绑亲情卡', FAMILY_UPDATE: '修改亲情卡绑定', FAMILY_EXPORT: '导出亲情卡数据' },
 });

@@ -53,6 +53,20 @@ export type OperationType = OperationsOf<Module>;
 /** The screens the console must have: every component of a page that is not planned. */
 export type ScreenComponent = ComponentOf<Exclude<PagesOf<Module>, { planned: true }>>;
 
+type MenuModule = Extract<Module, { menu: unknown }>;
+/** A module that has pages (the shell and the download centre have none). */
+export type PageModuleId = MenuModule['id'];
+type PageOf<M extends PageModuleId> = Extract<MenuModule, { id: M }>['menu']['pages'][number];
+/** The page keys a module declares (`user-list`): its route segments. */
+export type PageKey<M extends PageModuleId> = PageOf<M>['key'];
+type ActionsOf<P> = P extends { actions: readonly (infer A extends string)[] } ? A : never;
+/** The `?action=` values a page declares it handles. */
+export type PageAction<M extends PageModuleId, P extends string> = ActionsOf<Extract<PageOf<M>, { key: P }>>;
+/** A page's declared action, named with its page: `['version', 'version', 'void']`. */
+export type ActionRef = { [M in PageModuleId]: { [P in PageKey<M>]: readonly [module: M, page: P, action: PageAction<M, P>] }[PageKey<M>] }[PageModuleId];
+/** Every action some page declares. */
+export type ScreenActionName = ActionRef[2];
+
 const merged = <K extends string>(pick: (m: ModuleManifest) => Readonly<Record<string, string>>) =>
   Object.assign({}, ...MODULES.map((m) => pick(m))) as Record<K, string>;
 
@@ -70,7 +84,26 @@ export const MENU_JUMP_KEYS = Object.fromEntries(
   MODULES.flatMap((m) => ('menu' in m ? [[m.menu.id, m.menu.jumpKey] as const] : [])),
 ) as Record<MenuId, string>;
 
+/**
+ * The address of a page, from the manifests: the module and page are checked at compile time, and so
+ * is the action (one the page declares), so a renamed page or action fails `tsc` where it is linked.
+ * Empty query values are left out.
+ */
+export function pagePath<M extends PageModuleId, P extends PageKey<M>>(
+  module: M,
+  page: P,
+  opts: { action?: PageAction<M, P>; query?: Readonly<Record<string, string | number | null | undefined>> } = {},
+): string {
+  const owner = MODULES.find((m) => m.id === module);
+  if (!owner || !('menu' in owner)) throw new Error(`module ${module} has no pages`);
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  if (opts.action) q.set('action', opts.action);
+  const qs = q.toString();
+  return `/${owner.menu.id}/${page}${qs ? `?${qs}` : ''}`;
+}
+
 export { menuCatalogue, menuItemIds, type AuthItemRow } from './catalogue';
 export type { MenuDef, ModuleManifest, PageDef } from './define';
-export { defineModule, grantIn } from './define';
+export { defineModule } from './define';
 export { readTags, staleAfter, writeTags } from './tags';

@@ -13,11 +13,11 @@ export const rideModule = defineModule({
     icon: 'order',
     jumpKey: 'o',
     pages: [
-      { key: 'order-list', title: '乘车记录', component: 'ListOrder' },
-      { key: 'order-total', title: '乘车统计', component: 'OrderTotal' },
+      { key: 'order-list', title: '乘车记录', component: 'ListOrder', actions: ['export', 'export-staff'] },
+      { key: 'order-total', title: '乘车统计', component: 'OrderTotal', actions: ['export'] },
     ],
   },
   endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage, ridership.recordExport, ridership.employeeRecordExport, ridership.ridershipExport],
-  buttons: { REFUND_ORDER: '订单退款' },
+  buttons: ridership.buttons,
   operations: { RIDE_EXPORT: '导出乘车记录', RIDERSHIP_EXPORT: '导出每日客流' },
 });

@@ -10,9 +10,9 @@ export const riderModule = defineModule({
     icon: 'peoples',
     jumpKey: 'p',
     pages: [
-      { key: 'bus-user', title: '乘客用户', component: 'ListBusUser' },
-      { key: 'yc-user', title: '异常用户', component: 'ListYcUser' },
-      { key: 'card', title: '卡片详情', component: 'CardView', hidden: true },
+      { key: 'bus-user', title: '乘客用户', component: 'ListBusUser', actions: ['add', 'export'] },
+      { key: 'yc-user', title: '异常用户', component: 'ListYcUser', actions: ['add', 'export'] },
+      { key: 'card', title: '卡片详情', component: 'CardView', hidden: true, actions: ['reveal'] },
     ],
   },
   endpoints: [
@@ -28,6 +28,6 @@ export const riderModule = defineModule({
     card.riderPageByBody,
     card.riderRevealByBody,
   ],
-  buttons: { ycOrder: '异常订单处理', RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客' },
+  buttons: card.buttons,
   operations: { RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客', RIDER_EXPORT: '导出乘客用户', RIDER_RESOLVE: '处理异常用户' },
 });

@@ -11,7 +11,7 @@ export const settingsModule = defineModule({
     jumpKey: 'z',
     pages: [
       { key: 'base-setting', title: '基础设置', component: 'BaseSetting' },
-      { key: 'agreements', title: '协议管理', component: 'ListAgreement' },
+      { key: 'agreements', title: '协议管理', component: 'ListAgreement', actions: ['add'] },
       { key: 'districts', title: '区域管理', component: 'ListDistrict', roles: ['ROLE_APP_ADMIN'] },
     ],
   },

@@ -10,18 +10,13 @@ export const versionModule = defineModule({
     icon: 'version',
     jumpKey: 'e',
     pages: [
-      { key: 'version', title: '线网版本', component: 'ListVersion' },
+      { key: 'version', title: '线网版本', component: 'ListVersion', actions: ['add', 'diff', 'pass', 'void', 'schedule'] },
       { key: 'help-center', title: '帮助中心', component: 'HelpCenter', planned: true },
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
   endpoints: [lineVersion.versionPage, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff],
-  buttons: {
-    BUS_LINE_VERSION_ADD: '新增版本',
-    BUS_LINE_VERSION_SET_ONLINE_TIME: '设置上线时间',
-    BUS_LINE_VERSION_UPDATE_DEL: '删除版本',
-    BUS_LINE_VERSION_UPDATE_STATUS: '修改版本状态',
-  },
+  buttons: lineVersion.buttons,
   operations: {
     VERSION_ADD: '新增版本',
     VERSION_STATUS: '修改版本状态',

@@ -3,12 +3,16 @@
 // sits above components/ and lib/ and below the features: features and app/ may import it, never
 // components/, commands/ or lib/ (eslint.config.js refuses that), and it imports no feature.
 import { Link } from 'wouter';
+import { type PageAction, pagePath } from '../../../shared/modules';
 
 /** The card view, without a card: a phone or citizen id reaches it through the hand-off, never the address. */
-export const CARD_VIEW = '/busUser/card';
+export const CARD_VIEW = pagePath('busUser', 'card');
+
+/** What the card view does once its card is shown: an action its page declares. */
+export type CardViewAction = PageAction<'busUser', 'card'>;
 
 /** The card view's address: a card number may sit in it; `action` runs a screen action once it is shown. */
-export const cardViewPath = (cardNo: string, action?: string) => `${CARD_VIEW}?no=${cardNo}${action ? `&action=${action}` : ''}`;
+export const cardViewPath = (cardNo: string, action?: CardViewAction) => pagePath('busUser', 'card', { action, query: { no: cardNo } });
 
 /**
  * A card number in any table or panel: one Tab stop that opens the card view (卡片详情), so an agent

@@ -63,15 +63,17 @@ const isCall = <R,>(a: RowAction<R>): a is CallAction<R> => 'run' in a;
 /** A call action whose input is checked against its endpoint's schemas at compile time. */
 export function callAction<R, E extends Endpoint>(def: Omit<CallAction<R>, 'run' | 'endpoint' | 'undo'> & {
   endpoint: E;
-  input(row: R): CallInput;
-  undo?: { endpoint?: Endpoint; input(row: R): CallInput; done(row: R): string };
+  input(row: R): CallInput<E>;
+  /** The call that takes it back: the same endpoint with the old values, unless another is named. */
+  undo?: { input(row: R): CallInput<E>; done(row: R): string };
 }): CallAction<R> {
   const { input, undo, ...rest } = def;
-  const back = undo?.endpoint ?? def.endpoint;
+  // A generic E leaves call's rest-parameter form unresolved; the input is CallInput<E> all the same.
+  const send = (row: R, make: (row: R) => CallInput<E>) => (api.call as (e: E, i: CallInput<E>) => Promise<unknown>)(def.endpoint, make(row));
   return {
     ...rest,
-    run: (row) => api.call(def.endpoint, input(row)),
-    undo: undo ? { endpoint: back, run: (row) => api.call(back, undo.input(row)), done: undo.done } : undefined,
+    run: (row) => send(row, input),
+    undo: undo ? { endpoint: def.endpoint, run: (row) => send(row, undo.input), done: undo.done } : undefined,
   };
 }
 

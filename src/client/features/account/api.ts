@@ -1,11 +1,10 @@
 import { useContext } from 'react';
-import { type Role, ROLE_RANK, ROLES, account, auth, rankOf, system } from '../../../shared/api';
-import type { CallInput } from '../../lib/http';
+import { type BodyOf, type QueryOf, type Role, ROLE_RANK, ROLES, account, auth, rankOf, system } from '../../../shared/api';
 import { GrantsContext } from '../../lib/permission';
 import { useApi } from '../../lib/use-api';
 
 export const useGroups = () => useApi(account.groupList);
-export const useSysLogs = (query: CallInput['query']) => useApi(system.sysLogPage, { query });
+export const useSysLogs = (query: QueryOf<typeof system.sysLogPage>) => useApi(system.sysLogPage, { query });
 export const useOperationTypes = () => useApi(system.sysLogOperationTypes, {}, { revalidateIfStale: false });
 /** The area list as the area selector reads it (spec §7: page 0, size 1000), so both share one cache entry. */
 export const useDistricts = () => useApi(system.districtPage, { query: { page: 0, size: 1000 } });

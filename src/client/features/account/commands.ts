@@ -4,13 +4,8 @@ import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 import { holdsPersonalNumber, maskPhone } from '../../../shared/domain/mask';
+import { pagePath } from '../../../shared/modules';
 import { staffKeyword } from './staff-keyword';
-
-const withQuery = (path: string, q: Record<string, string | undefined>) => {
-  const params = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1]));
-  const s = params.toString();
-  return s ? `${path}?${s}` : path;
-};
 
 /** The datetime-local value (Shanghai wall time) as the ISO the contract expects. */
 const shanghaiIso = (local: string) => (local ? `${local.length === 16 ? `${local}:00` : local}+08:00` : undefined);
@@ -22,8 +17,8 @@ export const accountCommands: Command[] = [
     group: '账号管理',
     keywords: ['添加员工', 'add user'],
     permission: account.userAdd.permission,
-    page: '/user/user-list',
-    run: (ctx) => ctx.navigate('/user/user-list?action=add'),
+    page: pagePath('user', 'user-list'),
+    run: (ctx) => ctx.navigate(pagePath('user', 'user-list', { action: 'add' })),
   },
   {
     id: 'account.find',
@@ -31,14 +26,14 @@ export const accountCommands: Command[] = [
     group: '账号管理',
     keywords: ['员工', '用户', 'find user'],
     permission: account.userPage.permission,
-    page: '/user/user-list',
+    page: pagePath('user', 'user-list'),
     args: [{ name: 'keyword', label: '登录名、姓名或手机号', kind: 'text' }],
     // A phone typed here is personal data: handed to the list in memory, never put in the address.
     run: (ctx, a) => {
       if (a.keyword && holdsPersonalNumber(a.keyword)) {
         staffKeyword.handOff(a.keyword);
-        ctx.navigate('/user/user-list');
-      } else ctx.navigate(withQuery('/user/user-list', { keyword: a.keyword }));
+        ctx.navigate(pagePath('user', 'user-list'));
+      } else ctx.navigate(pagePath('user', 'user-list', { query: { keyword: a.keyword } }));
     },
   },
   {
@@ -47,7 +42,7 @@ export const accountCommands: Command[] = [
     group: '账号管理',
     keywords: ['操作日志', '审计', 'audit log'],
     permission: system.sysLogPage.permission,
-    page: '/user/sys-log',
+    page: pagePath('user', 'sys-log'),
     args: [
       { name: 'operator', label: '操作人（可留空）', kind: 'text', optional: true },
       {
@@ -59,7 +54,7 @@ export const accountCommands: Command[] = [
       },
     ],
     run: (ctx, a) =>
-      ctx.navigate(withQuery('/user/sys-log', { operator: a.operator, startTime: shanghaiIso((a.startTime ?? '').replace(' ', 'T')) })),
+      ctx.navigate(pagePath('user', 'sys-log', { query: { operator: a.operator, startTime: shanghaiIso((a.startTime ?? '').replace(' ', 'T')) } })),
   },
 ];
 
@@ -68,7 +63,7 @@ const staffRecord = (u: StaffUser) => ({
   title: `${u.firstName}（${u.login}）`,
   subtitle: [u.groupName, u.districtName, u.activated ? null : '已禁用'].filter(Boolean).join(' · '),
   keywords: [u.login, u.phone ?? ''],
-  path: withQuery('/user/user-list', { keyword: u.login }),
+  path: pagePath('user', 'user-list', { query: { keyword: u.login } }),
 });
 
 export const accountSources: EntitySource[] = [
@@ -76,7 +71,7 @@ export const accountSources: EntitySource[] = [
     id: 'staff',
     group: '账号',
     permission: account.userPage.permission,
-    page: '/user/user-list',
+    page: pagePath('user', 'user-list'),
     // Staff are few: loaded once and ranked locally, so pinyin and initials find them (kfxl → 客服小李)…
     async load() {
       const page = await api.call(account.userPage, { query: { size: 1000 } }, { silent: true });
@@ -91,24 +86,24 @@ export const accountSources: EntitySource[] = [
     // which asks with it in a body; the row's title and key, kept in the recents, are masked.
     lookup: (s) =>
       s.kind === 'phone'
-        ? { key: `staff-phone:${maskPhone(s.value)}`, title: `按手机号查询员工：${maskPhone(s.value)}`, subtitle: '账号列表', path: '/user/user-list', onOpen: () => staffKeyword.handOff(s.value) }
+        ? { key: `staff-phone:${maskPhone(s.value)}`, title: `按手机号查询员工：${maskPhone(s.value)}`, subtitle: '账号列表', path: pagePath('user', 'user-list'), onOpen: () => staffKeyword.handOff(s.value) }
         : null,
   },
   {
     id: 'role-groups',
     group: '角色组',
     permission: account.groupList.permission,
-    page: '/user/role-group',
+    page: pagePath('user', 'role-group'),
     async load() {
       const groups = await api.call(account.groupList, {}, { silent: true });
-      return groups.map((g) => ({ key: `group:${g.id}`, title: g.name, subtitle: `${g.userCount} 个账号`, path: '/user/role-group' }));
+      return groups.map((g) => ({ key: `group:${g.id}`, title: g.name, subtitle: `${g.userCount} 个账号`, path: pagePath('user', 'role-group') }));
     },
   },
   {
     id: 'recent-logins',
     group: '系统日志',
     permission: system.sysLogPage.permission,
-    page: '/user/sys-log',
+    page: pagePath('user', 'sys-log'),
     async load() {
       const page = await api.call(system.sysLogPage, { query: { size: 20, operationType: 'LOGIN_FAIL' } }, { silent: true });
       return page.content.map((l) => ({
@@ -116,7 +111,7 @@ export const accountSources: EntitySource[] = [
         title: `登录失败：${l.operatorLogin ?? '未知'}`,
         subtitle: formatDateTime(l.createdDate),
         keywords: [l.operatorLogin ?? ''],
-        path: withQuery('/user/sys-log', { operationType: 'LOGIN_FAIL', operator: l.operatorLogin ?? undefined }),
+        path: pagePath('user', 'sys-log', { query: { operationType: 'LOGIN_FAIL', operator: l.operatorLogin } }),
       }));
     },
   },

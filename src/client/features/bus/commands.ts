@@ -1,5 +1,6 @@
 import { busLine } from '../../../shared/api';
 import { directionLabel } from '../../../shared/api/bus-line';
+import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
@@ -11,8 +12,8 @@ export const busCommands: Command[] = [
     group: '公交线路',
     keywords: ['线路', 'line', 'xinzeng'],
     permission: busLine.busLineSave.permission,
-    page: '/bus/add-bus-line',
-    run: (ctx) => ctx.navigate('/bus/add-bus-line'),
+    page: pagePath('bus', 'add-bus-line'),
+    run: (ctx) => ctx.navigate(pagePath('bus', 'add-bus-line')),
   },
   {
     id: 'bus.add-sub-line',
@@ -20,8 +21,8 @@ export const busCommands: Command[] = [
     group: '公交线路',
     keywords: ['区间', '子线路'],
     permission: busLine.busLineDetailSave.permission,
-    page: '/bus/add-sub-line',
-    run: (ctx) => ctx.navigate('/bus/add-sub-line'),
+    page: pagePath('bus', 'add-sub-line'),
+    run: (ctx) => ctx.navigate(pagePath('bus', 'add-sub-line')),
   },
 ];
 
@@ -31,7 +32,7 @@ export const busSources: EntitySource[] = [
     id: 'lines',
     group: '线路',
     permission: busLine.busLineList.permission,
-    page: '/bus/bus-line',
+    page: pagePath('bus', 'bus-line'),
     prefix: '#',
     async load() {
       const page = await api.call(busLine.busLineList, { query: { page: 0, size: 1000 } }, { silent: true });
@@ -40,7 +41,7 @@ export const busSources: EntitySource[] = [
         title: l.name,
         subtitle: [l.terminals, `${directionLabel(l.direction)}${l.isLoop ? '环线' : ''}`, l.state ? null : '停运'].filter(Boolean).join(' · '),
         keywords: [l.code],
-        path: `/bus/bus-line?id=${l.id}`,
+        path: pagePath('bus', 'bus-line', { query: { id: l.id } }),
       }));
     },
   },

@@ -1,14 +1,15 @@
 import { discount } from '../../../shared/api';
 import { ticketTypeLabel } from '../../../shared/api/card';
 import { fenToYuan } from '../../../shared/domain/money';
+import { pagePath } from '../../../shared/modules';
 import type { Command } from '../../commands/types';
 import { toast } from '../../lib/toast';
 import { api } from '../../lib/api-client';
-import { PATHS } from './paths';
+import { queryText } from '../../lib/http';
 
 /** The area's products on sale (1) or off sale (0), as palette choices: name, ticket type and price. */
 const productsIn = (status: 0 | 1) => async () => {
-  const page = await api.call(discount.productPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true });
+  const page = await api.call(discount.productPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true });
   return page.content.map((p) => ({
     value: String(p.id),
     label: `${p.name}（${ticketTypeLabel(p.ticketType)} ${fenToYuan(p.price)} 元）`,
@@ -28,15 +29,15 @@ function statusCommand(id: string, title: string, to: 0 | 1, keywords: string[])
     group: '特殊码管理',
     keywords,
     permission: discount.productStatus.permission,
-    page: PATHS.rules,
+    page: pagePath('specialCode', 'rule-setting'),
     args: [{ name: 'id', label: `选择${to ? '已下架' : '在售'}的优惠卡`, kind: 'choice', options: productsIn(to ? 0 : 1) }],
     run: (ctx, a) => {
       api
-        .call(discount.productStatus, { query: { id: Number(a.id), status: String(to) } })
+        .call(discount.productStatus, { query: { id: Number(a.id), status: queryText(to) } })
         .then((p) => {
           toast.success(`优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）已${done}`);
           ctx.revalidate([discount.productPage, discount.productTotal, discount.productById]);
-          ctx.navigate(`${PATHS.rules}?status=${to}`);
+          ctx.navigate(pagePath('specialCode', 'rule-setting', { query: { status: to } }));
         })
         // The refusal is in the toast.
         .catch(() => undefined);
@@ -53,9 +54,9 @@ export const discountCommands: Command[] = [
     group: '特殊码管理',
     keywords: ['退款', '订单', '特殊码', '优惠卡', 'refund', 'tuikuan'],
     permission: discount.discountOrderRefund.permission,
-    page: PATHS.list,
+    page: pagePath('specialCode', 'special-code-list'),
     args: [{ name: 'orderNo', label: '订单号', kind: 'text', placeholder: 'DC202609180000099', validate: (v) => (v.trim() ? (v.trim().length > 40 ? '订单号不能超过40个字符' : null) : '请输入订单号') }],
-    run: (ctx, a) => ctx.navigate(`${PATHS.list}?orderNo=${encodeURIComponent((a.orderNo ?? '').trim())}&action=refund`),
+    run: (ctx, a) => ctx.navigate(pagePath('specialCode', 'special-code-list', { action: 'refund', query: { orderNo: (a.orderNo ?? '').trim() } })),
   },
   statusCommand('discount.on-sale', '上架优惠卡', 1, ['上架', '优惠卡', '特殊码', 'shangjia']),
   statusCommand('discount.off-sale', '下架优惠卡', 0, ['下架', '优惠卡', '特殊码', 'xiajia']),
@@ -65,8 +66,8 @@ export const discountCommands: Command[] = [
     group: '特殊码管理',
     keywords: ['新增', '优惠卡', '规则', '特殊码', 'xinzeng'],
     permission: discount.productSave.permission,
-    page: PATHS.ruleEdit,
-    run: (ctx) => ctx.navigate(PATHS.ruleEdit),
+    page: pagePath('specialCode', 'rule-edit'),
+    run: (ctx) => ctx.navigate(pagePath('specialCode', 'rule-edit')),
   },
   {
     id: 'discount.export-orders',
@@ -74,7 +75,7 @@ export const discountCommands: Command[] = [
     group: '特殊码管理',
     keywords: ['导出', '订单', 'excel', 'daochu'],
     permission: discount.downloadOrder.permission,
-    page: PATHS.list,
-    run: (ctx) => ctx.navigate(`${PATHS.list}?action=export`),
+    page: pagePath('specialCode', 'special-code-list'),
+    run: (ctx) => ctx.navigate(pagePath('specialCode', 'special-code-list', { action: 'export' })),
   },
 ];

@@ -1,7 +1,8 @@
 import { family } from '../../../shared/api';
 import { CARD_NO } from '../../../shared/api/card';
+import { pagePath } from '../../../shared/modules';
 import type { Command } from '../../commands/types';
-import { CARD_SUBSCRIPTION_PATH, FAMILY_BIND_PATH, cardSubscriptionPath, normaliseCardNo } from './paths';
+import { cardSubscriptionPath, normaliseCardNo } from './paths';
 
 /** The palette checks the number before the command runs, in the contract's own words. */
 const cardNoArg = { name: 'cardNo', label: '卡号', kind: 'text', placeholder: '3101000020000012', validate: (v: string) => (CARD_NO.test(normaliseCardNo(v)) ? null : '卡号应为16位数字') } as const;
@@ -13,11 +14,11 @@ export const familyCommands: Command[] = [
     group: '亲情卡',
     keywords: ['亲情卡', '解绑', 'unbind'],
     permission: family.unBind.permission,
-    page: FAMILY_BIND_PATH,
+    page: pagePath('callingCard', 'family-bind'),
     args: [cardNoArg],
     // The bindings screen opens its 解绑 dialog (`?action=unbind`) with the list filtered to the card,
     // so the agent sees which binding goes; the citizen id and password are typed there, never here.
-    run: (ctx, a) => ctx.navigate(`${FAMILY_BIND_PATH}?busCardNo=${normaliseCardNo(a.cardNo ?? '')}&action=unbind`),
+    run: (ctx, a) => ctx.navigate(pagePath('callingCard', 'family-bind', { action: 'unbind', query: { busCardNo: normaliseCardNo(a.cardNo ?? '') } })),
   },
   {
     id: 'family.check-card',
@@ -25,7 +26,7 @@ export const familyCommands: Command[] = [
     group: '亲情卡',
     keywords: ['亲情卡', '卡中心', '卡片订阅', '查卡'],
     permission: family.checkCard.permission,
-    page: CARD_SUBSCRIPTION_PATH,
+    page: pagePath('callingCard', 'card-subscription'),
     args: [cardNoArg],
     run: (ctx, a) => ctx.navigate(cardSubscriptionPath(normaliseCardNo(a.cardNo ?? ''))),
   },
@@ -35,7 +36,7 @@ export const familyCommands: Command[] = [
     group: '亲情卡',
     keywords: ['亲情卡', '导出', 'excel'],
     permission: family.bindExport.permission,
-    page: FAMILY_BIND_PATH,
-    run: (ctx) => ctx.navigate(`${FAMILY_BIND_PATH}?action=export`),
+    page: pagePath('callingCard', 'family-bind'),
+    run: (ctx) => ctx.navigate(pagePath('callingCard', 'family-bind', { action: 'export' })),
   },
 ];

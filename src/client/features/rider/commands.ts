@@ -1,9 +1,10 @@
 import { card } from '../../../shared/api';
 import { CARD_NO, cardCategoryLabel, cardStateLabel } from '../../../shared/api/card';
-import { CARD_VIEW, cardViewPath } from '../../business/desk/card-no-link';
+import { CARD_VIEW, type CardViewAction, cardViewPath } from '../../business/desk/card-no-link';
 import type { EntityRecord, EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { maskCitizenId, maskPhone } from '../../../shared/domain/mask';
+import { pagePath } from '../../../shared/modules';
 import { api } from '../../lib/api-client';
 import { handOff } from '../../business/desk/lookup-handoff';
 import { cardViewScreen } from './card-view-chunk';
@@ -13,7 +14,7 @@ import { cardViewScreen } from './card-view-chunk';
  * Where a typed number opens: a card number in the address, a phone or citizen id through memory;
  * `then` is the card view's action to run once the card is there.
  */
-export function openLookup(navigate: (path: string) => void, q: string, then?: 'reveal'): void {
+export function openLookup(navigate: (path: string) => void, q: string, then?: CardViewAction): void {
   const v = q.replace(/[\s-]/g, '');
   if (CARD_NO.test(v)) return navigate(cardViewPath(v, then));
   handOff(v, then);
@@ -49,8 +50,8 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['乘客', '新增', 'add rider'],
     permission: card.riderAdd.permission,
-    page: '/busUser/bus-user',
-    run: (ctx) => ctx.navigate('/busUser/bus-user?action=add'),
+    page: pagePath('busUser', 'bus-user'),
+    run: (ctx) => ctx.navigate(pagePath('busUser', 'bus-user', { action: 'add' })),
   },
   {
     id: 'rider.export',
@@ -58,8 +59,8 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['导出', 'Excel', 'export riders'],
     permission: card.riderExport.permission,
-    page: '/busUser/bus-user',
-    run: (ctx) => ctx.navigate('/busUser/bus-user?action=export'),
+    page: pagePath('busUser', 'bus-user'),
+    run: (ctx) => ctx.navigate(pagePath('busUser', 'bus-user', { action: 'export' })),
   },
   {
     id: 'rider.abnormal',
@@ -67,8 +68,8 @@ export const riderCommands: Command[] = [
     group: '乘客与卡片',
     keywords: ['异常', 'ycOrder'],
     permission: card.riderResolve.permission,
-    page: '/busUser/yc-user',
-    run: (ctx) => ctx.navigate('/busUser/yc-user'),
+    page: pagePath('busUser', 'yc-user'),
+    run: (ctx) => ctx.navigate(pagePath('busUser', 'yc-user')),
   },
 ];
 

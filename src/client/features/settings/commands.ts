@@ -1,4 +1,5 @@
 import { system } from '../../../shared/api';
+import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
@@ -10,8 +11,8 @@ export const settingsCommands: Command[] = [
     group: '小程序设置',
     keywords: ['用户协议', '隐私政策'],
     permission: system.agreementSave.permission,
-    page: '/settings/agreements',
-    run: (ctx) => ctx.navigate('/settings/agreements?action=add'),
+    page: pagePath('settings', 'agreements'),
+    run: (ctx) => ctx.navigate(pagePath('settings', 'agreements', { action: 'add' })),
   },
 ];
 
@@ -20,20 +21,20 @@ export const settingsSources: EntitySource[] = [
     id: 'districts',
     group: '区域',
     permission: system.districtPage.permission,
-    page: '/settings/districts',
+    page: pagePath('settings', 'districts'),
     async load() {
       const page = await api.call(system.districtPage, { query: { page: 0, size: 1000 } }, { silent: true });
-      return page.content.map((d) => ({ key: `district:${d.id}`, title: d.name, subtitle: d.code, path: `/settings/districts?name=${encodeURIComponent(d.name)}` }));
+      return page.content.map((d) => ({ key: `district:${d.id}`, title: d.name, subtitle: d.code, path: pagePath('settings', 'districts', { query: { name: d.name } }) }));
     },
   },
   {
     id: 'agreements',
     group: '协议',
     permission: system.agreementList.permission,
-    page: '/settings/agreements',
+    page: pagePath('settings', 'agreements'),
     async load() {
       const list = await api.call(system.agreementList, {}, { silent: true });
-      return list.map((a) => ({ key: `agreement:${a.id}`, title: a.title, subtitle: a.code, path: `/settings/agreements?code=${encodeURIComponent(a.code)}` }));
+      return list.map((a) => ({ key: `agreement:${a.id}`, title: a.title, subtitle: a.code, path: pagePath('settings', 'agreements', { query: { code: a.code } }) }));
     },
   },
 ];

@@ -1,4 +1,5 @@
 import { station } from '../../../shared/api';
+import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
@@ -16,8 +17,8 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['站点', 'station'],
     permission: station.stationSave.permission,
-    page: '/station/station',
-    run: (ctx) => ctx.navigate('/station/station?action=add'),
+    page: pagePath('station', 'station'),
+    run: (ctx) => ctx.navigate(pagePath('station', 'station', { action: 'add' })),
   },
   {
     id: 'station.merge',
@@ -25,12 +26,12 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['重复', '合并', 'merge'],
     permission: station.stationMerge.permission,
-    page: '/station/station',
+    page: pagePath('station', 'station'),
     args: [
       { name: 'keep', label: '保留的站点', kind: 'choice', options: stationOptions },
       { name: 'merge', label: '被合并并删除的站点', kind: 'choice', options: stationOptions },
     ],
-    run: (ctx, a) => ctx.navigate(`/station/station?action=merge&keep=${a.keep}&merge=${a.merge}`),
+    run: (ctx, a) => ctx.navigate(pagePath('station', 'station', { action: 'merge', query: { keep: a.keep, merge: a.merge } })),
   },
   {
     id: 'station.qr-generate',
@@ -38,8 +39,8 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['二维码', 'qr'],
     permission: station.stationQrInit.permission,
-    page: '/station/station-qr-code',
-    run: (ctx) => ctx.navigate('/station/station-qr-code?action=generate'),
+    page: pagePath('station', 'station-qr-code'),
+    run: (ctx) => ctx.navigate(pagePath('station', 'station-qr-code', { action: 'generate' })),
   },
   {
     id: 'station.qr-export',
@@ -47,8 +48,8 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['二维码', '导出', 'excel', 'qr'],
     permission: station.stationQrExport.permission,
-    page: '/station/station-qr-code',
-    run: (ctx) => ctx.navigate('/station/station-qr-code?action=export'),
+    page: pagePath('station', 'station-qr-code'),
+    run: (ctx) => ctx.navigate(pagePath('station', 'station-qr-code', { action: 'export' })),
   },
   {
     id: 'station.gps-sort',
@@ -56,8 +57,8 @@ export const stationCommands: Command[] = [
     group: '站点管理',
     keywords: ['排序', 'gps', '轨迹'],
     permission: station.stationList.permission,
-    page: '/station/gps-sort',
-    run: (ctx) => ctx.navigate('/station/gps-sort'),
+    page: pagePath('station', 'gps-sort'),
+    run: (ctx) => ctx.navigate(pagePath('station', 'gps-sort')),
   },
 ]; 
 
@@ -65,7 +66,7 @@ const stationRecord = (s: { id: number; name: string; districtName: string | nul
   key: `station:${s.id}`,
   title: s.name,
   subtitle: [s.districtName, s.state ? null : '停用'].filter(Boolean).join(' · '),
-  path: `/station/station?name=${encodeURIComponent(s.name)}`,
+  path: pagePath('station', 'station', { query: { name: s.name } }),
 });
 
 export const stationSources: EntitySource[] = [
@@ -73,7 +74,7 @@ export const stationSources: EntitySource[] = [
     id: 'stations',
     group: '站点',
     permission: station.stationList.permission,
-    page: '/station/station',
+    page: pagePath('station', 'station'),
     prefix: '#',
     // A district has a few hundred stops: loaded once per opening and ranked with pinyin (rmgc → 人民广场).
     async load() {

@@ -1,15 +1,17 @@
 import { lineVersion } from '../../../shared/api';
 import { VERSION_STATUS, type VersionStatus } from '../../../shared/api/line-version';
 import { parseTypedDateTime } from '../../../shared/domain/time';
+import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
+import { queryText } from '../../lib/http';
 import { toast } from '../../lib/toast';
 import { versionTitle } from './version-title';
 
 /** The area's versions in the given statuses, as palette choices. */
 const versionsIn = (...statuses: VersionStatus[]) => async () => {
-  const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true })));
+  const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true })));
   return pages.flatMap((p) => p.content).map((v) => ({ value: String(v.id), label: v.name, keywords: [v.districtName ?? '', VERSION_STATUS[v.status]] }));
 };
 const passedVersions = versionsIn(2);
@@ -22,14 +24,14 @@ function statusCommand(id: string, title: string, from: VersionStatus[], to: 0 |
     group: '版本管理',
     keywords,
     permission: lineVersion.versionUpdateStatus.permission,
-    page: '/version/version',
+    page: pagePath('version', 'version'),
     args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
     run: (ctx, a) => {
       api
         .call(lineVersion.versionUpdateStatus, { body: { id: Number(a.id), status: to } })
         .then((v) => {
           toast.success(`版本${versionTitle(v)}已${done}`);
-          ctx.navigate(`/version/version?status=${to}`);
+          ctx.navigate(pagePath('version', 'version', { query: { status: to } }));
         })
         // The refusal (a submit's first problems) is in the toast.
         .catch(() => undefined);
@@ -49,9 +51,9 @@ function askingCommand(id: string, title: string, from: VersionStatus[], action:
     group: '版本管理',
     keywords,
     permission: endpoint.permission,
-    page: '/version/version',
+    page: pagePath('version', 'version'),
     args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
-    run: (ctx, a) => ctx.navigate(`/version/version?action=${action}&id=${a.id}`),
+    run: (ctx, a) => ctx.navigate(pagePath('version', 'version', { action, query: { id: a.id } })),
   };
 }
 
@@ -62,8 +64,8 @@ export const versionCommands: Command[] = [
     group: '版本管理',
     keywords: ['版本', 'version'],
     permission: lineVersion.versionAdd.permission,
-    page: '/version/version',
-    run: (ctx) => ctx.navigate('/version/version?action=add'),
+    page: pagePath('version', 'version'),
+    run: (ctx) => ctx.navigate(pagePath('version', 'version', { action: 'add' })),
   },
   statusCommand('version.submit', '提交版本审核', [0], 1, '提交审核', ['提交', 'submit', 'tijiao']),
   askingCommand('version.pass', '审核通过版本', [1], 'pass', ['审核', 'pass', 'shenhe']),
@@ -75,9 +77,9 @@ export const versionCommands: Command[] = [
     group: '版本管理',
     keywords: ['对比', 'diff', '变化'],
     permission: lineVersion.versionDiff.permission,
-    page: '/version/version',
+    page: pagePath('version', 'version'),
     args: [{ name: 'id', label: '选择版本', kind: 'choice', options: versionsIn(0, 1, 2) }],
-    run: (ctx, a) => ctx.navigate(`/version/version?action=diff&id=${a.id}`),
+    run: (ctx, a) => ctx.navigate(pagePath('version', 'version', { action: 'diff', query: { id: a.id } })),
   },
   {
     id: 'version.set-online-time',
@@ -85,7 +87,7 @@ export const versionCommands: Command[] = [
     group: '版本管理',
     keywords: ['上线', 'online'],
     permission: lineVersion.versionSetOnlineTime.permission,
-    page: '/version/version',
+    page: pagePath('version', 'version'),
     args: [
       { name: 'id', label: '选择审核通过的版本', kind: 'choice', options: passedVersions },
       {
@@ -103,7 +105,7 @@ export const versionCommands: Command[] = [
         .call(lineVersion.versionSetOnlineTime, { body: { id: Number(a.id), onlineAt: iso } })
         .then((v) => {
           toast.success(`版本${versionTitle(v)}将于 ${a.at} 上线`);
-          ctx.navigate('/version/version?status=2');
+          ctx.navigate(pagePath('version', 'version', { query: { status: 2 } }));
         })
         .catch(() => undefined);
     },
@@ -116,7 +118,7 @@ export const versionSources: EntitySource[] = [
     id: 'versions',
     group: '版本',
     permission: lineVersion.versionPage.permission,
-    page: '/version/version',
+    page: pagePath('version', 'version'),
     prefix: '#',
     async load() {
       const page = await api.call(lineVersion.versionPage, { query: { page: 0, size: 100 } }, { silent: true });
@@ -124,7 +126,7 @@ export const versionSources: EntitySource[] = [
         key: `version:${v.id}`,
         title: v.name,
         subtitle: [VERSION_STATUS[v.status], v.districtName].filter(Boolean).join(' · '),
-        path: v.status === 3 ? `/version/version?status=3` : `/version/version?action=diff&id=${v.id}`,
+        path: v.status === 3 ? pagePath('version', 'version', { query: { status: 3 } }) : pagePath('version', 'version', { action: 'diff', query: { id: v.id } }),
       }));
     },
   },

@@ -1,3 +1,4 @@
+import type { ModuleId } from '../../../shared/api';
 import type { Pii } from '../../lib/pii';
 import type { Db } from '../connection';
 import { DISTRICTS } from './city';
@@ -19,6 +20,7 @@ export const PROFILES: Record<SeedProfile['name'], SeedProfile> = {
 
 export interface SeedContext {
   db: Db;
+  /** The stream of this part of the seed alone (`createStream(SEED, module id)`). */
   rng: Rng;
   /** The anchor every seeded time is relative to (the app's clock, never the wall clock here). */
   now: Date;
@@ -32,4 +34,18 @@ export interface SeedContext {
 export interface SeedGenerator {
   name: string;
   run(ctx: SeedContext): Promise<void>;
+}
+
+/**
+ * A module's part of the seed (`ServerModule.seed`). It writes only the module's own tables
+ * (`ServerModule.tables`) from its own random stream; what it needs of another module's data (the
+ * cards a discount order is paid with) it reads from the database, so that module must be listed in
+ * `dependsOn`: the runner seeds it first.
+ */
+export interface ModuleSeed {
+  dependsOn?: readonly ModuleId[];
+  /** At every start (reference data, upserted or inserted once). */
+  base?: readonly SeedGenerator[];
+  /** Into an empty demo database. */
+  demo?: readonly SeedGenerator[];
 }

@@ -1,15 +1,16 @@
-import type { Pii } from '../../lib/pii';
 import { sql } from 'drizzle-orm';
 import { MODULES, menuCatalogue } from '../../../shared/api';
-import { SERVER_MODULES } from '../../modules';
-import type { Db } from '../connection';
 import * as t from '../schema';
-import { CITY, DISTRICTS } from './city';
-import { PROFILES, type SeedContext, type SeedGenerator, type SeedProfile } from './context';
-import { createRng } from './rng';
+import { DISTRICTS } from './city';
+import type { SeedGenerator } from './context';
 
-export { DEMO_PASSWORD, PROFILES, type SeedContext, type SeedGenerator, type SeedProfile } from './context';
-export { GROUPS } from '../../modules/user/seed';
+export { DEMO_PASSWORD, PROFILES, type ModuleSeed, type SeedContext, type SeedGenerator, type SeedProfile } from './context';
+
+/**
+ * The frame's own tables: the log every module writes, the menu catalogue, the signing key and the
+ * districts every module's rows belong to. Every other table has exactly one owning module.
+ */
+export const FRAME_TABLES = [t.sysLog, t.authItems, t.serverSecret, t.districts] as const;
 
 /** The menu catalogue, from the modules' manifests (src/shared/modules). */
 const catalogue = () => menuCatalogue(MODULES);
@@ -38,55 +39,12 @@ export const baseGenerators: SeedGenerator[] = [
   },
 ];
 
-/** The frame's part of the demo city (districts, city centre); the modules add theirs after it. */
+/** The frame's part of the demo city, its districts; the modules add theirs after it. */
 export const demoGenerators: SeedGenerator[] = [
   {
-    name: 'city',
+    name: 'districts',
     async run({ db, profile }) {
-      await db.insert(t.appConfig).values([
-        { key: 'cityCenter', value: CITY },
-        { key: 'qrCode', value: null },
-      ]);
       await db.insert(t.districts).values(DISTRICTS.slice(0, profile.districts).map((d, i) => ({ ...d, sort: i + 1 })));
     },
   },
 ];
-
-export interface SeedOptions {
-  db: Db;
-  now: Date;
-  seed: number;
-  demo: boolean;
-  profile?: SeedProfile;
-  passwordMaxAgeDays: number;
-  /** The app's own (same key), so it can read what the seed encrypted. */
-  pii: Pii;
-  extraGenerators?: SeedGenerator[];
-}
-
-/** The modules' own seed steps, after the frame's (menus; the demo city's districts). */
-const moduleSeeds = (kind: 'base' | 'demo') => SERVER_MODULES.flatMap((m) => m.seed?.[kind] ?? []);
-
-/** Base data always; the demo city only on an empty database and only when asked. */
-export async function runSeed(opts: SeedOptions): Promise<{ seededDemo: boolean }> {
-  const ctx: SeedContext = {
-    db: opts.db,
-    rng: createRng(opts.seed),
-    now: opts.now,
-    profile: opts.profile ?? PROFILES.demo,
-    passwordMaxAgeDays: opts.passwordMaxAgeDays,
-    pii: opts.pii,
-  };
-  for (const g of [...baseGenerators, ...moduleSeeds('base')]) await g.run(ctx);
-  if (!opts.demo) return { seededDemo: false };
-  const [row] = await opts.db.select({ n: sql<number>`count(*)::int` }).from(t.districts);
-  if ((row?.n ?? 0) > 0) return { seededDemo: false };
-  await opts.db.transaction(async (tx) => {
-    const txCtx = { ...ctx, db: tx as unknown as Db };
-    for (const g of [...demoGenerators, ...moduleSeeds('demo'), ...(opts.extraGenerators ?? [])]) await g.run(txCtx);
-  });
-  // Fresh statistics for the tables just filled: without them the planner guesses (it read all
-  // 200,000 cards by primary key for one rider's cards, 160 ms instead of 2).
-  await opts.db.execute(sql`analyze`);
-  return { seededDemo: true };
-}

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** mulberry32: a small seeded generator, so the demo city is the same for the same seed value. */
 export interface Rng {
   next(): number;
@@ -26,4 +28,12 @@ export function createRng(seed: number): Rng {
     },
     bytes: (n) => Buffer.from(Array.from({ length: n }, () => int(0, 255))),
   };
+}
+
+/**
+ * The stream of one part of the seed (a module, the frame): its own seed value, hashed from the
+ * city's SEED and the part's name, so what one part draws never shifts what another gets.
+ */
+export function createStream(seed: number, name: string): Rng {
+  return createRng(createHash('sha256').update(`${seed}:${name}`).digest().readUInt32LE(0));
 }

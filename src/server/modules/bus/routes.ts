@@ -8,7 +8,8 @@ import * as subLines from './sub-lines';
 /** 公交线路: lines of the open version, their stops per direction, paths and sub-lines. */
 export const busServer: ServerModule = {
   id: 'bus',
-  tables: [t.busLines, t.lineStations, t.lineRoutes, t.lineDetails, t.lineDetailStations],
+  tables: [],
+  writes: [t.busLines, t.lineStations, t.lineRoutes, t.lineDetails, t.lineDetailStations],
   routes(b, deps) {
     b.bind(busLine.busLineList, ({ auth, query }) => lines.listLines(deps, auth, query));
     b.bind(busLine.busLineSave, ({ auth, body }) => lines.saveLine(deps, auth, body));

@@ -2,12 +2,14 @@ import { discount } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import * as products from './products';
+import { discountDemoSeed } from './seed';
 import * as service from './service';
 
 /** 特殊码管理: discount-card products, their orders and the refund. */
 export const discountServer: ServerModule = {
   id: 'specialCode',
-  tables: [t.discountOrders, t.refunds, t.discountProducts],
+  seed: { dependsOn: ['busUser'], demo: discountDemoSeed },
+  tables: [t.discountProducts, t.discountOrders, t.refunds],
   routes(b, deps) {
     b.bind(discount.discountOrderPage, ({ auth, query }) => service.pageOrders(deps, auth, query));
     b.bind(discount.discountOrderTotal, ({ auth, query }) => service.orderTotals(deps, auth, query));

@@ -2,12 +2,14 @@ import { family } from '../../../shared/api';
 import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import { ownCardTable } from './card-centre';
+import { familyDemoSeed } from './seed';
 import * as service from './service';
 
 /** 亲情卡: bindings, renewals, unbind and update with the operator's password, the card-centre check. */
 export const familyServer: ServerModule = {
   id: 'callingCard',
-  tables: [t.familyBindings],
+  seed: { dependsOn: ['busUser'], demo: familyDemoSeed },
+  tables: [t.familyBindings, t.familyRenewals],
   routes(b, deps) {
     const centre = ownCardTable(deps.db);
     b.bind(family.bindPage, ({ auth, query }) => service.pageBindings(deps, auth, query));

@@ -9,7 +9,7 @@ import { employeeRecordsExport, fileNameOf, recordTaskTitle, recordsExport, ride
 /** 乘车记录管理: ride records (partitioned by month) and the daily ridership kept with them. */
 export const rideServer: ServerModule = {
   id: 'order',
-  seed: { demo: rideDemoSeed },
+  seed: { dependsOn: ['station', 'version', 'busUser'], demo: rideDemoSeed },
   tables: [t.rideRecords, t.dayTakeBusTotals],
   exportKinds: [recordsExport, employeeRecordsExport, ridershipExport],
   routes(b, deps) {

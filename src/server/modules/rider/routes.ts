@@ -8,8 +8,7 @@ import * as service from './service';
 export const riderServer: ServerModule = {
   id: 'busUser',
   seed: { demo: riderDemoSeed },
-  // The family-card and discount tables are seeded here until their modules (callingCard, specialCode) take them over.
-  tables: [t.riders, t.busCards, t.familyBindings, t.familyRenewals, t.discountProducts, t.discountOrders, t.refunds],
+  tables: [t.riders, t.busCards],
   exportKinds: [service.ridersExport],
   routes(b, deps) {
     b.bind(card.riderPage, ({ auth, query }) => service.pageRiders(deps, auth, query));

@@ -8,7 +8,7 @@ import * as service from './service';
 export const settingsServer: ServerModule = {
   id: 'settings',
   seed: { base: settingsBaseSeed, demo: settingsDemoSeed },
-  tables: [t.agreements, t.appConfig],
+  tables: [t.agreements, t.appConfig, t.payInfo],
   routes(b, deps) {
     b.bind(system.districtPage, ({ auth, query }) => service.pageDistricts(deps, auth, query));
     b.bind(system.agreementList, ({ auth, query }) => service.listAgreements(deps, auth, query.code));

@@ -18,8 +18,17 @@ export const settingsBaseSeed: SeedGenerator[] = [
   },
 ];
 
-/** Demo: each district's agreements. */
+/** Demo: the city's centre (the map's home), no mini-program QR code yet, each district's agreements. */
 export const settingsDemoSeed: SeedGenerator[] = [
+  {
+    name: 'city-config',
+    async run({ db }) {
+      await db.insert(t.appConfig).values([
+        { key: 'cityCenter', value: CITY },
+        { key: 'qrCode', value: null },
+      ]);
+    },
+  },
   {
     name: 'agreements',
     async run({ db, now }) {

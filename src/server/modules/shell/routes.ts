@@ -6,7 +6,8 @@ import * as service from './service';
 /** Signing in and the session. */
 export const shellServer: ServerModule = {
   id: 'shell',
-  tables: [t.sessions, t.loginThrottle, t.users],
+  tables: [t.sessions, t.loginThrottle],
+  writes: [t.users],
   routes(b, deps, { loginLimiter: limiter }) {
     b.bindPublic(auth.authenticate, ({ body, req }) =>
       service.login(deps, body.username, body.password, {

@@ -9,8 +9,9 @@ import * as service from './service';
 /** 站点管理: stations and their mini-program QR codes. */
 export const stationServer: ServerModule = {
   id: 'station',
-  seed: { base: [], demo: stationDemoSeed },
-  tables: [t.stations, t.lineStations, t.lineDetailStations],
+  seed: { demo: stationDemoSeed },
+  tables: [t.stations],
+  writes: [t.lineStations, t.lineDetailStations],
   routes(b, deps) {
     b.bind(station.stationList, ({ auth, query }) => service.listStations(deps, auth, query));
     b.bind(station.stationSave, ({ auth, body }) => service.saveStation(deps, auth, body));

@@ -9,7 +9,8 @@ import * as sysLog from './sys-log';
 export const userServer: ServerModule = {
   id: 'user',
   seed: { base: userBaseSeed, demo: userDemoSeed },
-  tables: [t.users, t.roleGroups, t.roleGroupItems, t.sessions, t.loginThrottle],
+  tables: [t.users, t.roleGroups, t.roleGroupItems],
+  writes: [t.sessions, t.loginThrottle],
   routes(b, deps) {
     b.bind(account.userPage, ({ auth, query }) => service.pageUsers(deps, auth, query));
     b.bind(account.userPageByBody, ({ auth, body }) => service.pageUsers(deps, auth, body));

@@ -8,7 +8,8 @@ import * as service from './service';
 /** 版本管理: line-network versions and the job that takes passed versions online on time. */
 export const versionServer: ServerModule = {
   id: 'version',
-  seed: { demo: versionDemoSeed },
+  seed: { dependsOn: ['station'], demo: versionDemoSeed },
+  // A network belongs to its version (copied with it, diffed against it): the version module owns and seeds it; 线路列表 edits it.
   tables: [t.lineVersions, t.busLines, t.lineStations, t.lineRoutes, t.lineDetails, t.lineDetailStations],
   routes(b, deps) {
     b.bind(lineVersion.versionPage, ({ auth, query }) => service.pageVersions(deps, auth, query));

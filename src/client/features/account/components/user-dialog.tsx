@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ROLE_LABELS, type Role, type StaffUser, account } from '../../../../shared/api';
+import { type BodyOf, ROLE_LABELS, type Role, type StaffUser, account } from '../../../../shared/api';
 import { Field } from '../../../components/field';
 import { CheckboxField, FormError, SelectField } from '../../../components/form-controls';
 import { type FieldErrors, errorsFromFailure, validate } from '../../../lib/form-errors';
@@ -147,8 +147,9 @@ export function UserDialog({ user, onClose, onSaved }: { user: StaffUser | null;
     setErrors({});
     try {
       // Silent: the refusal is shown in the dialog, beside the field it concerns.
-      if (adding) await api.call(account.userAdd, { body: data }, { silent: true });
-      else await api.call(account.userUpdate, { body: data }, { silent: true });
+      // `data` passed the endpoint's own body schema above (validate), so it is that body's input.
+      if (adding) await api.call(account.userAdd, { body: data as BodyOf<typeof account.userAdd> }, { silent: true });
+      else await api.call(account.userUpdate, { body: data as BodyOf<typeof account.userUpdate> }, { silent: true });
       toast.success(adding ? `已新增账号 ${values.login.trim().toLowerCase()}` : `已保存账号 ${user.login}`);
       onSaved();
     } catch (err) {

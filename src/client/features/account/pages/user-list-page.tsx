@@ -67,7 +67,7 @@ export function UserListPage() {
   const canEdit = useAllowed(account.userAdd.permission);
   const [editing, setEditing] = useState<Editing>(null);
   // The palette's 新增账号 lands here with ?action=add.
-  useScreenAction('add', () => {
+  useScreenAction(['user', 'user-list', 'add'], () => {
     if (canEdit) setEditing({ user: null });
   });
 

@@ -1,5 +1,6 @@
 import { useLocation } from 'wouter';
 import { busLine } from '../../../../shared/api';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
 import { useNoAreaChosen } from '../../../lib/current-user';
@@ -11,7 +12,7 @@ export function AddLinePage() {
   const [, navigate] = useLocation();
   const allowed = useAllowed(busLine.busLineSave.permission);
   const noArea = useNoAreaChosen();
-  const form = useLineForm(null, (saved) => navigate(`/bus/bus-line?id=${saved.id}`));
+  const form = useLineForm(null, (saved) => navigate(pagePath('bus', 'bus-line', { query: { id: saved.id } })));
   if (!allowed) return <ScreenSection title="新增线路"><p className="text-sm text-gray-700">需要线网编辑权限才能新增线路。</p></ScreenSection>;
   return (
     <ScreenSection title="新增线路">
@@ -25,7 +26,7 @@ export function AddLinePage() {
         {noArea && <p className="mb-4 rounded bg-orange-50 px-3 py-2 text-sm text-orange-800">请先在顶部选择区域：线路加在该区域开放编辑的版本中。</p>}
         <LineFields form={form} />
         <div className="flex justify-end gap-2">
-          <Button onClick={() => navigate('/bus/list')}>取消</Button>
+          <Button onClick={() => navigate(pagePath('bus', 'list'))}>取消</Button>
           <Button type="submit" variant="primary" hotkey="Enter" disabled={form.busy || noArea}>
             保存并编辑站点
           </Button>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { busLine } from '../../../../shared/api';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { PinyinPicker } from '../../../components/pinyin-picker';
 import { ScreenSection } from '../../../components/screen-section';
@@ -16,7 +17,7 @@ export function AddSubLinePage() {
   const allowed = useAllowed(busLine.busLineDetailSave.permission);
   const lines = useLines({ page: 0, size: 1000 });
   const [lineId, setLineId] = useState<number | null>(idParam(search, 'lineId'));
-  const form = useSubLineForm(null, lineId, (saved) => navigate(`/bus/sub-line-station?id=${saved.id}`));
+  const form = useSubLineForm(null, lineId, (saved) => navigate(pagePath('bus', 'sub-line-station', { query: { id: saved.id } })));
   const line = lines.data?.content.find((l) => l.id === lineId) ?? null;
   const choices = useMemo(() => (lines.data?.content ?? []).map((l) => ({ id: l.id, label: `${l.name}（${l.code}）`, hint: l.terminals ?? undefined })), [lines.data]);
   if (!allowed) return <ScreenSection title="新增子线路"><p className="text-sm text-gray-700">需要线网编辑权限才能新增子线路。</p></ScreenSection>;
@@ -52,7 +53,7 @@ export function AddSubLinePage() {
         )}
         <SubLineFields form={form} lineDirection={line?.direction ?? null} />
         <div className="flex justify-end gap-2">
-          <Button onClick={() => navigate('/bus/sub-list')}>取消</Button>
+          <Button onClick={() => navigate(pagePath('bus', 'sub-list'))}>取消</Button>
           <Button type="submit" variant="primary" hotkey="Enter" disabled={form.busy || !lineId}>
             保存并选择站点
           </Button>

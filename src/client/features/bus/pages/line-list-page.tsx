@@ -5,6 +5,7 @@ import { LINE_STATES, directionLabel } from '../../../../shared/api/bus-line';
 import { VERSION_STATUS, type VersionStatus } from '../../../../shared/api/line-version';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
 import type { FilterDef } from '../../../components/filter-bar';
@@ -29,7 +30,7 @@ export function LineListPage() {
   const canAdd = useAllowed(busLine.busLineSave.permission);
   const noArea = useNoAreaChosen();
   const version = lines.data?.version ?? null;
-  useScreenAction('add', () => canAdd && navigate('/bus/add-bus-line'));
+  useScreenAction(['bus', 'list', 'add'], () => canAdd && navigate(pagePath('bus', 'add-bus-line')));
   const filters = useMemo<FilterDef<FilterKey>[]>(
     () => [
       { key: 'name', label: '线路', type: 'text', placeholder: '编号或名称，如 49', maxLength: 40 },
@@ -46,7 +47,7 @@ export function LineListPage() {
     ],
     [],
   );
-  const open = (l: BusLine) => navigate(`/bus/bus-line?id=${l.id}`);
+  const open = (l: BusLine) => navigate(pagePath('bus', 'bus-line', { query: { id: l.id } }));
   const columns: Column<BusLine>[] = [
     { id: 'code', header: '编号', sort: 'code', fixed: true, cell: (l) => <span className="font-medium tabular-nums text-gray-900">{l.code}</span> },
     { id: 'name', header: '名称', sort: 'name', cell: (l) => l.name },
@@ -71,7 +72,7 @@ export function LineListPage() {
           <Button variant="text" onClick={() => open(l)} aria-label={`详情 ${l.name}`}>
             详情
           </Button>
-          <Button variant="text" onClick={() => navigate(`/bus/line-path?id=${l.id}`)} aria-label={`轨迹 ${l.name}`}>
+          <Button variant="text" onClick={() => navigate(pagePath('bus', 'line-path', { query: { id: l.id } }))} aria-label={`轨迹 ${l.name}`}>
             轨迹
           </Button>
         </span>
@@ -100,7 +101,7 @@ export function LineListPage() {
         emptyText={table.filters.name ? '暂无数据：没有编号或名称包含该文字的线路' : '暂无数据'}
         toolbar={
           canAdd && (
-            <Button variant="primary" className="h-8" onClick={() => navigate('/bus/add-bus-line')} disabled={noArea || !editable} title={noArea ? '请先在顶部选择区域' : !editable ? '该区域没有开放编辑的版本' : undefined}>
+            <Button variant="primary" className="h-8" onClick={() => navigate(pagePath('bus', 'add-bus-line'))} disabled={noArea || !editable} title={noArea ? '请先在顶部选择区域' : !editable ? '该区域没有开放编辑的版本' : undefined}>
               ＋ 新增线路
             </Button>
           )

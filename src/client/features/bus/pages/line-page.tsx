@@ -4,6 +4,7 @@ import { type BusLineInfo, busLine } from '../../../../shared/api';
 import { LINE_STATES, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
 import { VERSION_STATUS, type VersionStatus } from '../../../../shared/api/line-version';
 import { fenToYuan } from '../../../../shared/domain/money';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../../components/modal';
@@ -36,7 +37,7 @@ function Missing({ text }: { text: string }) {
     <ScreenSection title="线路详情">
       <p className="text-sm text-gray-700">
         {text}
-        <Link href="/bus/list" className="ml-2 text-[var(--theme-strong)] underline">
+        <Link href={pagePath('bus', 'list')} className="ml-2 text-[var(--theme-strong)] underline">
           返回线路列表
         </Link>
       </p>
@@ -69,7 +70,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
     try {
       await api.call(busLine.busLineDelete, { body: { id: line.id } });
       toast.success(`已删除线路「${line.name}」（${district} · 版本「${line.version.name}」）`);
-      navigate('/bus/list');
+      navigate(pagePath('bus', 'list'));
     } catch {
       setBusy(false);
     }
@@ -92,10 +93,10 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
               编辑线路
             </Button>
           )}
-          <Button className="h-8" onClick={() => navigate(`/bus/line-path?id=${line.id}`)}>
+          <Button className="h-8" onClick={() => navigate(pagePath('bus', 'line-path', { query: { id: line.id } }))}>
             线路轨迹
           </Button>
-          <Button className="h-8" onClick={() => navigate(`/bus/sub-list?lineId=${line.id}`)}>
+          <Button className="h-8" onClick={() => navigate(pagePath('bus', 'sub-list', { query: { lineId: line.id } }))}>
             子线路
           </Button>
           {line.editable && (

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { type BusLineInfo, busLine } from '../../../../shared/api';
 import { MAX_STOP_OFFSET_M, type TravelDirection, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
 import { distanceToPath } from '../../../../shared/domain/geo';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { LazyMap, type LngLat } from '../../../components/map/lazy-map';
 import { ScreenSection } from '../../../components/screen-section';
@@ -27,7 +28,7 @@ export function LinePathPage() {
       <ScreenSection title="线路轨迹">
         <p className="text-sm text-gray-700">
           线路不存在，或不属于当前区域。
-          <Link href="/bus/list" className="ml-2 text-[var(--theme-strong)] underline">
+          <Link href={pagePath('bus', 'list')} className="ml-2 text-[var(--theme-strong)] underline">
             返回线路列表
           </Link>
         </p>
@@ -80,7 +81,7 @@ function PathEditor({ line, direction, reload }: { line: BusLineInfo; direction:
         <div className="flex flex-wrap items-center gap-2">
           <div role="group" aria-label="方向" className="flex gap-1">
             {travelledBy(line.direction).map((d) => (
-              <Button key={d} variant={d === direction ? 'primary' : 'default'} className="h-8" aria-pressed={d === direction} onClick={() => navigate(`/bus/line-path?id=${line.id}&direction=${d}`, { replace: true })}>
+              <Button key={d} variant={d === direction ? 'primary' : 'default'} className="h-8" aria-pressed={d === direction} onClick={() => navigate(pagePath('bus', 'line-path', { query: { id: line.id, direction: d } }), { replace: true })}>
                 {directionLabel(d)}
               </Button>
             ))}
@@ -90,7 +91,7 @@ function PathEditor({ line, direction, reload }: { line: BusLineInfo; direction:
           </span>
           {line.editable && (
             <span className="ml-auto flex flex-wrap gap-1">
-              <Button className="h-8" disabled={!route || dirty} title={dirty ? '先保存轨迹' : undefined} onClick={() => navigate(`/station/gps-sort?lineId=${line.id}&direction=${direction}`)}>
+              <Button className="h-8" disabled={!route || dirty} title={dirty ? '先保存轨迹' : undefined} onClick={() => navigate(pagePath('station', 'gps-sort', { query: { lineId: line.id, direction } }))}>
                 按轨迹排序站点
               </Button>
               <Button className="h-8" disabled={stops.length < 2} onClick={() => (setPoints(stops.map((s) => [s.lng, s.lat] as LngLat)), setVertex(-1))} title="按站点顺序连线，再逐段调整到道路上">

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { type SubLine, busLine } from '../../../../shared/api';
 import { LINE_STATES, directionLabel } from '../../../../shared/api/bus-line';
 import { formatDateTime } from '../../../../shared/domain/time';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
@@ -34,10 +35,10 @@ export function SubLineListPage() {
   const [busy, setBusy] = useState(false);
   const deletingDistrict = useDistrictName(deleting?.districtId) ?? '本区域';
   const lineId = table.filters.lineId;
-  const addPath = `/bus/add-sub-line${lineId ? `?lineId=${lineId}` : ''}`;
-  useScreenAction('add', () => canEdit && editable && navigate(addPath));
+  const addPath = pagePath('bus', 'add-sub-line', { query: { lineId } });
+  useScreenAction(['bus', 'sub-list', 'add'], () => canEdit && editable && navigate(addPath));
   const filters = useMemo<FilterDef<FilterKey>[]>(() => [{ key: 'name', label: '名称', type: 'text', placeholder: '子线路或线路，如 49', maxLength: 40 }], []);
-  const stations = (d: SubLine) => navigate(`/bus/sub-line-station?id=${d.id}`);
+  const stations = (d: SubLine) => navigate(pagePath('bus', 'sub-line-station', { query: { id: d.id } }));
   const remove = async (d: SubLine) => {
     setBusy(true);
     try {

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { type SubLineInfo, busLine } from '../../../../shared/api';
 import { directionLabel } from '../../../../shared/api/bus-line';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
 import { toast } from '../../../lib/toast';
@@ -25,7 +26,7 @@ export function SubLineStationPage() {
       <ScreenSection title="子线路站点">
         <p className="text-sm text-gray-700">
           子线路不存在，或不属于当前区域。
-          <Link href="/bus/sub-list" className="ml-2 text-[var(--theme-strong)] underline">
+          <Link href={pagePath('bus', 'sub-list')} className="ml-2 text-[var(--theme-strong)] underline">
             返回子线路列表
           </Link>
         </p>

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { discount } from '../../../../shared/api';
 import type { DiscountProduct } from '../../../../shared/api/discount';
 import { fenToYuan } from '../../../../shared/domain/money';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/field';
@@ -15,7 +16,6 @@ import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
 import { saveKey } from '../../../lib/use-save-key';
 import { TICKET_OPTIONS } from '../components/discount-filters';
-import { PATHS } from '../paths';
 
 /** Yuan as typed ("12.5" or "12.50") to fen; anything else is NaN, told in yuan below (not the contract's 分). */
 const toFen = (text: string) => (/^\d+(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : Number.NaN);
@@ -77,14 +77,14 @@ function RuleForm({ product }: { product: DiscountProduct | null }) {
       },
     }),
     success: (saved) => `${product ? '已保存' : '已新增'}优惠卡「${saved.name}」${product ? '' : '（未上架，请在规则设置中上架）'}`,
-    onSaved: () => navigate(PATHS.rules),
+    onSaved: () => navigate(pagePath('specialCode', 'rule-setting')),
     revalidate: [discount.productPage, discount.productTotal, discount.productById],
   });
   const { values, errors, set } = form;
   const readOnly = !canSave;
   const blocked = readOnly || (!product && noArea);
 
-  const back = () => navigate(PATHS.rules);
+  const back = () => navigate(pagePath('specialCode', 'rule-setting'));
   // As a dialog's Esc does: typed changes are not thrown away without asking (取消 is explicit).
   const escape = () => (form.dirty && !readOnly ? setLeaving(true) : back());
   const save = () => {

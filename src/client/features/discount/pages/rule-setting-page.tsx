@@ -12,12 +12,13 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useFilterQuery, useTableState } from '../../../components/table-state';
 import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
+import { queryText } from '../../../lib/http';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
 import { TICKET_TYPES, ticketTypeLabel } from '../../../../shared/api/card';
-import { PATHS } from '../paths';
+import { pagePath } from '../../../../shared/modules';
 
 const FILTER_KEYS = ['name', 'ticketType', 'status'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -51,9 +52,9 @@ export function RuleSettingPage() {
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
 
-  const edit = (p: DiscountProduct) => navigate(`${PATHS.ruleEdit}?id=${p.id}`);
-  const add = () => navigate(PATHS.ruleEdit);
-  useScreenAction('add', () => {
+  const edit = (p: DiscountProduct) => navigate(pagePath('specialCode', 'rule-edit', { query: { id: p.id } }));
+  const add = () => navigate(pagePath('specialCode', 'rule-edit'));
+  useScreenAction(['specialCode', 'rule-setting', 'add'], () => {
     if (canEdit && !noArea) add();
   });
 
@@ -64,7 +65,7 @@ export function RuleSettingPage() {
     try {
       if (kind === 'status') {
         const next = p.status === 1 ? 0 : 1;
-        await api.call(discount.productStatus, { query: { id: p.id, status: String(next) } });
+        await api.call(discount.productStatus, { query: { id: p.id, status: queryText(next) } });
         toast.success(`优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）已${next ? '上架' : '下架'}`);
       } else {
         await api.call(discount.productDelete, { query: { id: p.id } });

@@ -22,7 +22,7 @@ export function SpecialCodeCountPage() {
   const filterQuery = useFilterQuery(table.filters);
   const counts = useApi(discount.countPage, { query: table.query });
   const totals = useApi(discount.countTotal, { query: filterQuery });
-  const exporter = useExport(discount.downloadTotal, filterQuery, '优惠卡订单统计', '已导出订单统计');
+  const exporter = useExport(['specialCode', 'special-code-count', 'export'], discount.downloadTotal, filterQuery, '优惠卡订单统计', '已导出订单统计');
 
   const columns: Column<CountRow>[] = [
     { id: 'productName', header: '产品', fixed: true, cell: (r) => <span className="font-medium text-gray-800">{r.productName}</span> },

@@ -35,10 +35,10 @@ export function SpecialCodeListPage() {
   const totals = useApi(discount.discountOrderTotal, { query: filterQuery });
   const canRefund = useAllowed(discount.discountOrderRefund.permission);
   const [open, setOpen] = useState<Open>(null);
-  const exporter = useExport(discount.downloadOrder, filterQuery, '优惠卡订单', '已导出（手机号已脱敏）');
+  const exporter = useExport(['specialCode', 'special-code-list', 'export'], discount.downloadOrder, filterQuery, '优惠卡订单', '已导出（手机号已脱敏）');
 
   // The palette's 订单退款: the order is found by its number; the refund opens only for a paid order.
-  useScreenAction('refund', (args) => {
+  useScreenAction(['specialCode', 'special-code-list', 'refund'], (args) => {
     const orderNo = args.get('orderNo')?.trim();
     if (!orderNo) return;
     api

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { family } from '../../../../shared/api';
 import { CARD_CATEGORIES, CARD_STATES, type CardCategory, type CardState } from '../../../../shared/api/card';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { CardNoLink } from '../../../business/desk/card-no-link';
 import { Field } from '../../../components/field';
@@ -9,7 +10,7 @@ import { ScreenSection } from '../../../components/screen-section';
 import { ApiError } from '../../../lib/errors';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
-import { FAMILY_BIND_PATH, cardSubscriptionPath, normaliseCardNo } from '../paths';
+import { cardSubscriptionPath, normaliseCardNo } from '../paths';
 
 /**
  * 卡片订阅 (CardSubscription, hidden): asks the card centre (卡中心, `checkCardFromKZX`) about one card
@@ -106,7 +107,7 @@ export function CardSubscriptionPage() {
             )}
           </section>
           <p className="mt-4 text-sm">
-            <Link href={FAMILY_BIND_PATH} className="text-[var(--theme-strong)] underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
+            <Link href={pagePath('callingCard', 'family-bind')} className="text-[var(--theme-strong)] underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
               返回绑定关系
             </Link>
           </p>

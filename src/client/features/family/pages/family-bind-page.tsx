@@ -4,6 +4,7 @@ import { family } from '../../../../shared/api';
 import { CARD_NO, cardCategoryLabel } from '../../../../shared/api/card';
 import type { Binding } from '../../../../shared/api/family';
 import { formatDateTime } from '../../../../shared/domain/time';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { type Column, DataTable } from '../../../components/data-table';
 import { CardNoLink } from '../../../business/desk/card-no-link';
@@ -15,7 +16,7 @@ import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
 import { UpdateRelationDialog } from '../components/update-relation-dialog';
-import { CARD_SUBSCRIPTION_PATH, normaliseCardNo } from '../paths';
+import { normaliseCardNo } from '../paths';
 import { useExport } from '../../../components/use-export';
 import { useFilterQuery } from '../../../components/table-state';
 
@@ -56,9 +57,9 @@ export function FamilyBindPage() {
   const canEdit = canUnbind || canUpdate;
   const [unbinding, setUnbinding] = useState<string | null>(null);
   const [editing, setEditing] = useState<Binding | null>(null);
-  const exporter = useExport(family.bindExportByBody, filterQuery, '亲情卡绑定', '已导出（绑定人姓名、手机号、身份证号已脱敏）');
+  const exporter = useExport(['callingCard', 'family-bind', 'export'], family.bindExportByBody, filterQuery, '亲情卡绑定', '已导出（绑定人姓名、手机号、身份证号已脱敏）');
   // The palette's 解绑亲情卡 lands here with the card filtered (`busCardNo` stays as the filter).
-  useScreenAction('unbind', (args) => {
+  useScreenAction(['callingCard', 'family-bind', 'unbind'], (args) => {
     const no = normaliseCardNo(args.get('busCardNo') ?? '');
     if (canUnbind && CARD_NO.test(no)) setUnbinding(no);
   });
@@ -141,7 +142,7 @@ export function FamilyBindPage() {
         emptyText={table.filters.citizenCardNo ? '暂无数据：身份证号需完整输入' : '暂无数据'}
         toolbar={
           <>
-            <Button className="h-8" onClick={() => navigate(CARD_SUBSCRIPTION_PATH)} title="向卡中心查询一张卡能否绑定为亲情卡">
+            <Button className="h-8" onClick={() => navigate(pagePath('callingCard', 'card-subscription'))} title="向卡中心查询一张卡能否绑定为亲情卡">
               卡片订阅/查卡
             </Button>
             <Button className="h-8" disabled={exporter.exporting} onClick={() => void exporter.run()}>

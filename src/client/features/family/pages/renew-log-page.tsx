@@ -28,7 +28,7 @@ export function RenewLogPage() {
   const filterQuery = useFilterQuery(table.filters);
   const renewals = useApi(family.renewLogPage, { query: table.query });
   const summary = useApi(family.renewLogSummary, { query: filterQuery });
-  const exporter = useExport(family.renewLogExport, filterQuery, '亲情卡续期', '已导出（绑定人信息已脱敏）');
+  const exporter = useExport(['callingCard', 'renew-log', 'export'], family.renewLogExport, filterQuery, '亲情卡续期', '已导出（绑定人信息已脱敏）');
   const columns: Column<Renewal>[] = [
     { id: 'cardNo', header: '卡号', fixed: true, cell: (r) => <CardNoLink cardNo={r.cardNo} /> },
     { id: 'months', header: '续期月数', align: 'right', cell: (r) => `${r.months} 个月`, className: 'tabular-nums' },

@@ -54,8 +54,8 @@ export function OrderListPage() {
   const refusal = refusalOf(ridership.recordSummary.query, filterQuery);
   const records = useApi(ridership.recordList, refusal ? null : { query: table.query });
   // Exports run as tasks of the download centre, over the same filters.
-  const exporter = useExportTask(ridership.recordExport, filterQuery);
-  const staffExporter = useExportTask(ridership.employeeRecordExport, filterQuery, { action: 'export-staff' });
+  const exporter = useExportTask(['order', 'order-list', 'export'], ridership.recordExport, filterQuery);
+  const staffExporter = useExportTask(['order', 'order-list', 'export-staff'], ridership.employeeRecordExport, filterQuery);
   const summary = useApi(ridership.recordSummary, refusal ? null : { query: filterQuery });
   const lines = useApi(ridership.ridershipLineCodes, {});
   const buses = useApi(ridership.ridershipBusNames, { query: table.filters.lineCode ? { lineCode: table.filters.lineCode } : {} });

@@ -1,5 +1,5 @@
 import { Suspense, lazy, useState } from 'react';
-import { ridership } from '../../../../shared/api';
+import { type QueryOf, ridership } from '../../../../shared/api';
 import { ticketTypeLabel } from '../../../../shared/api/card';
 import type { RidershipRow } from '../../../../shared/api/ridership';
 import { fenToYuan } from '../../../../shared/domain/money';
@@ -37,9 +37,10 @@ export function OrderTotalPage() {
 
   const filterQuery = useFilterQuery(table.filters);
   const refusal = refusalOf(ridership.ridershipTotal.query, filterQuery);
-  const totals = useApi(ridership.ridershipTotal, refusal ? null : { query: filterQuery });
-  const rows = useApi(ridership.ridershipPage, refusal ? null : { query: table.query });
-  const exporter = useExportTask(ridership.ridershipExport, filterQuery);
+  // Sent only once refusalOf found the filters (the dates with them) good by the contract's own schema.
+  const totals = useApi(ridership.ridershipTotal, refusal ? null : { query: filterQuery as QueryOf<typeof ridership.ridershipTotal> });
+  const rows = useApi(ridership.ridershipPage, refusal ? null : { query: table.query as QueryOf<typeof ridership.ridershipPage> });
+  const exporter = useExportTask(['order', 'order-total', 'export'], ridership.ridershipExport, filterQuery as QueryOf<typeof ridership.ridershipExport>);
   const lines = useApi(ridership.ridershipLineCodes, {});
   const buses = useApi(ridership.ridershipBusNames, { query: lineCode ? { lineCode } : {} });
 

@@ -117,7 +117,7 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
   const c = data.card;
   const live = data.bindings.some((b) => b.status === 1);
   // The palette's 查看实名信息 lands here with `?action=reveal`, once this card's answer is in.
-  useScreenAction('reveal', () => {
+  useScreenAction(['busUser', 'card', 'reveal'], () => {
     if (!canReveal) toast.error('当前用户没有查看实名信息的权限');
     else if (!data.holder) toast.info('不记名卡，没有持卡人信息');
     else setRevealing(data.holder.id);

@@ -25,7 +25,7 @@ type FilterKey = (typeof FILTER_KEYS)[number];
 export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   const screen = useListScreen<FilterKey, Rider>({ filters: FILTER_KEYS, schema: card.riderPage.query, privateFilters: ['phone', 'citizenCardNo'], edit: { permission: card.riderAdd.permission, rowName: (r) => r.phone, adds: true } });
   const { table } = screen;
-  const query = useMemo(() => ({ ...table.query, ...(abnormal ? { state: '0' } : {}) }), [table.query, abnormal]);
+  const query = useMemo(() => ({ ...table.query, ...(abnormal ? { state: '0' as const } : {}) }), [table.query, abnormal]);
   // The body form: a phone or citizen id typed as a filter never sits in a request URL.
   const riders = useApi(card.riderPageByBody, { body: query });
   const summary = useApi(card.riderSummary, {});
@@ -36,7 +36,7 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   const noArea = useNoAreaChosen();
   const [revealing, setRevealing] = useState<number | null>(null);
   // A task of 下载中心: the file (phones, ids and names masked) is offered when it is ready.
-  const exporter = useExportTask(card.riderExport, abnormal ? { state: '0' } : {});
+  const exporter = useExportTask(abnormal ? ['busUser', 'yc-user', 'export'] : ['busUser', 'bus-user', 'export'], card.riderExport, abnormal ? { state: '0' } : {});
   const filters = useMemo<FilterDef<FilterKey>[]>(
     () => [
       { key: 'phone', label: '手机号', type: 'text', placeholder: '完整手机号', maxLength: 20 },

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { busLine } from '../../../../shared/api';
 import { type TravelDirection, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
 import { orderAlongPath } from '../../../../shared/domain/geo';
+import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
 import { LazyMap, type LngLat } from '../../../components/map/lazy-map';
 import { PinyinPicker } from '../../../components/pinyin-picker';
@@ -32,7 +33,7 @@ export function GpsSortPage() {
   const directions = line ? travelledBy(line.direction) : [];
   const asked = Number(params.get('direction'));
   const direction = (directions.includes(asked as TravelDirection) ? asked : directions[0]) as TravelDirection | undefined;
-  const go = (id: number, d?: number) => navigate(`/station/gps-sort?lineId=${id}${d === undefined ? '' : `&direction=${d}`}`, { replace: true });
+  const go = (id: number, d?: number) => navigate(pagePath('station', 'gps-sort', { query: { lineId: id, direction: d } }), { replace: true });
   return (
     <ScreenSection title="GPS排序">
       <div className="mb-3 flex flex-wrap items-end gap-3">
@@ -67,7 +68,7 @@ function Preview({ lineId, direction, onSaved }: { lineId: number; direction: Tr
     return (
       <p className="text-sm text-gray-700">
         {line.name}{directionLabel(direction)}还没有轨迹，无法按轨迹排序。
-        <Link href={`/bus/line-path?id=${line.id}&direction=${direction}`} className="ml-2 text-[var(--theme-strong)] underline">
+        <Link href={pagePath('bus', 'line-path', { query: { id: line.id, direction } })} className="ml-2 text-[var(--theme-strong)] underline">
           去绘制轨迹
         </Link>
       </p>

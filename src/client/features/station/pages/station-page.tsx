@@ -60,7 +60,7 @@ export function StationPage() {
     (s) => s.name,
   );
   const canAdd = useAllowed(station.stationSave.permission);
-  useScreenAction('add', () => {
+  useScreenAction(['station', 'station', 'add'], () => {
     if (canAdd) setEditing({ row: null });
   });
   const noArea = useNoAreaChosen();
@@ -69,8 +69,7 @@ export function StationPage() {
   const [mapOpen, setMapOpen] = useState(() => window.matchMedia?.('(min-width: 1280px)').matches ?? false);
   const [picked, setPicked] = useState<number | null>(null);
   // The palette's 合并站点 lands here with both stations chosen.
-  useScreenAction(
-    'merge',
+  useScreenAction(['station', 'station', 'merge'],
     (args) => {
       const keep = Number(args.get('keep'));
       const merge = Number(args.get('merge'));

@@ -44,7 +44,7 @@ export function StationQrPage() {
       setBusy(false);
     }
   };
-  useScreenAction('generate', () => void generate());
+  useScreenAction(['station', 'station-qr-code', 'generate'], () => void generate());
 
   const print = (rows: readonly StationQr[]) => {
     setPrinting(rows);
@@ -70,7 +70,7 @@ export function StationQrPage() {
       setExporting(false);
     }
   };
-  useScreenAction('export', () => void exportExcel());
+  useScreenAction(['station', 'station-qr-code', 'export'], () => void exportExcel());
 
   const filters = useMemo<FilterDef<FilterKey>[]>(() => [{ key: 'name', label: '站点名称', type: 'text', placeholder: '如 人民广场', maxLength: 40 }], []);
   const columns: Column<StationQr>[] = [

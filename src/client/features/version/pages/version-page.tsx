@@ -12,6 +12,7 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useTableState } from '../../../components/table-state';
 import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
+import { queryText } from '../../../lib/http';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
@@ -69,9 +70,8 @@ export function VersionPage() {
   const [adding, setAdding] = useState(false);
   const canAdd = useAllowed(lineVersion.versionAdd.permission);
   const noArea = useNoAreaChosen();
-  useScreenAction('add', () => canAdd && setAdding(true));
-  useScreenAction(
-    'diff',
+  useScreenAction(['version', 'version', 'add'], () => canAdd && setAdding(true));
+  useScreenAction(['version', 'version', 'diff'],
     (args) => {
       const id = Number(args.get('id'));
       if (id > 0) setComparing(id);
@@ -92,11 +92,10 @@ export function VersionPage() {
     }
     if ((to === 5 ? canVoid : canStatus) && VERSION_TRANSITIONS[v.status].includes(to)) setAsking({ to, version: v });
   };
-  useScreenAction('void', (args) => void askFromPalette(5)(args), ['id']);
-  useScreenAction('pass', (args) => void askFromPalette(2)(args), ['id']);
+  useScreenAction(['version', 'version', 'void'], (args) => void askFromPalette(5)(args), ['id']);
+  useScreenAction(['version', 'version', 'pass'], (args) => void askFromPalette(2)(args), ['id']);
 
-  useScreenAction(
-    'schedule',
+  useScreenAction(['version', 'version', 'schedule'],
     (args) => {
       const id = Number(args.get('id'));
       const v = versions.data?.content.find((x) => x.id === id);
@@ -242,7 +241,7 @@ function AskText({ asking: { to, version: v } }: { asking: Asking }) {
 /** The version by id in one of the statuses (a palette choice may be on another page of the list). */
 async function findVersion(id: number, statuses: readonly VersionStatus[]): Promise<LineVersion | undefined> {
   try {
-    const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: String(status) } }, { silent: true })));
+    const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true })));
     return pages.flatMap((p) => p.content).find((v) => v.id === id);
   } catch {
     return undefined;
