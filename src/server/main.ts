@@ -12,7 +12,9 @@ const log = (msg: string, err?: unknown) => console.error(`[server] ${msg}`, err
 
 // `npm start` passes --build: the console is built (when its sources changed) while the database
 // opens, migrates and seeds, and the server listens once both are done.
-const building = process.argv.includes('--build') ? buildConsoleIfChanged(fileURLToPath(new URL('../..', import.meta.url)), config.staticDir) : Promise.resolve(false);
+// The launcher (launch.mjs) runs this file from a bundle elsewhere and names the checkout.
+const root = process.env.APP_ROOT ?? fileURLToPath(new URL('../..', import.meta.url));
+const building = process.argv.includes('--build') ? buildConsoleIfChanged(root, config.staticDir) : Promise.resolve(false);
 building.catch(() => undefined);
 const { database, seededDemo, pii } = await openAndPrepare(config, systemClock, log);
 try {
