@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import type { z } from 'zod';
 import type { Endpoint } from '../../shared/api';
 import { type FieldErrors, errorsFromFailure, validate } from './form-errors';
 import { toast } from './toast';
 import { api } from './api-client';
+import { useRevalidate } from './revalidate';
 import { ApiError } from './errors';
 import type { CallArgs, CallInput } from './http';
 
@@ -25,8 +25,6 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
   /** The success toast, from what the server answered. */
   success(saved: z.output<E['response']>, values: V): string;
   onSaved?(saved: z.output<E['response']>): void;
-  /** GET endpoints whose cached answers this save changes (the sidebar's QR code, a list). */
-  revalidate?: readonly Endpoint[];
   /** Fields that show messages, when they differ from the values' keys (a value sent as `itemIds`). */
   errorFields?: readonly string[];
 }
@@ -37,7 +35,7 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
  * revalidation of what the save changed. What every form dialog and settings page needs, once.
  */
 export function useContractForm<E extends Endpoint, V extends Record<string, unknown>>(endpoint: E, opts: ContractFormOptions<E, V>) {
-  const { mutate } = useSWRConfig();
+  const revalidate = useRevalidate();
   const [values, setValues] = useState<V>(opts.initial);
   // The first values, to tell whether closing would throw typed text away.
   const [initial] = useState<V>(opts.initial);
@@ -68,8 +66,8 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
     try {
       const saved = await api.call(endpoint, ...([input, { silent: true }] as CallArgs<E>));
       toast.success(opts.success(saved, values));
-      const stale = new Set((opts.revalidate ?? []).map((e) => e.id));
-      await mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
+      // What the save changed refetches by its resource tags (the endpoint's `writes`, else its module).
+      await revalidate(endpoint);
       opts.onSaved?.(saved);
       return true;
     } catch (err) {

@@ -86,6 +86,7 @@ export const discountOrderRefund = endpoint({
     idempotencyKey: z.string({ error: '缺少幂等键' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: '幂等键应为8–64位字母、数字、_ 或 -' }),
   }),
   response: z.object({ order: discountOrderRow, refund: refundRow, replayed: z.boolean() }),
+  writes: ['specialCode', 'busUser'],
   permission: grantIn(rideButtons)({ buttons: ['REFUND_ORDER'] }),
 });
 

@@ -109,6 +109,7 @@ export const unBind = endpoint({
   path: `${BUSCODE}/familyCard/bind/unBind`,
   query: unbindFields,
   response: bindingRow,
+  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
 });
 
@@ -123,6 +124,7 @@ export const unBindByBody = endpoint({
   path: `${unBind.path}/body`,
   body: unbindFields,
   response: bindingRow,
+  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
   bodyFormOf: unBind.id,
 });
@@ -141,6 +143,7 @@ export const updateBind = endpoint({
   query: z.object({ pwd }),
   body: relationChange,
   response: bindingRow,
+  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
 });
 
@@ -152,6 +155,7 @@ export const updateBindByBody = endpoint({
   path: `${updateBind.path}/body`,
   body: relationChange.extend({ pwd }),
   response: bindingRow,
+  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
   bodyFormOf: updateBind.id,
 });

@@ -61,7 +61,6 @@ export function UnbindDialog({ cardNo, onClose, onDone }: { cardNo: string; onCl
     success: () => `已解绑亲情卡 ${cardNo}`,
     onSaved: onDone,
     // Wherever the binding shows: the card view and the bindings list with its counts.
-    revalidate: [card.cardView, family.bindPageByBody, family.bindSummaryByBody],
   });
   const { values, errors, set } = form;
   return (
@@ -82,7 +81,6 @@ export function RefundDialog({ order, onClose, onDone }: { order: { id: number; 
     success: (r) => `订单 ${r.order.orderNo} 已退款 ${fenToYuan(r.refund.amount)} 元${r.replayed ? '（此前已办理）' : ''}`,
     onSaved: onDone,
     // Wherever the order shows: the card view, the order list, its detail, totals and counts.
-    revalidate: [card.cardView, discount.discountOrderPage, discount.discountOrderTotal, discount.discountOrderMsg, discount.countPage, discount.countTotal],
   });
   const { values, errors, set } = form;
   return (

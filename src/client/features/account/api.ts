@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { type BodyOf, type QueryOf, type Role, ROLE_RANK, ROLES, account, auth, rankOf, system } from '../../../shared/api';
+import { type QueryOf, type Role, ROLE_RANK, ROLES, account, auth, rankOf, system } from '../../../shared/api';
 import { GrantsContext } from '../../lib/permission';
 import { useApi } from '../../lib/use-api';
 

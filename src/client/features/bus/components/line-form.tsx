@@ -42,7 +42,6 @@ export function useLineForm(row: BusLine | null, onSaved: (saved: BusLine) => vo
     }),
     success: (saved) => (row ? `已保存线路「${saved.name}」` : `已新增线路「${saved.name}」`),
     onSaved,
-    revalidate: [busLine.busLineList, busLine.busLineInfoCall],
   });
   return form;
 }

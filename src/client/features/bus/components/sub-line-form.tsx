@@ -11,7 +11,6 @@ export function useSubLineForm(row: SubLine | null, lineId: number | null, onSav
     toInput: (v) => ({ body: { ...(row ? { id: row.id } : {}), lineId: Number(v.lineId), name: v.name, direction: Number(v.direction), state: Number(v.state) } }),
     success: (saved) => (row ? `已保存子线路「${saved.name}」` : `已新增子线路「${saved.name}」`),
     onSaved,
-    revalidate: [busLine.busLineDetailList, busLine.busLineDetailInfo, busLine.busLineInfoCall],
   });
 }
 

@@ -46,7 +46,6 @@ function AgreementForm({ agreement }: { agreement: Agreement | null }) {
     initial: { title: agreement?.title ?? '特殊码服务协议', content: agreement?.content ?? '' },
     toInput: (v) => ({ body: { ...(agreement ? { id: agreement.id } : {}), code: SPECIAL_CODE_AGREEMENT, title: v.title, content: v.content } }),
     success: (saved) => `已保存协议「${saved.title}」`,
-    revalidate: [system.agreementList],
   });
   const { values, errors, set } = form;
   // Nothing stored and nothing to save: an empty form with a made-up title would mislead.

@@ -1,4 +1,4 @@
-import { card, family } from '../../../../shared/api';
+import { family } from '../../../../shared/api';
 import type { Binding } from '../../../../shared/api/family';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
@@ -17,7 +17,6 @@ export function UpdateRelationDialog({ binding, onClose, onDone }: { binding: Bi
     success: (b) => `已将亲情卡 ${b.cardNo} 的关系改为「${b.relation}」`,
     onSaved: onDone,
     // The card view lists the card's bindings with their relation too.
-    revalidate: [family.bindPageByBody, family.bindSummaryByBody, card.cardView],
   });
   const { values, errors, set } = form;
   return (

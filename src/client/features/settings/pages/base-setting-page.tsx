@@ -42,7 +42,6 @@ function BaseSettingForm({ current }: { current: BaseSetting }) {
     toInput: (v) => ({ body: { qrCode: v.qrCode.trim() ? v.qrCode.trim() : null, lat: toNumber(v.lat), lon: toNumber(v.lon) } }),
     success: () => '已保存基础设置',
     // The sidebar's QR code and the stored city centre read these.
-    revalidate: [system.qrCode, system.cityLocation],
   });
 
   const submit = (e?: FormEvent) => {

@@ -11,7 +11,6 @@ export function AddVersionDialog({ onClose, onSaved }: { onClose(): void; onSave
     toInput: (v) => ({ body: { name: v.name, ...(v.remark.trim() ? { remark: v.remark } : {}) } }),
     success: (saved) => `已新增版本「${saved.name}」，复制线上线路 ${saved.lineCount} 条`,
     onSaved,
-    revalidate: [lineVersion.versionPage],
   });
   const { values, errors, set } = form;
   return (
