@@ -1,5 +1,4 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { useSearch } from 'wouter';
 import { Button } from '../../components/button';
 import { safeRedirect } from '../../lib/safe-redirect';
 import { armTypeAhead } from '../../lib/type-ahead';
@@ -13,7 +12,6 @@ export function redirectTarget(search: string, origin: string = window.location.
 
 export function LoginPage() {
   const session = useSession();
-  const search = useSearch();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
