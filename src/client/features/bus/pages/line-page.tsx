@@ -9,6 +9,7 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../../components/modal';
 import { ScreenSection } from '../../../components/screen-section';
+import { DetailList } from '../../../components/resource/detail-list';
 import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useDistrictName } from '../../../lib/district-name';
@@ -78,15 +79,18 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
   return (
     <ScreenSection title={`线路详情 · ${line.name}`}>
       <div className="mb-4 flex flex-wrap items-start gap-x-6 gap-y-2 rounded border border-gray-200 bg-white p-3 text-sm">
-        <dl className="grid flex-1 grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-4">
-          <Item term="编号" value={line.code} />
-          <Item term="方向" value={`${directionLabel(line.direction)}${line.isLoop ? ' · 环线' : ''}`} />
-          <Item term="运营时间" value={line.firstBus || line.lastBus ? `${line.firstBus ?? '—'} – ${line.lastBus ?? '—'}` : '—'} />
-          <Item term="票价" value={`${fenToYuan(line.fare)} 元`} />
-          <Item term="状态" value={LINE_STATES[line.state]} />
-          <Item term="版本" value={`${line.version.name}（${status}）`} />
-          <Item term="子线路" value={`${line.subLines} 条`} />
-        </dl>
+        <DetailList
+          layout="summary"
+          items={[
+            { term: '编号', value: line.code },
+            { term: '方向', value: `${directionLabel(line.direction)}${line.isLoop ? ' · 环线' : ''}` },
+            { term: '运营时间', value: line.firstBus || line.lastBus ? `${line.firstBus ?? '—'} – ${line.lastBus ?? '—'}` : '—' },
+            { term: '票价', value: `${fenToYuan(line.fare)} 元` },
+            { term: '状态', value: LINE_STATES[line.state] },
+            { term: '版本', value: `${line.version.name}（${status}）` },
+            { term: '子线路', value: `${line.subLines} 条` },
+          ]}
+        />
         <div className="flex flex-wrap gap-1">
           {line.editable && (
             <Button className="h-8" onClick={() => setEditing(true)}>
@@ -126,15 +130,6 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
         确定删除 <b>{district}</b> 版本「{line.version.name}」中的线路 <b>「{line.name}」</b>吗？线路的站点、轨迹和 {line.subLines} 条子线路会一并删除；其他版本不受影响。
       </ConfirmDialog>
     </ScreenSection>
-  );
-}
-
-function Item({ term, value }: { term: string; value: string }) {
-  return (
-    <div className="flex gap-2">
-      <dt className="shrink-0 text-gray-600">{term}</dt>
-      <dd className="text-gray-900">{value}</dd>
-    </div>
   );
 }
 

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { ridership } from '../../../../shared/api';
 import { directionLabel } from '../../../../shared/api/bus-line';
 import { cardCategoryLabel, payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
@@ -7,6 +6,7 @@ import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { CardNoLink } from '../../../business/desk/card-no-link';
 import { Modal } from '../../../components/modal';
+import { DetailList } from '../../../components/resource/detail-list';
 import { useApi } from '../../../lib/use-api';
 import { PAY_TONE, rechargeStatusLabel } from './ride-labels';
 
@@ -35,32 +35,26 @@ export function RideOrderDialog({ id, onClose }: { id: number; onClose(): void }
           {order.error ? `加载失败：${order.error instanceof Error ? order.error.message : String(order.error)}` : '加载中…'}
         </p>
       ) : (
-        <dl className="grid grid-cols-[5.5rem_1fr] gap-y-2 text-sm">
-          <Item term="订单号" value={<span className="tabular-nums break-all">{o.orderNo}</span>} />
-          <Item term="金额" value={`${fenToYuan(o.amount)} 元`} />
-          <Item term="支付状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payStatusLabel(o.payStatus)}</span>} />
-          <Item term="支付渠道" value={o.payChannel} />
-          <Item term="支付时间" value={<span className="tabular-nums">{formatDateTime(o.paidDate) || '—'}</span>} />
-          <Item term="充值状态" value={rechargeStatusLabel(o.rechargeStatus)} />
-          <Item term="乘车时间" value={<span className="tabular-nums">{formatDateTime(o.rideDate)}</span>} />
-          <Item term="线路" value={`${o.lineName}（${directionLabel(o.direction)}）`} />
-          <Item term="车辆" value={o.busName} />
-          <Item term="上车站点" value={o.stationName ?? '—'} />
-          {/* Following the link leaves the screen: the dialog closes first so it is not left open behind the card view. */}
-          <Item term="卡号" value={<span onClickCapture={onClose}><CardNoLink cardNo={o.cardNo} /></span>} />
-          <Item term="卡类别" value={cardCategoryLabel(o.cardCategory)} />
-          <Item term="票种" value={ticketTypeLabel(o.ticketType)} />
-        </dl>
+        <DetailList
+          termWidth="5.5rem"
+          items={[
+            { term: '订单号', value: <span className="tabular-nums break-all">{o.orderNo}</span> },
+            { term: '金额', value: `${fenToYuan(o.amount)} 元` },
+            { term: '支付状态', value: <span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payStatusLabel(o.payStatus)}</span> },
+            { term: '支付渠道', value: o.payChannel },
+            { term: '支付时间', value: <span className="tabular-nums">{formatDateTime(o.paidDate) || '—'}</span> },
+            { term: '充值状态', value: rechargeStatusLabel(o.rechargeStatus) },
+            { term: '乘车时间', value: <span className="tabular-nums">{formatDateTime(o.rideDate)}</span> },
+            { term: '线路', value: `${o.lineName}（${directionLabel(o.direction)}）` },
+            { term: '车辆', value: o.busName },
+            { term: '上车站点', value: o.stationName ?? '—' },
+            // Following the link leaves the screen: the dialog closes first so it is not left open behind the card view.
+            { term: '卡号', value: <span onClickCapture={onClose}><CardNoLink cardNo={o.cardNo} /></span> },
+            { term: '卡类别', value: cardCategoryLabel(o.cardCategory) },
+            { term: '票种', value: ticketTypeLabel(o.ticketType) },
+          ]}
+        />
       )}
     </Modal>
-  );
-}
-
-function Item({ term, value }: { term: string; value: ReactNode }) {
-  return (
-    <>
-      <dt className="text-gray-600">{term}</dt>
-      <dd className="min-w-0 text-gray-900">{value}</dd>
-    </>
   );
 }

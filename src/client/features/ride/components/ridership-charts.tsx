@@ -1,22 +1,10 @@
-import { LineChart, type LineSeriesOption, PieChart, type PieSeriesOption } from 'echarts/charts';
-import { GridComponent, type GridComponentOption, LegendComponent, type LegendComponentOption, TooltipComponent, type TooltipComponentOption } from 'echarts/components';
-import { type ComposeOption, type EChartsType, init, use as installParts } from 'echarts/core';
-import { SVGRenderer } from 'echarts/renderers';
 import type { TooltipComponentFormatterCallbackParams as TooltipParams } from 'echarts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { ticketTypeLabel } from '../../../../shared/api/card';
 import { fenToYuan } from '../../../../shared/domain/money';
+import { CHART_STYLE, Chart, type ChartOption } from '../../../components/charts/chart';
 import { textTooltip } from '../../../lib/text-node';
 import { addDays, daysBetween, shanghaiToday } from './ride-range';
-
-/*
- * ECharts from its parts: two chart types, three components and the SVG renderer (sharp at any
- * zoom, no canvas needed, and no larger than the canvas one). This module is reached only through
- * 乘车统计's lazy import, so no other screen downloads it.
- */
-installParts([LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
-
-type Option = ComposeOption<LineSeriesOption | PieSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption>;
 
 export interface DayPoint {
   day: string;
@@ -37,13 +25,9 @@ interface RidershipChartsProps {
   byTicketType: readonly TicketSlice[];
 }
 
-/** Below this width a chart draws its phone layout: fewer labels, the legend under the pie. */
-const NARROW = 480;
 /** Fixed colours for the ticket types, told apart by their labels as well (never colour alone). */
 const TICKET_COLOURS = ['#2563eb', '#d97706', '#059669'];
-const TEXT = '#374151';
-const AXIS = '#6b7280';
-const FONT = 'system-ui, -apple-system, "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif';
+const { text: TEXT, axis: AXIS, font: FONT } = CHART_STYLE;
 
 /** Every day of the range, a day without rides at 0: a gap is news, not a missing point. */
 export function fillDays(start: string, end: string, byDay: readonly DayPoint[]): DayPoint[] {
@@ -72,13 +56,7 @@ export function ticketSummary(slices: readonly TicketSlice[]): string {
   return `按票种的乘车人次：${slices.map((s) => `${ticketTypeLabel(s.ticketType)} ${s.rides} 人次（${percent(s.rides, total)}），金额 ${fenToYuan(s.amount)} 元`).join('；')}。`;
 }
 
-/** The theme colour the user picked (settings panel), as the layout publishes it. */
-function themeColour(el: HTMLElement): string {
-  const v = getComputedStyle(el).getPropertyValue('--theme-strong').trim();
-  return /^#[0-9a-f]{6}$/i.test(v) ? v : '#1668dc';
-}
-
-function trendOption(days: readonly DayPoint[], narrow: boolean, colour: string): Option {
+function trendOption(days: readonly DayPoint[], narrow: boolean, colour: string): ChartOption {
   const today = shanghaiToday();
   return {
     color: [colour],
@@ -124,7 +102,7 @@ function trendOption(days: readonly DayPoint[], narrow: boolean, colour: string)
   };
 }
 
-function ticketOption(slices: readonly TicketSlice[], narrow: boolean): Option {
+function ticketOption(slices: readonly TicketSlice[], narrow: boolean): ChartOption {
   const total = slices.reduce((n, s) => n + s.rides, 0);
   return {
     color: TICKET_COLOURS,
@@ -146,64 +124,7 @@ function ticketOption(slices: readonly TicketSlice[], narrow: boolean): Option {
   };
 }
 
-/**
- * One ECharts instance in a box that follows its container's size. The box is an image with the
- * summary as its name; when the library cannot draw here (no layout engine, a failed init) the box
- * says so and the summary and the table carry the figures.
- */
-function Chart({ label, build, className }: { label: string; build(narrow: boolean, colour: string): Option; className: string }) {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<EChartsType | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [narrow, setNarrow] = useState(false);
-  const [colour, setColour] = useState('#1668dc');
-  // Bumped when the instance comes to be, so the option is set on it.
-  const [born, setBorn] = useState(0);
-
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    // Drawn only once the box has a size: a screen cached behind another tab is display:none, and a
-    // chart started at 0 × 0 draws nothing (and says so in the console).
-    const fit = () => {
-      if (!el.clientWidth || !el.clientHeight) return;
-      setNarrow(el.clientWidth < NARROW);
-      if (chart.current) return chart.current.resize();
-      try {
-        chart.current = init(el, null, { renderer: 'svg', locale: 'ZH' });
-      } catch {
-        return setFailed(true);
-      }
-      setColour(themeColour(el));
-      setBorn((n) => n + 1);
-    };
-    fit();
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(fit);
-    observer?.observe(el);
-    return () => {
-      observer?.disconnect();
-      chart.current?.dispose();
-      chart.current = null;
-    };
-  }, []);
-
-  const option = useMemo(() => build(narrow, colour), [build, narrow, colour]);
-  useEffect(() => {
-    if (!born) return;
-    try {
-      chart.current?.setOption({ animation: !window.matchMedia?.('(prefers-reduced-motion: reduce)').matches, ...option }, { notMerge: true });
-    } catch {
-      setFailed(true);
-    }
-  }, [option, born]);
-
-  return (
-    <div role="img" aria-label={label} className={`relative ${className}`}>
-      <div ref={box} className="absolute inset-0" />
-      {failed && <p className="absolute inset-0 grid place-items-center p-4 text-center text-sm text-gray-600">图表无法显示，数据见下方每日客流表。</p>}
-    </div>
-  );
-}
+const UNAVAILABLE = '图表无法显示，数据见下方每日客流表。';
 
 /** 乘车统计's two charts: rides per day over the range, and the share of each ticket type. */
 export function RidershipCharts({ start, end, byDay, byTicketType }: RidershipChartsProps) {
@@ -214,11 +135,11 @@ export function RidershipCharts({ start, end, byDay, byTicketType }: RidershipCh
     <div className="grid gap-3 lg:grid-cols-3">
       <figure className="min-w-0 rounded bg-white p-3 shadow-sm sm:p-4 lg:col-span-2">
         <figcaption className="text-sm font-medium text-gray-800">每日乘车人次</figcaption>
-        <Chart label={trendSummary(start, end, days)} build={buildTrend} className="h-64 sm:h-72" />
+        <Chart label={trendSummary(start, end, days)} build={buildTrend} className="h-64 sm:h-72" unavailable={UNAVAILABLE} />
       </figure>
       <figure className="min-w-0 rounded bg-white p-3 shadow-sm sm:p-4">
         <figcaption className="text-sm font-medium text-gray-800">票种构成（人次）</figcaption>
-        <Chart label={ticketSummary(byTicketType)} build={buildTickets} className="h-64 sm:h-72" />
+        <Chart label={ticketSummary(byTicketType)} build={buildTickets} className="h-64 sm:h-72" unavailable={UNAVAILABLE} />
       </figure>
     </div>
   );

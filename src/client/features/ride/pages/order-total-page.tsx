@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { type QueryOf, ridership } from '../../../../shared/api';
 import { ticketTypeLabel } from '../../../../shared/api/card';
 import type { RidershipRow } from '../../../../shared/api/ridership';
@@ -11,10 +11,8 @@ import { Button } from '../../../components/button';
 import { useExportTask } from '../../../components/use-export-task';
 import { useApi } from '../../../lib/use-api';
 import { type RidershipFilterKey, RidershipFilters } from '../components/ridership-filters';
+import { RidershipCharts } from '../components/ridership-charts';
 import { dailyAverage, lastCompleteDays, refusalOf, shapeOnly, useEffectiveTable } from '../components/ride-range';
-
-// The chart library is the heaviest thing here: the totals and the table show while it loads.
-const RidershipCharts = lazy(() => import('../components/ridership-charts').then((m) => ({ default: m.RidershipCharts })));
 
 const FILTER_KEYS = ['startDate', 'endDate', 'lineCode', 'busName'] as const satisfies readonly RidershipFilterKey[];
 const DEFAULT_DAYS = 30;
@@ -93,9 +91,8 @@ export function OrderTotalPage() {
           </section>
         )}
         {!refusal && t && (
-          <Suspense fallback={<div className="grid h-72 place-items-center rounded bg-white text-sm text-gray-600 shadow-sm">图表加载中…</div>}>
-            <RidershipCharts start={startDate} end={endDate} byDay={t.byDay} byTicketType={t.byTicketType} />
-          </Suspense>
+          // The charts' library loads on first use (Chart's lazy part): the totals and the table show meanwhile.
+          <RidershipCharts start={startDate} end={endDate} byDay={t.byDay} byTicketType={t.byTicketType} />
         )}
         <DataTable
           id="ride.ridership"

@@ -6,6 +6,7 @@ import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
+import { DetailList } from '../../../components/resource/detail-list';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
@@ -126,14 +127,17 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
     <ScreenSection title={`卡片详情 · ${c.cardNo}`}>
       <div className="flex flex-col gap-4">
         <section aria-label="卡片" className="rounded border border-gray-200 bg-white p-3 text-sm">
-          <dl className="grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-4">
-            <Item term="卡号" value={<span className="tabular-nums">{c.cardNo}</span>} />
-            <Item term="状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{cardStateLabel(c.state)}</span>} />
-            <Item term="类别" value={cardCategoryLabel(c.category)} />
-            <Item term="余额" value={`${fenToYuan(c.balance)} 元`} />
-            <Item term="区域" value={data.districtName ?? '—'} />
-            <Item term="发卡时间" value={formatDateTime(c.issuedDate, 'YYYY-MM-DD')} />
-          </dl>
+          <DetailList
+            layout="summary"
+            items={[
+              { term: '卡号', value: <span className="tabular-nums">{c.cardNo}</span> },
+              { term: '状态', value: <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{cardStateLabel(c.state)}</span> },
+              { term: '类别', value: cardCategoryLabel(c.category) },
+              { term: '余额', value: `${fenToYuan(c.balance)} 元` },
+              { term: '区域', value: data.districtName ?? '—' },
+              { term: '发卡时间', value: formatDateTime(c.issuedDate, 'YYYY-MM-DD') },
+            ]}
+          />
         </section>
         <section aria-label="持卡人" className="rounded border border-gray-200 bg-white p-3 text-sm">
           <h2 className="mb-2 font-medium text-gray-900">持卡人</h2>
@@ -222,15 +226,6 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
       {unbinding && <UnbindDialog cardNo={c.cardNo} onClose={() => setUnbinding(false)} onDone={() => (setUnbinding(false), reload())} />}
       {refunding && <RefundDialog order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
     </ScreenSection>
-  );
-}
-
-function Item({ term, value }: { term: string; value: React.ReactNode }) {
-  return (
-    <div className="flex items-center gap-2">
-      <dt className="shrink-0 text-gray-600">{term}</dt>
-      <dd className="text-gray-900">{value}</dd>
-    </div>
   );
 }
 
