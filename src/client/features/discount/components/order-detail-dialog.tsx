@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { discount } from '../../../../shared/api';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
@@ -7,8 +6,10 @@ import { CardNoLink } from '../../../business/desk/card-no-link';
 import { Modal } from '../../../components/modal';
 import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';
-import { PAY_TONE } from './discount-filters';
-import { payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
+import { DetailList } from '../../../components/resource/detail-list';
+import { FlowBadge } from '../../../components/resource/status-badge';
+import { ticketTypeLabel } from '../../../../shared/api/card';
+import { ORDER_PAY_STATE } from '../../../../shared/api/discount';
 
 export type OrderRef = { id: number; orderNo: string; amount: number };
 
@@ -20,7 +21,7 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
   const msg = useApi(discount.discountOrderMsg, { query: { id } });
   const canRefund = useAllowed(discount.discountOrderRefund.permission);
   const o = msg.data?.id === id ? msg.data : undefined;
-  const refundable = !!o && o.payStatus === 1 && canRefund;
+  const refundable = !!o && ORDER_PAY_STATE.can(o.payStatus, 2) && canRefund;
   return (
     <Modal
       open
@@ -47,41 +48,36 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
         </p>
       ) : (
         <>
-          <dl className="grid grid-cols-[6rem_1fr] gap-y-2 text-sm">
-            <Item term="订单号" value={<span className="tabular-nums">{o.orderNo}</span>} />
-            <Item term="产品" value={o.productName} />
-            <Item term="票种" value={ticketTypeLabel(o.ticketType)} />
-            {/* Following the link leaves the screen: the dialog closes first so it is not left open behind the card view. */}
-            <Item term="卡号" value={<span onClickCapture={onClose}><CardNoLink cardNo={o.cardNo} /></span>} />
-            <Item term="手机号" value={<span className="tabular-nums">{o.riderPhone ?? '—'}</span>} />
-            <Item term="金额" value={`${fenToYuan(o.amount)} 元`} />
-            <Item term="支付状态" value={<span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payStatusLabel(o.payStatus)}</span>} />
-            <Item term="下单时间" value={formatDateTime(o.createdDate)} />
-            <Item term="支付时间" value={formatDateTime(o.paidDate) || '—'} />
-            {o.refundedDate && <Item term="退款时间" value={formatDateTime(o.refundedDate)} />}
-          </dl>
+          <DetailList
+            items={[
+              { term: '订单号', value: <span className="tabular-nums">{o.orderNo}</span> },
+              { term: '产品', value: o.productName },
+              { term: '票种', value: ticketTypeLabel(o.ticketType) },
+              // Following the link leaves the screen: the dialog closes first so it is not left open behind the card view.
+              { term: '卡号', value: <span onClickCapture={onClose}><CardNoLink cardNo={o.cardNo} /></span> },
+              { term: '手机号', value: <span className="tabular-nums">{o.riderPhone ?? '—'}</span> },
+              { term: '金额', value: `${fenToYuan(o.amount)} 元` },
+              { term: '支付状态', value: <FlowBadge flow={ORDER_PAY_STATE} code={o.payStatus} /> },
+              { term: '下单时间', value: formatDateTime(o.createdDate) },
+              { term: '支付时间', value: formatDateTime(o.paidDate) || '—' },
+              !!o.refundedDate && { term: '退款时间', value: formatDateTime(o.refundedDate) },
+            ]}
+          />
           {o.refund && (
             <section aria-label="退款信息" className="mt-4 rounded border border-orange-200 bg-orange-50 p-3 text-sm">
               <h3 className="mb-2 font-medium text-orange-900">退款信息</h3>
-              <dl className="grid grid-cols-[6rem_1fr] gap-y-1">
-                <Item term="退款金额" value={`${fenToYuan(o.refund.amount)} 元`} />
-                <Item term="退款原因" value={o.refund.reason} />
-                <Item term="办理时间" value={formatDateTime(o.refund.createdDate)} />
-              </dl>
+              <DetailList
+                items={[
+                  { term: '退款金额', value: `${fenToYuan(o.refund.amount)} 元` },
+                  { term: '退款原因', value: o.refund.reason },
+                  { term: '办理时间', value: formatDateTime(o.refund.createdDate) },
+                ]}
+              />
             </section>
           )}
-          {o.payStatus === 1 && !canRefund && <p className="mt-4 text-xs text-gray-600">退款需要「订单退款」权限，请联系有权限的同事办理。</p>}
+          {ORDER_PAY_STATE.can(o.payStatus, 2) && !canRefund && <p className="mt-4 text-xs text-gray-600">退款需要「订单退款」权限，请联系有权限的同事办理。</p>}
         </>
       )}
     </Modal>
-  );
-}
-
-function Item({ term, value }: { term: string; value: ReactNode }) {
-  return (
-    <>
-      <dt className="text-gray-600">{term}</dt>
-      <dd className="text-gray-900">{value}</dd>
-    </>
   );
 }

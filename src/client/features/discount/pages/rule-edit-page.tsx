@@ -78,7 +78,6 @@ function RuleForm({ product }: { product: DiscountProduct | null }) {
     }),
     success: (saved) => `${product ? '已保存' : '已新增'}优惠卡「${saved.name}」${product ? '' : '（未上架，请在规则设置中上架）'}`,
     onSaved: () => navigate(pagePath('specialCode', 'rule-setting')),
-    revalidate: [discount.productPage, discount.productTotal, discount.productById],
   });
   const { values, errors, set } = form;
   const readOnly = !canSave;

@@ -1,4 +1,4 @@
-import { card, family } from '../../../../shared/api';
+import { family } from '../../../../shared/api';
 import type { Binding } from '../../../../shared/api/family';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
@@ -15,9 +15,8 @@ export function UpdateRelationDialog({ binding, onClose, onDone }: { binding: Bi
     initial: { relation: binding.relation, pwd: '' },
     toInput: (v) => ({ body: { id: binding.id, relation: v.relation.trim(), pwd: v.pwd } }),
     success: (b) => `已将亲情卡 ${b.cardNo} 的关系改为「${b.relation}」`,
+    // The list, its counts and the card view refetch by the change's tags (callingCard, busUser).
     onSaved: onDone,
-    // The card view lists the card's bindings with their relation too.
-    revalidate: [family.bindPageByBody, family.bindSummaryByBody, card.cardView],
   });
   const { values, errors, set } = form;
   return (
