@@ -5,6 +5,7 @@ import type { Endpoint } from '../../shared/api';
 import { type FieldErrors, errorsFromFailure, validate } from './form-errors';
 import { toast } from './toast';
 import { api } from './api-client';
+import { useRevalidate } from './revalidate';
 import { ApiError } from './errors';
 import type { CallArgs, CallInput } from './http';
 
@@ -25,7 +26,10 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
   /** The success toast, from what the server answered. */
   success(saved: z.output<E['response']>, values: V): string;
   onSaved?(saved: z.output<E['response']>): void;
-  /** GET endpoints whose cached answers this save changes (the sidebar's QR code, a list). */
+  /**
+   * GET endpoints whose cached answers this save changes besides those sharing its resource tags
+   * (which always refetch): a read that declares no tag for what it shows.
+   */
   revalidate?: readonly Endpoint[];
   /** Fields that show messages, when they differ from the values' keys (a value sent as `itemIds`). */
   errorFields?: readonly string[];
@@ -38,6 +42,7 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
  */
 export function useContractForm<E extends Endpoint, V extends Record<string, unknown>>(endpoint: E, opts: ContractFormOptions<E, V>) {
   const { mutate } = useSWRConfig();
+  const revalidate = useRevalidate();
   const [values, setValues] = useState<V>(opts.initial);
   // The first values, to tell whether closing would throw typed text away.
   const [initial] = useState<V>(opts.initial);
@@ -69,7 +74,7 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
       const saved = await api.call(endpoint, ...([input, { silent: true }] as CallArgs<E>));
       toast.success(opts.success(saved, values));
       const stale = new Set((opts.revalidate ?? []).map((e) => e.id));
-      await mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
+      await Promise.all([revalidate(endpoint), stale.size ? mutate((key) => Array.isArray(key) && stale.has(key[0] as string)) : undefined]);
       opts.onSaved?.(saved);
       return true;
     } catch (err) {
