@@ -12,6 +12,7 @@ import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { listService } from '../../lib/list';
+import { moveStatus } from '../../lib/transition';
 import { paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
@@ -116,9 +117,9 @@ async function replay(deps: AppDeps, a: AuthContext, key: string, orderId: numbe
 
 /**
  * 订单退款, exactly once: a retry with the same key gets the first answer; otherwise the order goes
- * from paid to refunded only through a guarded update (`where pay_status = 1`), with its ledger row
- * (unique per order and per key) and audit row in the same transaction. Racing requests queue on
- * the order's row; the losers find it refunded.
+ * from paid to refunded only through its flow's guarded move (`where pay_status = 1`), with its
+ * ledger row (unique per order and per key) and audit row in the same transaction. Racing requests
+ * queue on the order's row; the losers find it refunded.
  */
 export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBody) {
   const earlier = await replay(deps, a, body.idempotencyKey, body.id);
@@ -126,21 +127,17 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
   const now = deps.clock.now();
   try {
     return await deps.db.transaction(async (tx) => {
-      const [current] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id));
+      // Racing refunds queue on the order's row; each then sees the status the one before left.
+      const [current] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id)).for('update');
       if (!current) throw notFound('订单不存在');
       assertInScope(a, current.districtId);
-      const [updated] = await tx
-        .update(t.discountOrders)
-        .set({ payStatus: 2, refundedAt: now })
-        .where(and(eq(t.discountOrders.id, body.id), eq(t.discountOrders.payStatus, 1)))
-        .returning();
-      if (!updated) {
-        const [after] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id));
-        throw fail(after?.payStatus === 2 ? `订单 ${current.orderNo} 已退款，不能重复退款` : `订单 ${current.orderNo} 未支付，不能退款`);
-      }
-      const [refund] = await tx.insert(t.refunds).values({ orderId: updated.id, amount: updated.amount, idempotencyKey: body.idempotencyKey, reason: body.reason, operatorId: a.actor.id, createdAt: now }).returning();
-      const { order } = await orderById(deps, tx, updated.id);
-      await audit(tx, a.actor, { type: 'ORDER_REFUND', targetDistrictId: updated.districtId, target: `discount-order/${updated.id}`, summary: `订单 ${updated.orderNo} 退款 ${(updated.amount / 100).toFixed(2)} 元：${body.reason}`, before: { payStatus: 1 }, after: { payStatus: 2, refund: refund!.id } }, now);
+      const what = `订单 ${current.orderNo}`;
+      if (current.payStatus === 2) throw fail(`${what} 已退款，不能重复退款`);
+      if (current.payStatus !== 1) throw fail(`${what} 未支付，不能退款`);
+      await moveStatus(tx, { flow: ORDER_PAY_STATE, table: t.discountOrders, key: t.discountOrders.id, id: current.id, status: t.discountOrders.payStatus, from: 1, to: 2, set: { payStatus: 2, refundedAt: now }, what });
+      const [refund] = await tx.insert(t.refunds).values({ orderId: current.id, amount: current.amount, idempotencyKey: body.idempotencyKey, reason: body.reason, operatorId: a.actor.id, createdAt: now }).returning();
+      const { order } = await orderById(deps, tx, current.id);
+      await audit(tx, a.actor, { type: 'ORDER_REFUND', targetDistrictId: current.districtId, target: `discount-order/${current.id}`, summary: `订单 ${current.orderNo} 退款 ${(current.amount / 100).toFixed(2)} 元：${body.reason}`, before: { payStatus: 1 }, after: { payStatus: 2, refund: refund!.id } }, now);
       return { order, refund: refundDto(refund!), replayed: false };
     });
   } catch (err) {
