@@ -16,6 +16,8 @@ interface Counting {
 }
 
 type Args<E extends Endpoint> = ListArgs<E>;
+/** A list's filters without paging and sort: what its summary and its export take. */
+export type FilterArgs<E extends Endpoint> = Omit<Args<E>, 'page' | 'size' | 'sort'>;
 type Scope = Pick<AuthContext, 'districtScope'>;
 
 /** What a filter or a row's DTO may read besides the row: the request, and a memo for one page. */
@@ -40,7 +42,9 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
    * One condition per filter of the endpoint, every one of them: a filter the contract takes and the
    * service forgets is a compile error, not a list that silently ignores it.
    */
-  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: Args<E>, a: A) => SQL | undefined) | null };
+  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: FilterArgs<E>, a: A) => SQL | undefined) | null };
+  /** What every row of the list meets whatever the filters (a soft-deleted row is in none). */
+  base?: SQL;
   /** The columns behind each sort field the endpoint offers. */
   sorts: { [K in SortFieldOf<E>]: AnyPgColumn };
   /** Order without a sort, and the unique column that breaks ties and pages exports. */
@@ -51,13 +55,14 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
 }
 
 export interface ListService<E extends Endpoint, D, A extends Scope = AuthContext> {
-  where(a: A, args: Args<E>): SQL | undefined;
+  /** The scope, the base and the filters: a summary over the same rows filters with it. */
+  where(a: A, args: FilterArgs<E>): SQL | undefined;
   page(deps: AppDeps, a: A, args: Args<E> & { page: number; size: number; sort?: string }): Promise<Page<D>>;
   /**
    * The filtered rows in key order, a batch at a time: each batch is one short keyset query (never
    * OFFSET), so an export of a million rows holds one batch in memory.
    */
-  batches(deps: AppDeps, a: A, args: Args<E>, size: number): AsyncGenerator<D[]>;
+  batches(deps: AppDeps, a: A, args: FilterArgs<E>, size: number): AsyncGenerator<D[]>;
 }
 
 /**
@@ -69,9 +74,9 @@ export function listService<E extends Endpoint, S, D, A extends Scope = AuthCont
     const ctx: ListContext<A> = { deps, a, memo: new Map() };
     return Promise.all(rows.map((r) => spec.dto(r, ctx)));
   };
-  const where = (a: A, args: Args<E>) => {
-    const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined];
-    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: Args<E>, a: A) => SQL | undefined) | null][]) {
+  const where = (a: A, args: FilterArgs<E>) => {
+    const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined, spec.base];
+    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: FilterArgs<E>, a: A) => SQL | undefined) | null][]) {
       const value = (args as Record<string, unknown>)[key];
       if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a));
     }

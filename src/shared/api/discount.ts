@@ -4,6 +4,8 @@ import { id, isoDateTime, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant, grantIn } from './permissions';
 import { buttons as rideButtons } from './ridership';
+import { PAY_STATUS } from './card';
+import { onOffFlow, statusFlow } from '../frame/status-flow';
 
 /** Reading this module's records is for the accounts that have its screens (the specialCode menu). */
 export const SPECIAL_CODE_READ = grant({ menus: ['specialCode'] });
@@ -13,6 +15,23 @@ export const SPECIAL_CODE_READ = grant({ menus: ['specialCode'] });
  * (README decision 75): a guarded update in one transaction with its ledger row and audit row,
  * keyed by the caller's idempotency key.
  */
+
+/**
+ * An order's payment (spec §3 payment status): paid is the normal state; refunded and unpaid stand
+ * out in a long list. A paid order is refunded once (the refund's guarded move); nothing else moves.
+ */
+export const ORDER_PAY_STATE = statusFlow({
+  name: '支付状态',
+  states: [
+    { code: 0, label: PAY_STATUS[0], tone: 'gray' },
+    { code: 1, label: PAY_STATUS[1], tone: 'green' },
+    { code: 2, label: PAY_STATUS[2], tone: 'amber' },
+  ],
+  transitions: { 1: [2] },
+});
+
+/** A product on sale (在售) is bought in the mini-program; one taken off sale (已下架) is not. */
+export const PRODUCT_STATE = onOffFlow('状态', { code: 1, label: '在售' }, { code: 0, label: '已下架' });
 
 export const discountOrderRow = z.object({
   id: z.number().int(),
@@ -25,7 +44,7 @@ export const discountOrderRow = z.object({
   /** Masked: 138****5678, or null for an order without a rider. */
   riderPhone: z.string().nullable(),
   amount: z.number().int(),
-  payStatus: z.number().int(),
+  payStatus: ORDER_PAY_STATE.schema,
   createdDate: timestamp,
   paidDate: timestamp.nullable(),
   refundedDate: timestamp.nullable(),
@@ -35,7 +54,7 @@ export type DiscountOrder = z.infer<typeof discountOrderRow>;
 const orderFilters = z.object({
   orderNo: optionalText('订单号', 40).optional(),
   cardNo: optionalText('卡号', 16).optional(),
-  payStatus: z.enum(['0', '1', '2'], { error: '支付状态应为 0、1 或 2' }).transform(Number).optional(),
+  payStatus: ORDER_PAY_STATE.filter.optional(),
   startTime: isoDateTime('开始时间').optional(),
   endTime: isoDateTime('结束时间').optional(),
 });
@@ -86,8 +105,9 @@ export const discountOrderRefund = endpoint({
     idempotencyKey: z.string({ error: '缺少幂等键' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: '幂等键应为8–64位字母、数字、_ 或 -' }),
   }),
   response: z.object({ order: discountOrderRow, refund: refundRow, replayed: z.boolean() }),
-  writes: ['specialCode', 'busUser'],
   permission: grantIn(rideButtons)({ buttons: ['REFUND_ORDER'] }),
+  // The order shows here and on its card's view (卡片详情, module busUser).
+  writes: ['specialCode', 'busUser'],
 });
 
 /** 优惠卡 products (spec busDiscountCard): ticket type 1 single, 2 monthly, 3 yearly; price in fen; 1 on sale. */
@@ -98,7 +118,7 @@ export const productRow = z.object({
   name: z.string(),
   ticketType: z.number().int(),
   price: z.number().int(),
-  status: z.number().int(),
+  status: PRODUCT_STATE.schema,
   validDays: z.number().int(),
   description: z.string().nullable(),
   orders: z.number().int(),
@@ -112,7 +132,7 @@ const PRODUCT_EDITORS = grant({ roles: ['ROLE_ADMIN'] });
 const productFilters = z.object({
   name: optionalText('名称', 40).optional(),
   ticketType: z.enum(['1', '2', '3'], { error: '票种应为 1、2 或 3' }).transform(Number).optional(),
-  status: z.enum(['0', '1'], { error: '状态应为 0 或 1' }).transform(Number).optional(),
+  status: PRODUCT_STATE.filter.optional(),
 });
 
 export const productPage = endpoint({
@@ -151,7 +171,7 @@ export const productStatus = endpoint({
   title: '上架/下架优惠卡',
   method: 'GET',
   path: `${BUSCODE}/busDiscountCard/update/status`,
-  query: z.object({ id: id('优惠卡ID'), status: z.enum(['0', '1'], { error: '状态应为 0 或 1' }).transform(Number) }),
+  query: z.object({ id: id('优惠卡ID'), status: PRODUCT_STATE.filter }),
   response: productRow,
   permission: PRODUCT_EDITORS,
 });

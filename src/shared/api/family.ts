@@ -4,6 +4,7 @@ import { id, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant, grantIn } from './permissions';
 import { CARD_NO } from './card';
+import { statusFlow } from '../frame/status-flow';
 
 /** Reading this module's records is for the accounts that have its screens (the callingCard menu). */
 export const FAMILY_READ = grant({ menus: ['callingCard'] });
@@ -21,6 +22,16 @@ export const buttons = { FAMILY_CARD_EDIT: '亲情卡解绑/修改' } as const;
 
 export const FAMILY_CARD_EDIT = grantIn(buttons)({ buttons: ['FAMILY_CARD_EDIT'] });
 
+/** A binding is live (已绑定) until it is unbound, which is final: a new binding is a new row. */
+export const BINDING_STATE = statusFlow({
+  name: '绑定状态',
+  states: [
+    { code: 1, label: '已绑定', tone: 'green' },
+    { code: 0, label: '已解绑', tone: 'gray' },
+  ],
+  transitions: { 1: [0] },
+});
+
 const masked = z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string(), citizenId: z.string().nullable() });
 
 export const bindingRow = z.object({
@@ -30,8 +41,7 @@ export const bindingRow = z.object({
   cardCategory: z.number().int(),
   cardState: z.number().int(),
   relation: z.string(),
-  /** 1 bound, 0 unbound. */
-  status: z.number().int(),
+  status: BINDING_STATE.schema,
   boundDate: timestamp,
   expiresDate: timestamp,
   unboundDate: timestamp.nullable(),
@@ -44,7 +54,7 @@ const bindFilters = z.object({
   busCardNo: optionalText('卡号', 16).optional(),
   /** Exact, through the blind index. */
   citizenCardNo: optionalText('身份证号', 18).optional(),
-  status: z.enum(['0', '1'], { error: '绑定状态应为 0 或 1' }).transform(Number).optional(),
+  status: BINDING_STATE.filter.optional(),
 });
 
 export const bindPage = endpoint({
@@ -93,6 +103,9 @@ export const renewLogSummary = endpoint({
   permission: FAMILY_READ,
 });
 
+/** A binding shows in this module's lists and on its card's view (卡片详情, module busUser). */
+const BINDING_WRITES = ['callingCard', 'busUser'];
+
 const pwd = z.string({ error: '请输入您的登录密码' }).min(1, { error: '请输入您的登录密码' }).max(128, { error: '密码过长' });
 
 const unbindFields = z.object({
@@ -109,8 +122,8 @@ export const unBind = endpoint({
   path: `${BUSCODE}/familyCard/bind/unBind`,
   query: unbindFields,
   response: bindingRow,
-  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
+  writes: BINDING_WRITES,
 });
 
 /**
@@ -124,8 +137,8 @@ export const unBindByBody = endpoint({
   path: `${unBind.path}/body`,
   body: unbindFields,
   response: bindingRow,
-  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
+  writes: BINDING_WRITES,
   bodyFormOf: unBind.id,
 });
 
@@ -143,8 +156,8 @@ export const updateBind = endpoint({
   query: z.object({ pwd }),
   body: relationChange,
   response: bindingRow,
-  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
+  writes: BINDING_WRITES,
 });
 
 /** The same change with the password in the body beside the relation: what the console sends. */
@@ -155,8 +168,8 @@ export const updateBindByBody = endpoint({
   path: `${updateBind.path}/body`,
   body: relationChange.extend({ pwd }),
   response: bindingRow,
-  writes: ['callingCard', 'busUser'],
   permission: FAMILY_CARD_EDIT,
+  writes: BINDING_WRITES,
   bodyFormOf: updateBind.id,
 });
 

@@ -59,8 +59,8 @@ export function UnbindDialog({ cardNo, onClose, onDone }: { cardNo: string; onCl
     initial: { citizenCardNo: '', pwd: '' },
     toInput: (v) => ({ body: { busCardNo: cardNo, citizenCardNo: v.citizenCardNo.trim(), pwd: v.pwd } }),
     success: () => `已解绑亲情卡 ${cardNo}`,
+    // Wherever the binding shows (the card view, the bindings list and its counts): the unbind's tags.
     onSaved: onDone,
-    // Wherever the binding shows: the card view and the bindings list with its counts.
   });
   const { values, errors, set } = form;
   return (
@@ -79,8 +79,8 @@ export function RefundDialog({ order, onClose, onDone }: { order: { id: number; 
     initial: { reason: '' },
     toInput: (v) => ({ body: { id: order.id, reason: v.reason, idempotencyKey: key } }),
     success: (r) => `订单 ${r.order.orderNo} 已退款 ${fenToYuan(r.refund.amount)} 元${r.replayed ? '（此前已办理）' : ''}`,
+    // Wherever the order shows (the card view, the order list, its detail, totals and counts): the refund's tags.
     onSaved: onDone,
-    // Wherever the order shows: the card view, the order list, its detail, totals and counts.
   });
   const { values, errors, set } = form;
   return (

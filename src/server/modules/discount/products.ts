@@ -1,13 +1,15 @@
-import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { discount } from '../../../shared/api';
+import { discount } from '../../../shared/api';
+import { PRODUCT_STATE } from '../../../shared/api/discount';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, notFound } from '../../lib/errors';
-import { paged } from '../../lib/paging';
-import { assertInScope, inScope } from '../../lib/scope';
+import { listService } from '../../lib/list';
+import { assertInScope } from '../../lib/scope';
+import { moveStatus } from '../../lib/transition';
 import { contains, iso } from '../../lib/sql';
 
 type Filters = z.output<typeof discount.productTotal.query>;
@@ -24,39 +26,38 @@ const dto = ({ p, districtName, orders: n }: Row) => ({
   name: p.name,
   ticketType: p.ticketType,
   price: p.price,
-  status: p.status,
+  status: PRODUCT_STATE.schema.parse(p.status),
   validDays: p.validDays,
   description: p.description,
   orders: Number(n),
   updatedDate: iso(p.updatedAt),
 });
 
-/** Deleted products (kept for their orders' history) are gone from every list. */
-function where(a: AuthContext, q: Filters): SQL | undefined {
-  return and(
-    inScope(a, t.discountProducts.districtId),
-    isNull(t.discountProducts.deletedAt),
-    q.name ? contains(t.discountProducts.name, q.name) : undefined,
-    q.ticketType !== undefined ? eq(t.discountProducts.ticketType, q.ticketType) : undefined,
-    q.status !== undefined ? eq(t.discountProducts.status, q.status) : undefined,
-  );
-}
+/** 规则设置: the area's products by name, ticket type and sale; deleted ones (kept for their orders' history) are in no list. */
+const productList = listService({
+  endpoint: discount.productPage,
+  select,
+  count: (db) => db.select({ n: count() }).from(t.discountProducts),
+  scope: t.discountProducts.districtId,
+  base: isNull(t.discountProducts.deletedAt),
+  filters: {
+    name: (name) => contains(t.discountProducts.name, name),
+    ticketType: (ticketType) => eq(t.discountProducts.ticketType, ticketType),
+    status: (status) => eq(t.discountProducts.status, status),
+  },
+  sorts: { updatedDate: t.discountProducts.updatedAt, price: t.discountProducts.price },
+  order: { column: t.discountProducts.updatedAt, dir: 'desc' },
+  key: { column: t.discountProducts.id, of: (r) => r.p.id },
+  dto,
+});
 
-export async function pageProducts(deps: AppDeps, a: AuthContext, q: PageQuery) {
-  const cond = where(a, q);
-  const order = q.sort === 'price,asc' ? sql`${t.discountProducts.price} asc` : q.sort === 'price,desc' ? sql`${t.discountProducts.price} desc` : q.sort === 'updatedDate,asc' ? sql`${t.discountProducts.updatedAt} asc` : sql`${t.discountProducts.updatedAt} desc`;
-  return paged(
-    q,
-    async (limit, offset) => (await select(deps.db).where(cond).orderBy(order, desc(t.discountProducts.id)).limit(limit).offset(offset)).map(dto),
-    () => deps.db.select({ n: count() }).from(t.discountProducts).where(cond),
-  );
-}
+export const pageProducts = (deps: AppDeps, a: AuthContext, q: PageQuery) => productList.page(deps, a, q);
 
 export async function productTotals(deps: AppDeps, a: AuthContext, q: Filters) {
   const [r] = await deps.db
     .select({ total: count(), onSale: sql<number>`count(*) filter (where ${t.discountProducts.status} = 1)::int` })
     .from(t.discountProducts)
-    .where(where(a, q));
+    .where(productList.where(a, q));
   const total = r?.total ?? 0;
   return { total, onSale: Number(r?.onSale ?? 0), offSale: total - Number(r?.onSale ?? 0) };
 }
@@ -96,15 +97,17 @@ export async function saveProduct(deps: AppDeps, a: AuthContext, body: SaveBody)
   });
 }
 
-export async function setStatus(deps: AppDeps, a: AuthContext, q: { id: number; status: number }) {
+/** 上架/下架: a guarded move of the product's sale status, audited with the rows before and after. */
+export async function setStatus(deps: AppDeps, a: AuthContext, q: { id: number; status: 0 | 1 }) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const p = await load(tx, a, q.id, true);
-    if (p.status === q.status) throw fail(`优惠卡「${p.name}」已经${q.status ? '上架' : '下架'}`);
+    const what = `优惠卡「${p.name}」`;
+    if (p.status === q.status) throw fail(`${what}已经${q.status ? '上架' : '下架'}`);
     const before = await row(tx, p.id);
-    await tx.update(t.discountProducts).set({ status: q.status, updatedAt: now }).where(eq(t.discountProducts.id, p.id));
+    await moveStatus(tx, { flow: PRODUCT_STATE, table: t.discountProducts, key: t.discountProducts.id, id: p.id, status: t.discountProducts.status, to: q.status, set: { status: q.status, updatedAt: now }, what });
     const after = await row(tx, p.id);
-    await audit(tx, a.actor, { type: 'DISCOUNT_CARD_STATUS', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `优惠卡「${p.name}」${q.status ? '上架' : '下架'}`, before, after }, now);
+    await audit(tx, a.actor, { type: 'DISCOUNT_CARD_STATUS', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `${what}${q.status ? '上架' : '下架'}`, before, after }, now);
     return after;
   });
 }

@@ -45,6 +45,15 @@ async function seedDiscounts({ db, rng, now, profile }: SeedContext): Promise<vo
     const status = roll < 0.85 ? 1 : roll < 0.95 ? 0 : 2;
     orders.push([`DC${shanghaiDate(created).replaceAll('-', '')}${pad(i, 7)}`, p.id, c.id, c.riderId, c.districtId, p.price, status, status ? new Date(created.getTime() + 60_000) : null, status === 2 ? new Date(created.getTime() + 3 * 86_400_000) : null, created]);
   }
+  // Every district with orders has a refunded one (its detail and ledger row are part of the demo),
+  // however few orders a small profile draws: the district's first paid order, refunded 3 days on.
+  const seen = new Set(orders.filter((o) => o[6] === 2).map((o) => o[4]));
+  for (const o of orders) {
+    if (o[6] !== 1 || seen.has(o[4])) continue;
+    seen.add(o[4]);
+    o[6] = 2;
+    o[8] = new Date((o[9] as Date).getTime() + 3 * 86_400_000);
+  }
   await bulkInsert(db, 'discount_orders', ['order_no', 'product_id', 'card_id', 'rider_id', 'district_id', 'amount', 'pay_status', 'paid_at', 'refunded_at', 'created_at'], orders);
   const refunded = await db.select().from(t.discountOrders).where(eq(t.discountOrders.payStatus, 2)).orderBy(asc(t.discountOrders.id));
   await bulkInsert(db, 'refunds', ['order_id', 'amount', 'idempotency_key', 'reason', 'operator_id', 'created_at'], refunded.map((o) => [o.id, o.amount, `seed-${o.orderNo}`, rng.pick(['乘客申请退款', '重复购买', '卡片已挂失']), null, o.refundedAt]));

@@ -1,17 +1,20 @@
 import dayjs from 'dayjs';
-import { and, asc, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { count, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import type { discount } from '../../../shared/api';
-import { PAY_STATUS, TICKET_TYPES } from '../../../shared/api/card';
+import { discount } from '../../../shared/api';
+import { TICKET_TYPES } from '../../../shared/api/card';
+import { ORDER_PAY_STATE } from '../../../shared/api/discount';
 import { maskPhone } from '../../../shared/domain/mask';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, isUniqueViolation, notFound } from '../../lib/errors';
+import { listService } from '../../lib/list';
+import { moveStatus } from '../../lib/transition';
 import { paged } from '../../lib/paging';
-import { assertInScope, inScope } from '../../lib/scope';
+import { assertInScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { sendXlsx } from '../../lib/xlsx';
 import { shanghaiDateTime } from '../../../shared/domain/time';
@@ -41,31 +44,35 @@ const dto = (deps: AppDeps, r: Row) => ({
   cardNo: r.cardNo,
   riderPhone: r.phoneEnc ? maskPhone(deps.pii.decrypt(r.phoneEnc)) : null,
   amount: r.o.amount,
-  payStatus: r.o.payStatus,
+  payStatus: ORDER_PAY_STATE.schema.parse(r.o.payStatus),
   createdDate: iso(r.o.createdAt),
   paidDate: r.o.paidAt ? iso(r.o.paidAt) : null,
   refundedDate: r.o.refundedAt ? iso(r.o.refundedAt) : null,
 });
 
-function where(a: AuthContext, q: Filters): SQL | undefined {
-  const w: (SQL | undefined)[] = [inScope(a, t.discountOrders.districtId)];
-  if (q.orderNo) w.push(eq(t.discountOrders.orderNo, q.orderNo));
-  if (q.cardNo) w.push(sql`${t.discountOrders.cardId} = (select id from bus_cards where card_no = ${q.cardNo})`);
-  if (q.payStatus !== undefined) w.push(eq(t.discountOrders.payStatus, q.payStatus));
-  if (q.startTime) w.push(gte(t.discountOrders.createdAt, new Date(q.startTime)));
-  if (q.endTime) w.push(lte(t.discountOrders.createdAt, new Date(q.endTime)));
-  return and(...w);
-}
+/** 特殊码列表: the area's orders by number, card, payment and when they were made; newest first. */
+const orderList = listService({
+  endpoint: discount.discountOrderPage,
+  select,
+  count: (db) => db.select({ n: count() }).from(t.discountOrders),
+  scope: t.discountOrders.districtId,
+  filters: {
+    orderNo: (orderNo) => eq(t.discountOrders.orderNo, orderNo),
+    cardNo: (cardNo) => sql`${t.discountOrders.cardId} = (select id from bus_cards where card_no = ${cardNo})`,
+    payStatus: (payStatus) => eq(t.discountOrders.payStatus, payStatus),
+    startTime: (from) => gte(t.discountOrders.createdAt, new Date(from)),
+    endTime: (to) => lte(t.discountOrders.createdAt, new Date(to)),
+  },
+  sorts: { createdDate: t.discountOrders.createdAt, amount: t.discountOrders.amount },
+  order: { column: t.discountOrders.createdAt, dir: 'desc' },
+  key: { column: t.discountOrders.id, of: (r) => r.o.id },
+  dto: (r, { deps }) => dto(deps, r),
+});
 
-export async function pageOrders(deps: AppDeps, a: AuthContext, q: PageQuery) {
-  const cond = where(a, q);
-  const order = q.sort === 'amount,asc' ? asc(t.discountOrders.amount) : q.sort === 'amount,desc' ? desc(t.discountOrders.amount) : q.sort === 'createdDate,asc' ? asc(t.discountOrders.createdAt) : desc(t.discountOrders.createdAt);
-  return paged(
-    q,
-    async (limit, offset) => (await select(deps.db).where(cond).orderBy(order, desc(t.discountOrders.id)).limit(limit).offset(offset)).map((r) => dto(deps, r)),
-    () => deps.db.select({ n: count() }).from(t.discountOrders).where(cond),
-  );
-}
+/** The orders' filters, for the totals and the counts per product over the same rows. */
+const where = (a: AuthContext, q: Filters) => orderList.where(a, q);
+
+export const pageOrders = (deps: AppDeps, a: AuthContext, q: PageQuery) => orderList.page(deps, a, q);
 
 export async function orderTotals(deps: AppDeps, a: AuthContext, q: Filters) {
   const o = t.discountOrders;
@@ -110,9 +117,9 @@ async function replay(deps: AppDeps, a: AuthContext, key: string, orderId: numbe
 
 /**
  * 订单退款, exactly once: a retry with the same key gets the first answer; otherwise the order goes
- * from paid to refunded only through a guarded update (`where pay_status = 1`), with its ledger row
- * (unique per order and per key) and audit row in the same transaction. Racing requests queue on
- * the order's row; the losers find it refunded.
+ * from paid to refunded only through its flow's guarded move (`where pay_status = 1`), with its
+ * ledger row (unique per order and per key) and audit row in the same transaction. Racing requests
+ * queue on the order's row; the losers find it refunded.
  */
 export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBody) {
   const earlier = await replay(deps, a, body.idempotencyKey, body.id);
@@ -120,21 +127,17 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
   const now = deps.clock.now();
   try {
     return await deps.db.transaction(async (tx) => {
-      const [current] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id));
+      // Racing refunds queue on the order's row; each then sees the status the one before left.
+      const [current] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id)).for('update');
       if (!current) throw notFound('订单不存在');
       assertInScope(a, current.districtId);
-      const [updated] = await tx
-        .update(t.discountOrders)
-        .set({ payStatus: 2, refundedAt: now })
-        .where(and(eq(t.discountOrders.id, body.id), eq(t.discountOrders.payStatus, 1)))
-        .returning();
-      if (!updated) {
-        const [after] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id));
-        throw fail(after?.payStatus === 2 ? `订单 ${current.orderNo} 已退款，不能重复退款` : `订单 ${current.orderNo} 未支付，不能退款`);
-      }
-      const [refund] = await tx.insert(t.refunds).values({ orderId: updated.id, amount: updated.amount, idempotencyKey: body.idempotencyKey, reason: body.reason, operatorId: a.actor.id, createdAt: now }).returning();
-      const { order } = await orderById(deps, tx, updated.id);
-      await audit(tx, a.actor, { type: 'ORDER_REFUND', targetDistrictId: updated.districtId, target: `discount-order/${updated.id}`, summary: `订单 ${updated.orderNo} 退款 ${(updated.amount / 100).toFixed(2)} 元：${body.reason}`, before: { payStatus: 1 }, after: { payStatus: 2, refund: refund!.id } }, now);
+      const what = `订单 ${current.orderNo}`;
+      if (current.payStatus === 2) throw fail(`${what} 已退款，不能重复退款`);
+      if (current.payStatus !== 1) throw fail(`${what} 未支付，不能退款`);
+      await moveStatus(tx, { flow: ORDER_PAY_STATE, table: t.discountOrders, key: t.discountOrders.id, id: current.id, status: t.discountOrders.payStatus, from: 1, to: 2, set: { payStatus: 2, refundedAt: now }, what });
+      const [refund] = await tx.insert(t.refunds).values({ orderId: current.id, amount: current.amount, idempotencyKey: body.idempotencyKey, reason: body.reason, operatorId: a.actor.id, createdAt: now }).returning();
+      const { order } = await orderById(deps, tx, current.id);
+      await audit(tx, a.actor, { type: 'ORDER_REFUND', targetDistrictId: current.districtId, target: `discount-order/${current.id}`, summary: `订单 ${current.orderNo} 退款 ${(current.amount / 100).toFixed(2)} 元：${body.reason}`, before: { payStatus: 1 }, after: { payStatus: 2, refund: refund!.id } }, now);
       return { order, refund: refundDto(refund!), replayed: false };
     });
   } catch (err) {
@@ -199,18 +202,10 @@ export async function downloadTotals(deps: AppDeps, a: AuthContext, q: Filters, 
 }
 
 const TICKETS: Record<number, string> = TICKET_TYPES;
-const PAY: Record<number, string> = PAY_STATUS;
 
 async function* orderRows(deps: AppDeps, a: AuthContext, q: Filters) {
-  const cond = where(a, q);
-  for (let after = 0; ; ) {
-    const rows = await select(deps.db).where(and(cond, sql`${t.discountOrders.id} > ${after}`)).orderBy(t.discountOrders.id).limit(1_000);
-    for (const r of rows) {
-      const o = dto(deps, r);
-      yield [o.orderNo, o.productName, TICKETS[o.ticketType] ?? o.ticketType, o.cardNo, o.riderPhone, yuan(o.amount), PAY[o.payStatus] ?? o.payStatus, shanghaiDateTime(o.createdDate), o.paidDate ? shanghaiDateTime(o.paidDate) : '', o.refundedDate ? shanghaiDateTime(o.refundedDate) : ''];
-    }
-    if (rows.length < 1_000) return;
-    after = rows.at(-1)!.o.id;
+  for await (const batch of orderList.batches(deps, a, q, 1_000)) {
+    for (const o of batch) yield [o.orderNo, o.productName, TICKETS[o.ticketType] ?? o.ticketType, o.cardNo, o.riderPhone, yuan(o.amount), ORDER_PAY_STATE.label(o.payStatus), shanghaiDateTime(o.createdDate), o.paidDate ? shanghaiDateTime(o.paidDate) : '', o.refundedDate ? shanghaiDateTime(o.refundedDate) : ''];
   }
 }
 

@@ -1,8 +1,9 @@
 import dayjs from 'dayjs';
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import type { family } from '../../../shared/api';
+import { family } from '../../../shared/api';
+import { BINDING_STATE } from '../../../shared/api/family';
 import { CARD_CATEGORIES, cardCategoryLabel } from '../../../shared/api/card';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
@@ -10,7 +11,9 @@ import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, notFound } from '../../lib/errors';
 import { maskedRider } from '../../lib/masked-rider';
+import { listService } from '../../lib/list';
 import { paged } from '../../lib/paging';
+import { moveStatus } from '../../lib/transition';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { sendXlsx } from '../../lib/xlsx';
@@ -26,7 +29,6 @@ const renewals = sql<number>`(select count(*)::int from ${t.familyRenewals} r wh
 const columns = { b: t.familyBindings, c: t.busCards, r: t.riders, renewals };
 const select = (db: Db) => db.select(columns).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId));
 
-
 type Row = { b: typeof t.familyBindings.$inferSelect; c: typeof t.busCards.$inferSelect; r: typeof t.riders.$inferSelect; renewals: number };
 const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
   id: b.id,
@@ -35,7 +37,7 @@ const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
   cardCategory: c.category,
   cardState: c.state,
   relation: b.relation,
-  status: b.status,
+  status: BINDING_STATE.schema.parse(b.status),
   boundDate: iso(b.boundAt),
   expiresDate: iso(b.expiresAt),
   unboundDate: b.unboundAt ? iso(b.unboundAt) : null,
@@ -43,24 +45,29 @@ const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
   renewals: Number(n),
 });
 
-function where(deps: AppDeps, a: AuthContext, q: BindFilters): SQL | undefined {
-  const w: (SQL | undefined)[] = [inScope(a, t.familyBindings.districtId)];
-  if (q.busCardNo) w.push(eq(t.busCards.cardNo, q.busCardNo));
-  if (q.citizenCardNo) w.push(eq(t.riders.citizenIdx, deps.pii.index('citizen', q.citizenCardNo)));
-  if (q.status !== undefined) w.push(eq(t.familyBindings.status, q.status));
-  return and(...w);
-}
+/**
+ * 绑定关系: the area's bindings by card, by the binder's whole citizen id (its blind index, made with
+ * this server's key: hence one list per deps) and by status. The page, the counts and the export
+ * all filter through it.
+ */
+const bindingList = (deps: AppDeps) =>
+  listService({
+    endpoint: family.bindPage,
+    select,
+    count: (db) => db.select({ n: count() }).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId)),
+    scope: t.familyBindings.districtId,
+    filters: {
+      busCardNo: (no) => eq(t.busCards.cardNo, no),
+      citizenCardNo: (citizen) => eq(t.riders.citizenIdx, deps.pii.index('citizen', citizen)),
+      status: (status) => eq(t.familyBindings.status, status),
+    },
+    sorts: { boundDate: t.familyBindings.boundAt, expiresDate: t.familyBindings.expiresAt },
+    order: { column: t.familyBindings.boundAt, dir: 'desc' },
+    key: { column: t.familyBindings.id, of: (r) => r.b.id },
+    dto: (r) => dto(deps, r),
+  });
 
-export async function pageBindings(deps: AppDeps, a: AuthContext, q: BindPageQuery) {
-  const cond = where(deps, a, q);
-  const by = q.sort?.startsWith('expiresDate') ? t.familyBindings.expiresAt : t.familyBindings.boundAt;
-  const order = q.sort?.endsWith(',asc') ? sql`${by} asc` : sql`${by} desc`;
-  return paged(
-    q,
-    async (limit, offset) => (await select(deps.db).where(cond).orderBy(order, desc(t.familyBindings.id)).limit(limit).offset(offset)).map((r) => dto(deps, r)),
-    () => deps.db.select({ n: count() }).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId)).where(cond),
-  );
-}
+export const pageBindings = (deps: AppDeps, a: AuthContext, q: BindPageQuery) => bindingList(deps).page(deps, a, q);
 
 export async function bindingSummary(deps: AppDeps, a: AuthContext, q: BindFilters) {
   const now = deps.clock.now();
@@ -76,7 +83,7 @@ export async function bindingSummary(deps: AppDeps, a: AuthContext, q: BindFilte
     .from(b)
     .innerJoin(t.busCards, eq(t.busCards.id, b.cardId))
     .innerJoin(t.riders, eq(t.riders.id, b.holderId))
-    .where(where(deps, a, q));
+    .where(bindingList(deps).where(a, q));
   return { total: r?.total ?? 0, bound: Number(r?.bound ?? 0), unbound: Number(r?.unbound ?? 0), expiringSoon: Number(r?.expiringSoon ?? 0) };
 }
 
@@ -142,7 +149,7 @@ export async function unbind(deps: AppDeps, a: AuthContext, ip: string, q: { bus
     if (!live) throw fail('没有找到该卡与该身份证号的有效绑定');
     assertInScope(a, live.b.districtId);
     const before = await bindingRow(deps, tx, live.b.id);
-    await tx.update(t.familyBindings).set({ status: 0, unboundAt: now }).where(eq(t.familyBindings.id, live.b.id));
+    await moveStatus(tx, { flow: BINDING_STATE, table: t.familyBindings, key: t.familyBindings.id, id: live.b.id, status: t.familyBindings.status, from: 1, to: 0, set: { status: 0, unboundAt: now }, what: `亲情卡 ${q.busCardNo} 的绑定` });
     const after = await bindingRow(deps, tx, live.b.id);
     await audit(tx, a.actor, { type: 'FAMILY_UNBIND', targetDistrictId: live.b.districtId, target: `family-binding/${live.b.id}`, summary: `解绑亲情卡 ${q.busCardNo}`, before, after }, now);
     return after;
@@ -176,14 +183,8 @@ export async function checkCard(centre: CardCentre, cardNo: string) {
 
 /** Bindings of the area as a spreadsheet, 1,000 rows at a time by id, the binder masked. */
 async function* bindingRows(deps: AppDeps, a: AuthContext, q: BindFilters) {
-  for (let after = 0; ; ) {
-    const rows = await select(deps.db).where(and(where(deps, a, q), sql`${t.familyBindings.id} > ${after}`)).orderBy(t.familyBindings.id).limit(1_000);
-    for (const r of rows) {
-      const d = dto(deps, r);
-      yield [d.id, d.cardNo, cardCategoryLabel(d.cardCategory), d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, d.status ? '已绑定' : '已解绑', shanghaiDate(d.boundDate), shanghaiDate(d.expiresDate), d.renewals];
-    }
-    if (rows.length < 1_000) return;
-    after = rows.at(-1)!.b.id;
+  for await (const batch of bindingList(deps).batches(deps, a, q, 1_000)) {
+    for (const d of batch) yield [d.id, d.cardNo, cardCategoryLabel(d.cardCategory), d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, BINDING_STATE.label(d.status), shanghaiDate(d.boundDate), shanghaiDate(d.expiresDate), d.renewals];
   }
 }
 

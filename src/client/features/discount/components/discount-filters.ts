@@ -1,24 +1,15 @@
-import { PAY_STATUS, TICKET_TYPES } from '../../../../shared/api/card';
-import { type FilterDef, withAll } from '../../../components/filter-bar';
-
-/** Paid is the normal state; refunded and unpaid stand out in a long list. */
-export const PAY_TONE: Record<number, string> = { 0: 'bg-gray-100 text-gray-700', 1: 'bg-green-50 text-green-800', 2: 'bg-orange-50 text-orange-800' };
+import type { discount } from '../../../../shared/api';
+import { TICKET_TYPES } from '../../../../shared/api/card';
+import { ORDER_PAY_STATE } from '../../../../shared/api/discount';
+import { type FilterSpec, flowFilter, textFilter, timeFilter } from '../../../components/resource/list-filters';
 
 export const TICKET_OPTIONS = (Object.entries(TICKET_TYPES) as [string, string][]).map(([value, label]) => ({ value, label }));
 
 /** The filters 特殊码列表 and 订单统计 share (the contract gives both endpoints the same ones). */
-export const ORDER_FILTER_KEYS = ['orderNo', 'cardNo', 'payStatus', 'startTime', 'endTime'] as const;
-export type OrderFilterKey = (typeof ORDER_FILTER_KEYS)[number];
-
-export const ORDER_FILTERS: readonly FilterDef<OrderFilterKey>[] = [
-  { key: 'orderNo', label: '订单号', type: 'text', placeholder: '完整订单号', maxLength: 40 },
-  { key: 'cardNo', label: '卡号', type: 'text', placeholder: '16 位卡号', maxLength: 16 },
-  {
-    key: 'payStatus',
-    label: '支付状态',
-    type: 'select',
-    options: withAll(PAY_STATUS),
-  },
-  { key: 'startTime', label: '下单时间从', type: 'datetime' },
-  { key: 'endTime', label: '至', type: 'datetime', endOfDay: true },
-];
+export const ORDER_FILTERS = {
+  orderNo: textFilter('订单号', { placeholder: '完整订单号' }),
+  cardNo: textFilter('卡号', { placeholder: '16 位卡号' }),
+  payStatus: flowFilter(ORDER_PAY_STATE),
+  startTime: timeFilter('下单时间从'),
+  endTime: timeFilter('至', { endOfDay: true }),
+} satisfies FilterSpec<typeof discount.discountOrderPage> & FilterSpec<typeof discount.countPage>;

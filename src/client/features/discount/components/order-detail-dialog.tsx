@@ -7,8 +7,9 @@ import { Modal } from '../../../components/modal';
 import { DetailList } from '../../../components/resource/detail-list';
 import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';
-import { PAY_TONE } from './discount-filters';
-import { payStatusLabel, ticketTypeLabel } from '../../../../shared/api/card';
+import { FlowBadge } from '../../../components/resource/status-badge';
+import { ticketTypeLabel } from '../../../../shared/api/card';
+import { ORDER_PAY_STATE } from '../../../../shared/api/discount';
 
 export type OrderRef = { id: number; orderNo: string; amount: number };
 
@@ -20,7 +21,7 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
   const msg = useApi(discount.discountOrderMsg, { query: { id } });
   const canRefund = useAllowed(discount.discountOrderRefund.permission);
   const o = msg.data?.id === id ? msg.data : undefined;
-  const refundable = !!o && o.payStatus === 1 && canRefund;
+  const refundable = !!o && ORDER_PAY_STATE.can(o.payStatus, 2) && canRefund;
   return (
     <Modal
       open
@@ -56,7 +57,7 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
               { term: '卡号', value: <span onClickCapture={onClose}><CardNoLink cardNo={o.cardNo} /></span> },
               { term: '手机号', value: <span className="tabular-nums">{o.riderPhone ?? '—'}</span> },
               { term: '金额', value: `${fenToYuan(o.amount)} 元` },
-              { term: '支付状态', value: <span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[o.payStatus] ?? ''}`}>{payStatusLabel(o.payStatus)}</span> },
+              { term: '支付状态', value: <FlowBadge flow={ORDER_PAY_STATE} code={o.payStatus} /> },
               { term: '下单时间', value: formatDateTime(o.createdDate) },
               { term: '支付时间', value: formatDateTime(o.paidDate) || '—' },
               !!o.refundedDate && { term: '退款时间', value: formatDateTime(o.refundedDate) },
@@ -74,7 +75,7 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
               />
             </section>
           )}
-          {o.payStatus === 1 && !canRefund && <p className="mt-4 text-xs text-gray-600">退款需要「订单退款」权限，请联系有权限的同事办理。</p>}
+          {ORDER_PAY_STATE.can(o.payStatus, 2) && !canRefund && <p className="mt-4 text-xs text-gray-600">退款需要「订单退款」权限，请联系有权限的同事办理。</p>}
         </>
       )}
     </Modal>

@@ -15,8 +15,8 @@ export function UpdateRelationDialog({ binding, onClose, onDone }: { binding: Bi
     initial: { relation: binding.relation, pwd: '' },
     toInput: (v) => ({ body: { id: binding.id, relation: v.relation.trim(), pwd: v.pwd } }),
     success: (b) => `已将亲情卡 ${b.cardNo} 的关系改为「${b.relation}」`,
+    // The list, its counts and the card view refetch by the change's tags (callingCard, busUser).
     onSaved: onDone,
-    // The card view lists the card's bindings with their relation too.
   });
   const { values, errors, set } = form;
   return (
