@@ -108,6 +108,8 @@ export const busLineList = endpoint({
   }),
   response: pageOf(busLineRow).extend({ version: versionRef.nullable() }),
   permission: SESSION,
+  // The banner shows the version's status: submitting or voiding it changes this list's answer.
+  reads: ['bus', 'version'],
 });
 
 export const busLineSave = endpoint({

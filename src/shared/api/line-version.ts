@@ -65,6 +65,8 @@ export const versionPage = endpoint({
   }),
   response: pageOf(lineVersion),
   permission: SESSION,
+  // Each row counts its lines: adding or deleting a line changes this list's answer.
+  reads: ['version', 'bus'],
 });
 
 export const versionAdd = endpoint({
