@@ -195,6 +195,7 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
           className={danger(a, row) ? '!text-red-600' : ''}
           aria-label={`${label(a, row)} ${rowName(row)}`}
           aria-keyshortcuts={a.hotkey}
+          aria-haspopup={isCall(a) && a.confirm ? 'dialog' : undefined}
           title={a.hotkey ? `${label(a, row)}（${a.hotkey}）` : undefined}
         >
           {label(a, row)}
