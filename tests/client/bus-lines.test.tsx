@@ -165,3 +165,41 @@ describe('删除 asks first', () => {
     expect(await db().select().from(t.lineDetails).where(eq(t.lineDetails.id, detail!.id))).toHaveLength(1);
   });
 });
+
+describe('线路列表', () => {
+  const rows = async () => within(await screen.findByRole('table', { name: '线路列表' }, { timeout: 5_000 })).findAllByRole('row');
+  const bodyRows = async () => (await rows()).filter((r) => r.closest('tbody'));
+
+  it('shows the open version\'s running lines in code order; t opens the focused line\'s path, Enter the line', async () => {
+    const { version } = await openLine();
+    const running = await db().select().from(t.busLines).where(and(eq(t.busLines.versionId, version.id), eq(t.busLines.state, 1)));
+    await signIn(s, 'manager');
+    visit(s, '/bus/list?state=1');
+    const { user } = renderWithUser(<App />);
+    expect(await screen.findByText(`正在编辑版本「${version.name}」（开放编辑）`, { exact: false }, { timeout: 5_000 })).toBeTruthy();
+    await waitFor(async () => expect((await bodyRows()).length).toBe(Math.min(20, running.length)));
+    const shown = (await bodyRows()).map((r) => r.querySelector('td')!.textContent!);
+    // Codes as people read them: shorter first (9 before 49 before 101).
+    expect(shown.map((c) => c.length)).toEqual([...shown.map((c) => c.length)].sort((a, b) => a - b));
+    const first = running.find((l) => l.code === shown[0])!;
+    (await bodyRows())[0]!.focus();
+    await user.keyboard('t');
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe(`/bus/line-path?id=${first.id}`));
+  });
+
+  it('?versionId= shows that version read-only, and 停运 lines by the state filter', async () => {
+    const { district } = await openLine();
+    const [online] = await db().select().from(t.lineVersions).where(and(eq(t.lineVersions.districtId, district.id), eq(t.lineVersions.status, 3)));
+    const [line] = await db().select().from(t.busLines).where(eq(t.busLines.versionId, online!.id)).orderBy(asc(t.busLines.id)).limit(1);
+    await db().update(t.busLines).set({ state: 1 }).where(eq(t.busLines.versionId, online!.id));
+    await db().update(t.busLines).set({ state: 0 }).where(eq(t.busLines.id, line!.id));
+    await signIn(s, 'manager');
+    visit(s, `/bus/list?versionId=${online!.id}&state=0`);
+    const { user } = renderWithUser(<App />);
+    expect(await screen.findByText(`正在查看版本「${online!.name}」（已上线）`, { exact: false }, { timeout: 5_000 })).toBeTruthy();
+    await waitFor(async () => expect((await bodyRows()).map((r) => r.querySelector('td')!.textContent)).toEqual([line!.code]));
+    (await bodyRows())[0]!.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe(`/bus/bus-line?id=${line!.id}`));
+  });
+});

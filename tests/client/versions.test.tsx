@@ -141,3 +141,26 @@ describe('审核通过', () => {
     expect(await auditsOf(empty!.id)).toEqual([]);
   });
 });
+
+describe('提交审核', () => {
+  it('s submits the focused version at once; 撤销 by Ctrl+Z returns it to 开放编辑, both stored and audited', async () => {
+    const district = await xuhui();
+    // A fresh open version copied from the online network: valid, so the submit passes its checks.
+    await db().update(t.lineVersions).set({ status: 5 }).where(and(eq(t.lineVersions.districtId, district), eq(t.lineVersions.status, 0)));
+    const token = await signIn(s, 'manager');
+    const added = await s.call(lineVersion.versionAdd, { token, body: { name: '撤销测试版' } });
+    expect(added.body.code, added.body.msg).toBe(1);
+    const id = added.body.data.id;
+    visit(s, '/version/version?status=0');
+    const { user } = renderWithUser(<App />);
+    await rowOf(user, '撤销测试版');
+    await user.keyboard('s');
+    expect(await screen.findByText('版本「撤销测试版」（徐汇区）已提交审核')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '撤销 (Ctrl+Z)' })).toBeTruthy();
+    await waitFor(async () => expect((await stored(id)).status).toBe(1));
+    await user.keyboard('{Control>}z{/Control}');
+    expect(await screen.findByText('已撤销：版本「撤销测试版」（徐汇区）退回开放编辑')).toBeTruthy();
+    await waitFor(async () => expect((await stored(id)).status).toBe(0));
+    expect((await auditsOf(id)).map((a) => a.operationType).sort()).toEqual(['VERSION_ADD', 'VERSION_STATUS', 'VERSION_STATUS']);
+  });
+});

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lineVersion } from '../../src/shared/api';
-import { type LineVersion, VERSION_TRANSITIONS, type VersionProblem, type VersionStatus } from '../../src/shared/api/line-version';
+import { type LineVersion, VERSION_STATE, type VersionProblem } from '../../src/shared/api/line-version';
 import * as t from '../../src/server/db/schema';
 import type { AppDeps } from '../../src/server/context';
 import { takeDueVersionsOnline } from '../../src/server/modules/version/service';
@@ -157,7 +157,7 @@ describe('status transitions, every pair', () => {
 
   it.each(pairs)('%i → %i', async (from, to) => {
     const v = await versionWith(from);
-    const allowed = VERSION_TRANSITIONS[from as VersionStatus].includes(to);
+    const allowed = VERSION_STATE.can(from, to);
     const res = await setStatus(manager, v.id, to);
     const [stored] = await db().select().from(t.lineVersions).where(eq(t.lineVersions.id, v.id));
     if (allowed) {

@@ -4,7 +4,7 @@ import type { Endpoint, Page } from '../../shared/api';
 import type { FilterKeyOf, ListArgs, SortFieldOf } from '../../shared/frame/list';
 import type { AppDeps, AuthContext } from '../context';
 import type { Db } from '../db/connection';
-import { orderBy, paged } from './paging';
+import { type SortKey, orderBy, paged } from './paging';
 import { inScope } from './scope';
 
 /** What drizzle's `select().from()…` is to a list: filtered, ordered, one page at a time. */
@@ -43,12 +43,15 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
    * service forgets is a compile error, not a list that silently ignores it.
    */
   filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: FilterArgs<E>, a: A) => SQL | undefined) | null };
-  /** What every row of the list meets whatever the filters (a soft-deleted row is in none). */
-  base?: SQL;
-  /** The columns behind each sort field the endpoint offers. */
-  sorts: { [K in SortFieldOf<E>]: AnyPgColumn };
+  /**
+   * What every row of the list meets whatever the filters (a soft-deleted row is in none), or what
+   * a filter's absence means (线路列表 without a version: the area's current ones).
+   */
+  base?: SQL | ((args: FilterArgs<E>, a: A) => SQL | undefined);
+  /** The columns (or expressions) behind each sort field the endpoint offers. */
+  sorts: { [K in SortFieldOf<E>]: SortKey };
   /** Order without a sort, and the unique column that breaks ties and pages exports. */
-  order: { column: AnyPgColumn; dir: 'asc' | 'desc' };
+  order: { column: SortKey; dir: 'asc' | 'desc' };
   key: { column: AnyPgColumn; of(row: S): number };
   /** From a selected row to what the contract answers (a page's rows at once, in order). */
   dto(row: S, ctx: ListContext<A>): D | Promise<D>;
@@ -75,7 +78,8 @@ export function listService<E extends Endpoint, S, D, A extends Scope = AuthCont
     return Promise.all(rows.map((r) => spec.dto(r, ctx)));
   };
   const where = (a: A, args: FilterArgs<E>) => {
-    const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined, spec.base];
+    const base = typeof spec.base === 'function' ? spec.base(args, a) : spec.base;
+    const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined, base];
     for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: FilterArgs<E>, a: A) => SQL | undefined) | null][]) {
       const value = (args as Record<string, unknown>)[key];
       if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a));
@@ -87,7 +91,7 @@ export function listService<E extends Endpoint, S, D, A extends Scope = AuthCont
     page(deps, a, args) {
       const { db } = deps;
       const cond = where(a, args);
-      const order = orderBy(args.sort, spec.sorts as Record<string, AnyPgColumn>, spec.order, spec.key.column);
+      const order = orderBy(args.sort, spec.sorts as Record<string, SortKey>, spec.order, spec.key.column);
       return paged(
         args,
         async (limit, offset) => dtos(await spec.select(db).where(cond).orderBy(...order).limit(limit).offset(offset), deps, a),

@@ -3,6 +3,7 @@ import { BUSLINE, endpoint } from './endpoint';
 import { id, optionalText, requiredText, timestamp, wholeNumber } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grant, grantIn } from './permissions';
+import { onOffFlow } from '../frame/status-flow';
 
 /**
  * Lines of a version (spec §7, prefix /busline/api): busLine, busLineRoute, busLineStation,
@@ -18,8 +19,8 @@ export const directionLabel = (d: number) => LINE_DIRECTIONS[String(d) as keyof 
 /** The directions a line of `direction` travels: both for -1, else itself. */
 export const travelledBy = (direction: number): TravelDirection[] => (direction === -1 ? [0, 1] : direction === 1 ? [1] : [0]);
 
-/** 1 running, 0 disabled (busLine/disable). */
-export const LINE_STATES = { 1: '运营', 0: '停运' } as const;
+/** 1 running, 0 disabled (busLine/disable); sub-lines say the same. */
+export const LINE_STATE = onOffFlow('状态', { code: 1, label: '运营' }, { code: 0, label: '停运' });
 
 /** Longest line a planner can enter; real lines stop well before. */
 export const MAX_LINE_STOPS = 120;
@@ -53,7 +54,7 @@ export const busLineRow = z.object({
   name: z.string(),
   direction: lineDirection,
   isLoop: z.boolean(),
-  state: z.union([z.literal(0), z.literal(1)]),
+  state: LINE_STATE.schema,
   firstBus: z.string().nullable(),
   lastBus: z.string().nullable(),
   /** Fare in fen (spec §5: shown divided by 100). */
@@ -103,10 +104,12 @@ export const busLineList = endpoint({
     versionId: id('版本ID').optional(),
     /** Code or name contains. */
     name: optionalText('线路', 40).optional(),
-    state: z.enum(['0', '1'], { error: '状态应为 0 或 1' }).transform(Number).optional(),
+    state: LINE_STATE.filter.optional(),
   }),
   response: pageOf(busLineRow).extend({ version: versionRef.nullable() }),
   permission: SESSION,
+  // The banner shows the version's status: submitting or voiding it changes this list's answer.
+  reads: ['bus', 'version'],
 });
 
 export const busLineSave = endpoint({
@@ -135,7 +138,7 @@ export const busLineDisable = endpoint({
   title: '停运/恢复线路',
   method: 'POST',
   path: `${BUSLINE}/busLine/disable`,
-  body: z.object({ id: id('线路ID'), state: z.union([z.literal(0), z.literal(1)], { error: '状态应为 0 或 1' }).default(0) }),
+  body: z.object({ id: id('线路ID'), state: LINE_STATE.schema.default(0) }),
   response: busLineRow,
   permission: NETWORK_EDITORS,
 });

@@ -3,21 +3,31 @@ import { BUSLINE, endpoint } from './endpoint';
 import { id, isoDateTime, optionalText, requiredText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grantIn } from './permissions';
+import { statusFlow } from '../frame/status-flow';
 
 /**
  * Line-network versions (spec §3, §7): the version list of spec §7 plus the calls the spec implies
  * (add, status, online time, delete), named in the same style under /bus/line/version/.
  */
 
-/** Both label maps of spec §3 agree on these codes; 1 and 2 read as the review steps. */
-export const VERSION_STATUS = { 0: '开放编辑', 1: '待审核', 2: '审核通过（待上线）', 3: '已上线', 4: '已下线', 5: '已作废' } as const;
-export type VersionStatus = keyof typeof VERSION_STATUS;
-
 /**
- * What a person may do with the status (the job alone takes 2 → 3 and the old 3 → 4):
- * submit 0 → 1, pass 1 → 2, return 1 → 0, void 0/1/2 → 5.
+ * A version's life (spec §3; both of its label maps agree on these codes, 1 and 2 read as the
+ * review steps). What a person may do: submit 0 → 1, pass 1 → 2, return 1 → 0, void 0/1/2 → 5; the
+ * go-live job alone takes 2 → 3 and the old 3 → 4, outside the flow.
  */
-export const VERSION_TRANSITIONS: Readonly<Record<VersionStatus, readonly VersionStatus[]>> = { 0: [1, 5], 1: [2, 0, 5], 2: [5], 3: [], 4: [], 5: [] };
+export const VERSION_STATE = statusFlow({
+  name: '版本状态',
+  states: [
+    { code: 0, label: '开放编辑', tone: 'blue' },
+    { code: 1, label: '待审核', tone: 'amber' },
+    { code: 2, label: '审核通过（待上线）', tone: 'green' },
+    { code: 3, label: '已上线', tone: 'green' },
+    { code: 4, label: '已下线', tone: 'gray' },
+    { code: 5, label: '已作废', tone: 'gray' },
+  ],
+  transitions: { 0: [1, 5], 1: [2, 0, 5], 2: [5] },
+});
+export type VersionStatus = (typeof VERSION_STATE.codes)[number];
 
 /** The version module's button permissions (spec §6), declared once with their labels. */
 export const buttons = {
@@ -28,14 +38,12 @@ export const buttons = {
 } as const;
 const can = grantIn(buttons);
 
-const status = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)], { error: '版本状态应为 0–5' });
-
 export const lineVersion = z.object({
   id: z.number().int(),
   districtId: z.number().int(),
   districtName: z.string().nullable(),
   name: z.string(),
-  status,
+  status: VERSION_STATE.schema,
   onlineAt: timestamp.nullable(),
   wentOnlineAt: timestamp.nullable(),
   remark: z.string().nullable(),
@@ -53,10 +61,12 @@ export const versionPage = endpoint({
   method: 'GET',
   path: `${V}/query/version/page`,
   query: pageQuery(['createdDate', 'status'] as const).extend({
-    status: z.enum(['0', '1', '2', '3', '4', '5'], { error: '版本状态应为 0–5' }).transform(Number).optional(),
+    status: VERSION_STATE.filter.optional(),
   }),
   response: pageOf(lineVersion),
   permission: SESSION,
+  // Each row counts its lines: adding or deleting a line changes this list's answer.
+  reads: ['version', 'bus'],
 });
 
 export const versionAdd = endpoint({
@@ -78,7 +88,7 @@ export const versionUpdateStatus = endpoint({
   title: '修改版本状态',
   method: 'POST',
   path: `${V}/update/status`,
-  body: z.object({ id: id('版本ID'), status, remark: optionalText('说明', 200).optional() }),
+  body: z.object({ id: id('版本ID'), status: VERSION_STATE.schema, remark: optionalText('说明', 200).optional() }),
   response: lineVersion,
   permission: can({ buttons: ['BUS_LINE_VERSION_UPDATE_STATUS'] }),
 });

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import type { SWRResponse } from 'swr';
+import type { z } from 'zod';
 import type { Endpoint } from '../../../shared/api';
 import type { FilterKeyOf, ListInput, RowOf, SortFieldOf } from '../../../shared/frame/list';
 import type { CallInput } from '../../lib/http';
@@ -12,6 +14,8 @@ export interface ListDecl<E extends Endpoint> {
   endpoint: E;
   /** The filters shown, in order, by the endpoint's own names. */
   filters: FilterSpec<E>;
+  /** Filters a link sets (`?versionId=`) with no field in the bar: read from and kept in the address. */
+  linkFilters?: readonly FilterKeyOf<E>[];
   /** Personal data (a phone, a citizen id): kept in memory, never in the address (useTableState). */
   privateFilters?: readonly FilterKeyOf<E>[];
   keepOutOfAddress?(key: FilterKeyOf<E>, value: string): boolean;
@@ -32,14 +36,15 @@ export type ListColumn<E extends Endpoint> = Column<RowOf<E>, SortFieldOf<E>>;
 export function useResourceList<E extends Endpoint>(decl: ListDecl<E>) {
   const { endpoint } = decl;
   const table = useTableState<FilterKeyOf<E>>({
-    filters: Object.keys(decl.filters) as FilterKeyOf<E>[],
+    filters: [...(Object.keys(decl.filters) as FilterKeyOf<E>[]), ...(decl.linkFilters ?? [])],
     schema: listSchema(endpoint),
     privateFilters: decl.privateFilters,
     keepOutOfAddress: decl.keepOutOfAddress,
   });
   const values = { ...table.query, ...decl.fixed };
   const input: CallInput = endpoint.bodyFormOf ? { body: values, params: decl.params } : { query: values, params: decl.params };
-  const result = useApi(endpoint, decl.enabled === false ? null : input);
+  // The whole answer, typed: a list's extras beside its rows (线路列表's version) are the screen's to show.
+  const result = useApi(endpoint, decl.enabled === false ? null : input) as SWRResponse<z.output<E['response']>>;
   const data = result.data as { content?: RowOf<E>[] } | RowOf<E>[] | undefined;
   const rows: RowOf<E>[] = Array.isArray(data) ? data : (data?.content ?? []);
   return { endpoint, table, result, rows, filters: filterDefs(endpoint, decl.filters) };

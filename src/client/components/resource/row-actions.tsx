@@ -40,6 +40,11 @@ export interface Confirm<R> {
   confirmLabel?: Text<R>;
   /** 作废, 删除, 合并: focus starts on 取消 (ConfirmDialog). */
   irreversible?: boolean;
+  /**
+   * Close on the server's refusal too: when asking again would get the same answer (a version
+   * without lines), the refusal toast is the end of it. Unset, the dialog stays for another try.
+   */
+  closeOnRefusal?: boolean;
 }
 
 /** An action that is one call: asked first when it cannot be undone, or offering 撤销 when it can. */
@@ -190,6 +195,7 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
           className={danger(a, row) ? '!text-red-600' : ''}
           aria-label={`${label(a, row)} ${rowName(row)}`}
           aria-keyshortcuts={a.hotkey}
+          aria-haspopup={isCall(a) && a.confirm ? 'dialog' : undefined}
           title={a.hotkey ? `${label(a, row)}（${a.hotkey}）` : undefined}
         >
           {label(a, row)}
@@ -243,7 +249,7 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
           danger={danger(pending.action, first)}
           irreversible={confirm.irreversible}
           busy={busy}
-          onConfirm={() => void run(pending.action, pending.rows).then((done) => done && setAsking(null))}
+          onConfirm={() => void run(pending.action, pending.rows).then((done) => (done || confirm.closeOnRefusal) && setAsking(null))}
           onClose={() => setAsking(null)}
         >
           {pending.rows.length > 1 ? <p>将对所选 {pending.rows.length} 项执行「{label(pending.action, first)}」：{pending.rows.map(rowName).join('、')}</p> : confirm.body(first)}

@@ -1,5 +1,5 @@
 import { lineVersion } from '../../../shared/api';
-import { VERSION_STATUS, type VersionStatus } from '../../../shared/api/line-version';
+import { VERSION_STATE, type VersionStatus } from '../../../shared/api/line-version';
 import { parseTypedDateTime } from '../../../shared/domain/time';
 import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
@@ -12,7 +12,7 @@ import { versionTitle } from './version-title';
 /** The area's versions in the given statuses, as palette choices. */
 const versionsIn = (...statuses: VersionStatus[]) => async () => {
   const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true })));
-  return pages.flatMap((p) => p.content).map((v) => ({ value: String(v.id), label: v.name, keywords: [v.districtName ?? '', VERSION_STATUS[v.status]] }));
+  return pages.flatMap((p) => p.content).map((v) => ({ value: String(v.id), label: v.name, keywords: [v.districtName ?? '', VERSION_STATE.label(v.status)] }));
 };
 const passedVersions = versionsIn(2);
 
@@ -25,7 +25,7 @@ function statusCommand(id: string, title: string, from: VersionStatus[], to: 0 |
     keywords,
     permission: lineVersion.versionUpdateStatus.permission,
     page: pagePath('version', 'version'),
-    args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
+    args: [{ name: 'id', label: `选择${from.map(VERSION_STATE.label).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
     run: (ctx, a) => {
       api
         .call(lineVersion.versionUpdateStatus, { body: { id: Number(a.id), status: to } })
@@ -52,7 +52,7 @@ function askingCommand(id: string, title: string, from: VersionStatus[], action:
     keywords,
     permission: endpoint.permission,
     page: pagePath('version', 'version'),
-    args: [{ name: 'id', label: `选择${from.map((f) => VERSION_STATUS[f]).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
+    args: [{ name: 'id', label: `选择${from.map(VERSION_STATE.label).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
     run: (ctx, a) => ctx.navigate(pagePath('version', 'version', { action, query: { id: a.id } })),
   };
 }
@@ -125,7 +125,7 @@ export const versionSources: EntitySource[] = [
       return page.content.map((v) => ({
         key: `version:${v.id}`,
         title: v.name,
-        subtitle: [VERSION_STATUS[v.status], v.districtName].filter(Boolean).join(' · '),
+        subtitle: [VERSION_STATE.label(v.status), v.districtName].filter(Boolean).join(' · '),
         path: v.status === 3 ? pagePath('version', 'version', { query: { status: 3 } }) : pagePath('version', 'version', { action: 'diff', query: { id: v.id } }),
       }));
     },

@@ -1,6 +1,6 @@
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { busLine } from '../../../shared/api';
-import { VERSION_STATUS, type VersionStatus } from '../../../shared/api/line-version';
+import { VERSION_STATE, type VersionStatus } from '../../../shared/api/line-version';
 import { isAllowed } from '../../../shared/api/permissions';
 import type { AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
@@ -20,7 +20,7 @@ export type VersionRow = typeof t.lineVersions.$inferSelect;
 export const isPlanner = (a: AuthContext) => isAllowed(busLine.busLineSave.permission, a);
 export const canEdit = (a: AuthContext, v: Pick<VersionRow, 'status'>) => v.status === 0 && isPlanner(a);
 
-const statusLabel = (s: number) => VERSION_STATUS[s as VersionStatus] ?? String(s);
+const statusLabel = (s: number) => VERSION_STATE.label(s as VersionStatus);
 
 export async function loadLine(db: Db, a: AuthContext, lineId: number): Promise<{ line: LineRow; version: VersionRow }> {
   const [row] = await db.select({ line: t.busLines, version: t.lineVersions }).from(t.busLines).innerJoin(t.lineVersions, eq(t.lineVersions.id, t.busLines.versionId)).where(eq(t.busLines.id, lineId));

@@ -1,15 +1,15 @@
-import { and, asc, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { busLine } from '../../../shared/api';
+import { busLine } from '../../../shared/api';
 import { directionLabel, travelledBy } from '../../../shared/api/bus-line';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, isUniqueViolation } from '../../lib/errors';
-import { paged } from '../../lib/paging';
+import { listService } from '../../lib/list';
 import { contains, iso } from '../../lib/sql';
-import { type LineRow, canEdit, listVersions, loadLine, lockEditableLine, openVersionForNewLine, versionRef } from './access';
+import { type LineRow, canEdit, currentVersions, listVersions, loadLine, lockEditableLine, openVersionForNewLine, versionRef } from './access';
 import { stopsOf } from './stops';
 
 type ListQuery = z.output<typeof busLine.busLineList.query>;
@@ -56,25 +56,29 @@ export async function lineRow(db: Db, id: number) {
   return lineDto(r!);
 }
 
-/** Line codes sort as people read them: 2, 9, 49, 101, then 隧道三线. */
-const naturalCode = (dir: 'asc' | 'desc') => {
-  const d = dir === 'asc' ? asc : desc;
-  return [d(sql`length(${t.busLines.code})`), d(t.busLines.code)];
-};
+/** 线路列表: the lines of a version, by code or name and state; line codes sort as people read them (2, 9, 49, 101, then 隧道三线). */
+export const lineList = listService({
+  endpoint: busLine.busLineList,
+  select: selectLines,
+  count: (db) => db.select({ n: count() }).from(t.busLines).innerJoin(t.lineVersions, eq(t.lineVersions.id, t.busLines.versionId)),
+  scope: t.lineVersions.districtId,
+  filters: {
+    versionId: (versionId) => eq(t.busLines.versionId, versionId),
+    name: (name) => or(contains(t.busLines.code, name), contains(t.busLines.name, name)),
+    state: (state) => eq(t.busLines.state, state),
+  },
+  base: (q, a) => (q.versionId === undefined ? currentVersions(a) : undefined),
+  sorts: { code: [sql`length(${t.busLines.code})`, t.busLines.code], name: t.busLines.name, updatedDate: t.busLines.updatedAt },
+  order: { column: [sql`length(${t.busLines.code})`, t.busLines.code], dir: 'asc' },
+  key: { column: t.busLines.id, of: (r) => r.line.id },
+  dto: (r) => lineDto(r),
+});
 
+/** The page with the version it shows (one asked for, or the area's current one), for the screen's banner. */
 export async function listLines(deps: AppDeps, a: AuthContext, q: ListQuery) {
+  // Resolved first: an unknown version or one of another district is refused, not an empty page.
   const versions = await listVersions(deps.db, a, q.versionId);
-  const where: (SQL | undefined)[] = [inArray(t.busLines.versionId, versions.length ? versions.map((v) => v.id) : [-1])];
-  if (q.name) where.push(sql`(${contains(t.busLines.code, q.name)} or ${contains(t.busLines.name, q.name)})`);
-  if (q.state !== undefined) where.push(eq(t.busLines.state, q.state));
-  const cond = and(...where);
-  const [field, dir] = (q.sort ?? 'code,asc').split(',') as [string, 'asc' | 'desc'];
-  const order = field === 'name' ? [dir === 'asc' ? asc(t.busLines.name) : desc(t.busLines.name)] : field === 'updatedDate' ? [dir === 'asc' ? asc(t.busLines.updatedAt) : desc(t.busLines.updatedAt)] : naturalCode(dir);
-  const page = await paged(
-    q,
-    async (limit, offset) => (await selectLines(deps.db).where(cond).orderBy(...order, asc(t.busLines.id)).limit(limit).offset(offset)).map(lineDto),
-    () => deps.db.select({ n: count() }).from(t.busLines).where(cond),
-  );
+  const page = await lineList.page(deps, a, q);
   return { ...page, version: versions.length === 1 ? versionRef(versions[0]) : null };
 }
 

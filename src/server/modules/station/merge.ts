@@ -5,7 +5,7 @@ import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, notFound } from '../../lib/errors';
 import { assertInScope } from '../../lib/scope';
-import { VERSION_STATUS, type VersionStatus } from '../../../shared/api/line-version';
+import { VERSION_STATE, type VersionStatus } from '../../../shared/api/line-version';
 import { stationById } from './service';
 
 export interface MergeQuery {
@@ -73,7 +73,7 @@ export async function mergeStations(deps: AppDeps, a: AuthContext, q: MergeQuery
     const { keep, merge } = await both(tx, a, q, true);
     const use = await usage(tx, merge.id);
     if (use.blockedBy.length) {
-      const names = use.blockedBy.map((v) => `「${v.versionName}」（${VERSION_STATUS[v.status as VersionStatus] ?? v.status}）`).join('、');
+      const names = use.blockedBy.map((v) => `「${v.versionName}」（${VERSION_STATE.label(v.status as VersionStatus)}）`).join('、');
       throw fail(`站点「${merge.name}」被不可编辑的版本使用，不能合并：${names}`, { blockedBy: use.blockedBy });
     }
     const lineIds = [...new Set(use.affected.map((r) => r.lineId))];

@@ -1,21 +1,22 @@
-import { and, count, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { lineVersion } from '../../../shared/api';
-import { VERSION_STATUS, VERSION_TRANSITIONS, type VersionStatus } from '../../../shared/api/line-version';
+import { lineVersion as api } from '../../../shared/api';
+import { VERSION_STATE, type VersionStatus } from '../../../shared/api/line-version';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
 import { fail, isUniqueViolation, notFound } from '../../lib/errors';
-import { orderBy, paged } from '../../lib/paging';
-import { assertInScope, inScope } from '../../lib/scope';
+import { listService } from '../../lib/list';
+import { assertInScope } from '../../lib/scope';
+import { moveStatus } from '../../lib/transition';
 import { iso } from '../../lib/sql';
 import { validateVersion } from './validate';
 
-type PageQuery = z.output<typeof lineVersion.versionPage.query>;
-type AddBody = z.output<typeof lineVersion.versionAdd.body>;
-type StatusBody = z.output<typeof lineVersion.versionUpdateStatus.body>;
-type OnlineBody = z.output<typeof lineVersion.versionSetOnlineTime.body>;
+type PageQuery = z.output<typeof api.versionPage.query>;
+type AddBody = z.output<typeof api.versionAdd.body>;
+type StatusBody = z.output<typeof api.versionUpdateStatus.body>;
+type OnlineBody = z.output<typeof api.versionSetOnlineTime.body>;
 
 const lineCount = sql<number>`(select count(*)::int from ${t.busLines} where ${t.busLines.versionId} = ${t.lineVersions.id})`;
 const columns = { v: t.lineVersions, districtName: t.districts.name, lineCount };
@@ -42,17 +43,20 @@ async function load(db: Db, id: number) {
   return dto(row);
 }
 
-export async function pageVersions(deps: AppDeps, a: AuthContext, q: PageQuery) {
-  const where: (SQL | undefined)[] = [inScope(a, t.lineVersions.districtId)];
-  if (q.status !== undefined) where.push(eq(t.lineVersions.status, q.status));
-  const cond = and(...where);
-  const order = orderBy(q.sort, { createdDate: t.lineVersions.createdAt, status: t.lineVersions.status }, { column: t.lineVersions.createdAt, dir: 'desc' }, t.lineVersions.id);
-  return paged(
-    q,
-    async (limit, offset) => (await select(deps.db).where(cond).orderBy(...order).limit(limit).offset(offset)).map(dto),
-    () => deps.db.select({ n: count() }).from(t.lineVersions).where(cond),
-  );
-}
+/** 线网版本: the area's versions, newest first, by status. */
+export const versionList = listService({
+  endpoint: api.versionPage,
+  select,
+  count: (db) => db.select({ n: count() }).from(t.lineVersions),
+  scope: t.lineVersions.districtId,
+  filters: { status: (status) => eq(t.lineVersions.status, status) },
+  sorts: { createdDate: t.lineVersions.createdAt, status: t.lineVersions.status },
+  order: { column: t.lineVersions.createdAt, dir: 'desc' },
+  key: { column: t.lineVersions.id, of: (r) => r.v.id },
+  dto: (r) => dto(r),
+});
+
+export const pageVersions = (deps: AppDeps, a: AuthContext, q: PageQuery) => versionList.page(deps, a, q);
 
 /** A new version starts as a copy of the district's online network (lines, stops, paths, sub-lines). */
 export async function copyNetwork(db: Db, fromVersionId: number, toVersionId: number, now: Date): Promise<number> {
@@ -104,7 +108,7 @@ async function lockVersion(db: Db, a: AuthContext, id: number) {
   return v;
 }
 
-const label = (s: number) => VERSION_STATUS[s as VersionStatus] ?? String(s);
+const label = (s: number) => VERSION_STATE.label(s as VersionStatus);
 
 /**
  * A version without a line is no network: going online would leave its district with none. It is
@@ -116,24 +120,38 @@ async function hasLines(db: Db, versionId: number): Promise<boolean> {
 }
 const NO_LINES = (step: string) => `版本中没有线路，不能${step}`;
 
+/**
+ * A person's status move: the flow decides which moves exist (moveStatus: row lock, the flow's
+ * refusal, the guarded update); towards online a version must also have lines, and submitting
+ * checks the whole network. Those checks run only for a move the flow allows, so a refused move
+ * reads as the flow's refusal, whatever the network.
+ */
 export async function updateStatus(deps: AppDeps, a: AuthContext, body: StatusBody) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const v = await lockVersion(tx, a, body.id);
     const from = v.status as VersionStatus;
-    if (!VERSION_TRANSITIONS[from].includes(body.status)) throw fail(`版本「${v.name}」不能从「${label(from)}」改为「${label(body.status)}」`);
-    if ((body.status === 1 || body.status === 2) && !(await hasLines(tx, v.id))) throw fail(NO_LINES(body.status === 1 ? '提交审核' : '审核通过'));
-    if (body.status === 1) {
-      const problems = await validateVersion(tx, v.id);
-      if (problems.length) throw fail(`版本「${v.name}」有 ${problems.length} 个问题，不能提交审核：${problems[0]!.msg}${problems.length > 1 ? ' 等' : ''}`, { problems });
+    const what = `版本「${v.name}」`;
+    if (VERSION_STATE.can(from, body.status)) {
+      if ((body.status === 1 || body.status === 2) && !(await hasLines(tx, v.id))) throw fail(NO_LINES(body.status === 1 ? '提交审核' : '审核通过'));
+      if (body.status === 1) {
+        const problems = await validateVersion(tx, v.id);
+        if (problems.length) throw fail(`${what}有 ${problems.length} 个问题，不能提交审核：${problems[0]!.msg}${problems.length > 1 ? ' 等' : ''}`, { problems });
+      }
     }
     const before = await load(tx, v.id);
-    await tx
-      .update(t.lineVersions)
-      .set({ status: body.status, remark: body.remark ?? v.remark, updatedAt: now, ...(body.status === 0 || body.status === 5 ? { onlineAt: null } : {}) })
-      .where(eq(t.lineVersions.id, v.id));
+    await moveStatus(tx, {
+      flow: VERSION_STATE,
+      table: t.lineVersions,
+      key: t.lineVersions.id,
+      id: v.id,
+      status: t.lineVersions.status,
+      to: body.status,
+      set: { status: body.status, remark: body.remark ?? v.remark, updatedAt: now, ...(body.status === 0 || body.status === 5 ? { onlineAt: null } : {}) },
+      what,
+    });
     const after = await load(tx, v.id);
-    await audit(tx, a.actor, { type: 'VERSION_STATUS', targetDistrictId: v.districtId, target: `version/${v.id}`, summary: `版本「${v.name}」${label(from)} → ${label(body.status)}${body.remark ? `：${body.remark}` : ''}`, before, after }, now);
+    await audit(tx, a.actor, { type: 'VERSION_STATUS', targetDistrictId: v.districtId, target: `version/${v.id}`, summary: `${what}${label(from)} → ${label(body.status)}${body.remark ? `：${body.remark}` : ''}`, before, after }, now);
     return after;
   });
 }

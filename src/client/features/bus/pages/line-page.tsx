@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { type BusLineInfo, busLine } from '../../../../shared/api';
-import { LINE_STATES, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
-import { VERSION_STATUS, type VersionStatus } from '../../../../shared/api/line-version';
+import { LINE_STATE, directionLabel, travelledBy } from '../../../../shared/api/bus-line';
+import { VERSION_STATE, type VersionStatus } from '../../../../shared/api/line-version';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
@@ -53,7 +53,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
   const [busy, setBusy] = useState(false);
   const canDelete = useAllowed(busLine.busLineDelete.permission);
   const district = useDistrictName(line.districtId) ?? '本区域';
-  const status = VERSION_STATUS[line.version.status as VersionStatus] ?? '';
+  const status = VERSION_STATE.label(line.version.status as VersionStatus);
   const toggle = async () => {
     setBusy(true);
     try {
@@ -86,7 +86,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
             { term: '方向', value: `${directionLabel(line.direction)}${line.isLoop ? ' · 环线' : ''}` },
             { term: '运营时间', value: line.firstBus || line.lastBus ? `${line.firstBus ?? '—'} – ${line.lastBus ?? '—'}` : '—' },
             { term: '票价', value: `${fenToYuan(line.fare)} 元` },
-            { term: '状态', value: LINE_STATES[line.state] },
+            { term: '状态', value: LINE_STATE.label(line.state) },
             { term: '版本', value: `${line.version.name}（${status}）` },
             { term: '子线路', value: `${line.subLines} 条` },
           ]}

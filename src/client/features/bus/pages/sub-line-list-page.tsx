@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { type SubLine, busLine } from '../../../../shared/api';
-import { LINE_STATES, directionLabel } from '../../../../shared/api/bus-line';
+import { LINE_STATE, directionLabel } from '../../../../shared/api/bus-line';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
@@ -57,7 +57,7 @@ export function SubLineListPage() {
     { id: 'line', header: '所属线路', cell: (d) => `${d.lineName}（${d.lineCode}）` },
     { id: 'direction', header: '方向', cell: (d) => directionLabel(d.direction) },
     { id: 'stops', header: '停靠站数', align: 'right', cell: (d) => (d.allStationsOn ? `全部（${d.stops}）` : d.stops), className: 'tabular-nums' },
-    { id: 'state', header: '状态', cell: (d) => LINE_STATES[(d.state ? 1 : 0) as 0 | 1] },
+    { id: 'state', header: '状态', cell: (d) => LINE_STATE.label(d.state ? 1 : 0) },
     { id: 'updatedDate', header: '更新时间', sort: 'updatedDate', cell: (d) => formatDateTime(d.updatedDate), className: 'tabular-nums', hiddenByDefault: true },
     {
       id: 'actions',

@@ -1,58 +1,93 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { type LineVersion, lineVersion } from '../../../../shared/api';
-import { VERSION_STATUS, VERSION_TRANSITIONS, type VersionStatus } from '../../../../shared/api/line-version';
+import { VERSION_STATE, type VersionStatus } from '../../../../shared/api/line-version';
 import { formatDateTime, parseTypedDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { type Column, DataTable } from '../../../components/data-table';
-import type { FilterDef } from '../../../components/filter-bar';
 import { Field } from '../../../components/field';
 import { Modal, ModalActions } from '../../../components/modal';
+import { flowFilter } from '../../../components/resource/list-filters';
+import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
+import { type RowAction, callAction, useRowActions } from '../../../components/resource/row-actions';
+import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
-import { useTableState } from '../../../components/table-state';
 import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { queryText } from '../../../lib/http';
 import { useAllowed } from '../../../lib/permission';
+import { useRevalidate } from '../../../lib/revalidate';
 import { useScreenAction } from '../../../lib/screen-action';
-import { useApi } from '../../../lib/use-api';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { AddVersionDialog } from '../components/add-version-dialog';
 import { DiffDialog } from '../components/diff-dialog';
 import { districtOf, versionTitle } from '../version-title';
 
-const FILTER_KEYS = ['status'] as const;
-type FilterKey = (typeof FILTER_KEYS)[number];
+const columns: ListColumn<typeof lineVersion.versionPage>[] = [
+  { id: 'name', header: '版本名称', fixed: true, cell: (v) => <span className="font-medium text-gray-800">{v.name}</span> },
+  { id: 'district', header: '区域', cell: (v) => v.districtName ?? '—' },
+  { id: 'status', header: '状态', sort: 'status', cell: (v) => <FlowBadge flow={VERSION_STATE} code={v.status} /> },
+  { id: 'lines', header: '线路数', align: 'right', cell: (v) => v.lineCount, className: 'tabular-nums' },
+  { id: 'onlineAt', header: '上线时间', cell: (v) => (v.wentOnlineAt ? formatDateTime(v.wentOnlineAt) : v.onlineAt ? `计划 ${formatDateTime(v.onlineAt, 'YYYY-MM-DD HH:mm')}` : '—'), className: 'tabular-nums' },
+  { id: 'createdDate', header: '创建时间', sort: 'createdDate', cell: (v) => formatDateTime(v.createdDate), className: 'tabular-nums' },
+];
 
-const STATUS_STYLE: Record<VersionStatus, string> = {
-  0: 'bg-blue-50 text-blue-700',
-  1: 'bg-orange-50 text-orange-700',
-  2: 'bg-green-50 text-green-700',
-  3: 'bg-green-700 text-white',
-  4: 'bg-gray-100 text-gray-600',
-  5: 'bg-gray-100 text-gray-600',
-};
+const UPDATE = lineVersion.versionUpdateStatus;
+const toStatus = (status: VersionStatus) => (v: LineVersion) => ({ body: { id: v.id, status } });
+const done = (label: string) => (v: LineVersion) => `版本${versionTitle(v)}已${label}`;
 
 /**
- * The buttons a person may press for a status (the job alone takes a version online). Submitting
- * and returning can be undone by the other; passing cannot (a passed version is only scheduled or
- * voided), so it asks first, as 作废 does.
+ * What a person may do with a version's status, as the flow allows it (the job alone takes one
+ * online). Submitting and returning each undo the other, so they offer 撤销; passing and voiding
+ * cannot be taken back (a passed version is only scheduled or voided), so they ask, naming the
+ * version and its district. A refusal (an empty version, the network's first problem) is final:
+ * the toast says it and the question closes.
  */
-const ACTIONS: Record<VersionStatus, readonly { to: VersionStatus; label: string; asks?: true }[]> = {
-  0: [{ to: 1, label: '提交审核' }],
-  1: [
-    { to: 2, label: '审核通过', asks: true },
-    { to: 0, label: '退回' },
-  ],
-  2: [],
-  3: [],
-  4: [],
-  5: [],
-};
+const statusActions: readonly RowAction<LineVersion>[] = [
+  callAction({
+    id: 'submit',
+    label: '提交审核',
+    hotkey: 's',
+    permission: UPDATE.permission,
+    when: (v) => VERSION_STATE.can(v.status, 1),
+    endpoint: UPDATE,
+    input: toStatus(1),
+    done: done('提交审核'),
+    undo: { input: toStatus(0), done: (v) => `已撤销：版本${versionTitle(v)}退回开放编辑` },
+  }),
+  callAction({
+    id: 'pass',
+    label: '审核通过',
+    hotkey: 'p',
+    permission: UPDATE.permission,
+    when: (v) => VERSION_STATE.can(v.status, 2),
+    endpoint: UPDATE,
+    input: toStatus(2),
+    done: done('审核通过'),
+    confirm: { title: (v) => `审核通过版本${versionTitle(v)}`, body: (v) => <AskText to={2} version={v} />, irreversible: true, closeOnRefusal: true },
+  }),
+  callAction({
+    id: 'return',
+    label: '退回',
+    hotkey: 'r',
+    permission: UPDATE.permission,
+    when: (v) => VERSION_STATE.can(v.status, 0),
+    endpoint: UPDATE,
+    input: toStatus(0),
+    done: done('退回'),
+    undo: { input: toStatus(1), done: (v) => `已撤销：版本${versionTitle(v)}重新提交审核` },
+  }),
+];
 
-/** The two steps that cannot be taken back, each asked in a dialog naming the version and its district. */
-type Asking = { to: 2 | 5; version: LineVersion };
-const ASK_LABEL = { 2: '审核通过', 5: '作废' } as const;
+const voidAction = callAction({
+  id: 'void',
+  label: '作废',
+  permission: lineVersion.versionDelete.permission,
+  danger: true,
+  when: (v: LineVersion) => VERSION_STATE.can(v.status, 5),
+  endpoint: lineVersion.versionDelete,
+  input: (v) => ({ body: { id: v.id } }),
+  done: done('作废'),
+  confirm: { title: (v) => `作废版本${versionTitle(v)}`, body: (v) => <AskText to={5} version={v} />, irreversible: true, closeOnRefusal: true },
+});
 
 /**
  * 线网版本 (ListVersion): a district's network versions and their life: submit (checked against
@@ -60,14 +95,20 @@ const ASK_LABEL = { 2: '审核通过', 5: '作废' } as const;
  * void. Only an open version is edited.
  */
 export function VersionPage() {
-  const table = useTableState<FilterKey>({ filters: FILTER_KEYS, schema: lineVersion.versionPage.query });
-  const versions = useApi(lineVersion.versionPage, { query: table.query });
-  const canStatus = useAllowed(lineVersion.versionUpdateStatus.permission);
-  const canSchedule = useAllowed(lineVersion.versionSetOnlineTime.permission);
-  const canVoid = useAllowed(lineVersion.versionDelete.permission);
+  const list = useResourceList({ endpoint: lineVersion.versionPage, filters: { status: flowFilter(VERSION_STATE, '状态') } });
   const [scheduling, setScheduling] = useState<LineVersion | null>(null);
   const [comparing, setComparing] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
+  const revalidate = useRevalidate();
+  const actions = useRowActions<LineVersion>(
+    [
+      { id: 'diff', label: '对比', hotkey: 'd', primary: true, permission: lineVersion.versionDiff.permission, when: (v) => v.status !== 3, open: (v) => setComparing(v.id) },
+      ...statusActions,
+      { id: 'schedule', label: '设置上线时间', hotkey: 't', permission: lineVersion.versionSetOnlineTime.permission, when: (v) => v.status === 2, open: setScheduling },
+      voidAction,
+    ],
+    (v) => v.name,
+  );
   const canAdd = useAllowed(lineVersion.versionAdd.permission);
   const noArea = useNoAreaChosen();
   useScreenAction(['version', 'version', 'add'], () => canAdd && setAdding(true));
@@ -78,115 +119,39 @@ export function VersionPage() {
     },
     ['id'],
   );
-  const [busy, setBusy] = useState(false);
-  const [asking, setAsking] = useState<Asking | null>(null);
 
   // The palette's 作废版本 and 审核通过版本 land here (`?action=void&id=`): the same question as the buttons.
-  const askFromPalette = (to: 2 | 5) => async (args: URLSearchParams) => {
-    const id = Number(args.get('id'));
-    const from = to === 5 ? ([0, 1, 2] as const) : ([1] as const);
-    const v = versions.data?.content.find((x) => x.id === id) ?? (await findVersion(id, from));
+  const askFromPalette = (id: 'void' | 'pass') => async (args: URLSearchParams) => {
+    const versionId = Number(args.get('id'));
+    const from = id === 'void' ? VERSION_STATE.sources(5) : VERSION_STATE.sources(2);
+    const v = list.rows.find((x) => x.id === versionId) ?? (await findVersion(versionId, from));
     if (!v) {
       toast.error('版本不存在，或已不在可操作的状态');
       return;
     }
-    if ((to === 5 ? canVoid : canStatus) && VERSION_TRANSITIONS[v.status].includes(to)) setAsking({ to, version: v });
+    const action = actions.of(v).find((a) => a.id === id);
+    if (action) actions.trigger(action, v);
   };
-  useScreenAction(['version', 'version', 'void'], (args) => void askFromPalette(5)(args), ['id']);
-  useScreenAction(['version', 'version', 'pass'], (args) => void askFromPalette(2)(args), ['id']);
-
+  useScreenAction(['version', 'version', 'void'], (args) => void askFromPalette('void')(args), ['id']);
+  useScreenAction(['version', 'version', 'pass'], (args) => void askFromPalette('pass')(args), ['id']);
   useScreenAction(['version', 'version', 'schedule'],
     (args) => {
-      const id = Number(args.get('id'));
-      const v = versions.data?.content.find((x) => x.id === id);
-      if (v && canSchedule) setScheduling(v);
+      const v = list.rows.find((x) => x.id === Number(args.get('id')));
+      const action = v && actions.of(v).find((a) => a.id === 'schedule');
+      if (v && action) actions.trigger(action, v);
     },
     ['id'],
   );
 
-  const act = async (v: LineVersion, to: VersionStatus, label: string) => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      if (to === 5) await api.call(lineVersion.versionDelete, { body: { id: v.id } });
-      else await api.call(lineVersion.versionUpdateStatus, { body: { id: v.id, status: to } });
-      toast.success(`版本${versionTitle(v)}已${label}`);
-    } catch {
-      // The refusal (with the first problem found) is in the toast; asking again would get the same answer.
-    } finally {
-      setAsking(null);
-      setBusy(false);
-      void versions.mutate();
-    }
-  };
-
-  const filters = useMemo<FilterDef<FilterKey>[]>(
-    () => [
-      {
-        key: 'status',
-        label: '状态',
-        type: 'select',
-        options: [{ value: '', label: '全部' }, ...Object.entries(VERSION_STATUS).map(([value, label]) => ({ value, label }))],
-      },
-    ],
-    [],
-  );
-  const columns: Column<LineVersion>[] = [
-    { id: 'name', header: '版本名称', fixed: true, cell: (v) => <span className="font-medium text-gray-800">{v.name}</span> },
-    { id: 'district', header: '区域', cell: (v) => v.districtName ?? '—' },
-    { id: 'status', header: '状态', sort: 'status', cell: (v) => <span className={`rounded px-1.5 py-0.5 text-xs ${STATUS_STYLE[v.status]}`}>{VERSION_STATUS[v.status]}</span> },
-    { id: 'lines', header: '线路数', align: 'right', cell: (v) => v.lineCount, className: 'tabular-nums' },
-    { id: 'onlineAt', header: '上线时间', cell: (v) => (v.wentOnlineAt ? formatDateTime(v.wentOnlineAt) : v.onlineAt ? `计划 ${formatDateTime(v.onlineAt, 'YYYY-MM-DD HH:mm')}` : '—'), className: 'tabular-nums' },
-    { id: 'createdDate', header: '创建时间', sort: 'createdDate', cell: (v) => formatDateTime(v.createdDate), className: 'tabular-nums' },
-    {
-      id: 'actions',
-      header: '操作',
-      fixed: true,
-      cell: (v) => (
-        <span className="flex flex-wrap gap-1">
-          {v.status !== 3 && (
-            <Button variant="text" onClick={() => setComparing(v.id)} aria-label={`对比 ${v.name}`}>
-              对比
-            </Button>
-          )}
-          {canStatus &&
-            ACTIONS[v.status].map((a) => (
-              <Button
-                key={a.to}
-                variant="text"
-                disabled={busy}
-                onClick={() => (a.asks ? setAsking({ to: 2, version: v }) : void act(v, a.to, a.label))}
-                aria-label={`${a.label} ${v.name}`}
-                aria-haspopup={a.asks ? 'dialog' : undefined}
-              >
-                {a.label}
-              </Button>
-            ))}
-          {canSchedule && v.status === 2 && (
-            <Button variant="text" onClick={() => setScheduling(v)} aria-label={`设置上线时间 ${v.name}`}>
-              设置上线时间
-            </Button>
-          )}
-          {canVoid && VERSION_TRANSITIONS[v.status].includes(5) && (
-            <Button variant="text" className="!text-red-600" disabled={busy} onClick={() => setAsking({ to: 5, version: v })} aria-label={`作废 ${v.name}`} aria-haspopup="dialog">
-              作废
-            </Button>
-          )}
-        </span>
-      ),
-    },
-  ];
   return (
     <ScreenSection title="线网版本">
-      <DataTable
+      <ResourceTable
+        list={list}
+        actions={actions}
         id="version.list"
         label="线网版本列表"
         columns={columns}
         rowKey={(v) => v.id}
-        result={versions}
-        state={table}
-        filters={filters}
-        onRowActivate={(v) => v.status !== 3 && setComparing(v.id)}
         activateHint={(v) => (v.status !== 3 ? '按 Enter 对比线上版本' : undefined)}
         toolbar={
           canAdd && (
@@ -195,40 +160,29 @@ export function VersionPage() {
             </Button>
           )
         }
-      />
-      <ConfirmDialog
-        open={!!asking}
-        irreversible
-        danger={asking?.to === 5}
-        title={asking ? `${ASK_LABEL[asking.to]}版本${versionTitle(asking.version)}` : ''}
-        confirmLabel={asking ? ASK_LABEL[asking.to] : ''}
-        busy={busy}
-        onConfirm={() => asking && void act(asking.version, asking.to, ASK_LABEL[asking.to])}
-        onClose={() => setAsking(null)}
       >
-        {asking && <AskText asking={asking} />}
-      </ConfirmDialog>
-      {comparing && <DiffDialog versionId={comparing} onClose={() => setComparing(null)} />}
-      {adding && <AddVersionDialog onClose={() => setAdding(false)} onSaved={() => setAdding(false)} />}
-      {scheduling && (
-        <ScheduleDialog
-          version={scheduling}
-          onClose={() => setScheduling(null)}
-          onSaved={() => {
-            setScheduling(null);
-            void versions.mutate();
-          }}
-        />
-      )}
+        {comparing && <DiffDialog versionId={comparing} onClose={() => setComparing(null)} />}
+        {adding && <AddVersionDialog onClose={() => setAdding(false)} onSaved={() => setAdding(false)} />}
+        {scheduling && (
+          <ScheduleDialog
+            version={scheduling}
+            onClose={() => setScheduling(null)}
+            onSaved={() => {
+              setScheduling(null);
+              void revalidate(lineVersion.versionSetOnlineTime);
+            }}
+          />
+        )}
+      </ResourceTable>
     </ScreenSection>
   );
 }
 
 /** What 作废 and 审核通过 ask: the version, its district, its status and lines, and what follows. */
-function AskText({ asking: { to, version: v } }: { asking: Asking }) {
+function AskText({ to, version: v }: { to: 2 | 5; version: LineVersion }) {
   const named = (
     <>
-      <b>{districtOf(v)}</b> 的版本 <b>「{v.name}」</b>（{VERSION_STATUS[v.status]}，{v.lineCount} 条线路）
+      <b>{districtOf(v)}</b> 的版本 <b>「{v.name}」</b>（{VERSION_STATE.label(v.status)}，{v.lineCount} 条线路）
     </>
   );
   return to === 5 ? (
