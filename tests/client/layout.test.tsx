@@ -38,25 +38,25 @@ describe('tags view', () => {
     const first = renderWithUser(<App />);
     const { user } = first;
     const nav = await mainMenu();
-    await waitFor(() => expect(window.location.pathname).toBe('/order/order-list'));
+    await waitFor(() => expect(window.location.pathname).toBe('/noticeReport/notice'));
     act(() => updateSettings({ tagsView: true }));
 
     await screen.findByRole('tablist', { name: '已打开的页面' });
-    expect(tabTitles()).toEqual(['乘车记录']);
+    expect(tabTitles()).toEqual(['公告管理']);
     // The home tab is affixed: it has no close mark.
     expect(screen.queryByTitle('关闭 乘车记录 (Delete)')).toBeNull();
 
-    await user.click(within(nav).getByRole('button', { name: /公告与反馈/ }));
+    // Home is 公告管理: its menu is open already.
     await user.click(within(nav).getByRole('link', { name: '意见反馈' }));
     await user.click(within(nav).getByRole('button', { name: /乘客用户管理/ }));
     await user.click(within(nav).getByRole('link', { name: '乘客用户' }));
     await user.click(within(nav).getByRole('link', { name: '异常用户' }));
     expect(window.location.pathname).toBe('/busUser/yc-user');
-    expect(tabTitles()).toEqual(['乘车记录', '意见反馈', '乘客用户', '异常用户']);
+    expect(tabTitles()).toEqual(['公告管理', '意见反馈', '乘客用户', '异常用户']);
     expect(activeTab()).toBe('异常用户');
     // Visiting an open page again does not add a tab.
     await user.click(within(nav).getByRole('link', { name: '乘客用户' }));
-    expect(tabTitles()).toEqual(['乘车记录', '意见反馈', '乘客用户', '异常用户']);
+    expect(tabTitles()).toEqual(['公告管理', '意见反馈', '乘客用户', '异常用户']);
     await user.click(within(nav).getByRole('link', { name: '异常用户' }));
 
     const menu = async (label: string) => {
@@ -66,13 +66,13 @@ describe('tags view', () => {
 
     // Close: the active tab goes, its neighbour opens.
     await menu('关闭');
-    expect(tabTitles()).toEqual(['乘车记录', '意见反馈', '乘客用户']);
+    expect(tabTitles()).toEqual(['公告管理', '意见反馈', '乘客用户']);
     await waitFor(() => expect(window.location.pathname).toBe('/busUser/bus-user'));
     expect(activeTab()).toBe('乘客用户');
 
     // A tab's own × closes it without leaving the current page.
     await user.click(screen.getByTitle('关闭 意见反馈 (Delete)'));
-    expect(tabTitles()).toEqual(['乘车记录', '乘客用户']);
+    expect(tabTitles()).toEqual(['公告管理', '乘客用户']);
     expect(window.location.pathname).toBe('/busUser/bus-user');
 
     // From the keyboard: Delete on a tab closes it and focus moves to the tab that takes its place.
@@ -80,42 +80,42 @@ describe('tags view', () => {
     await user.click(within(nav).getByRole('link', { name: '乘客用户' }));
     screen.getByRole('tab', { name: '意见反馈' }).focus();
     await user.keyboard('{Delete}');
-    expect(tabTitles()).toEqual(['乘车记录', '乘客用户']);
+    expect(tabTitles()).toEqual(['公告管理', '乘客用户']);
     await waitFor(() => expect(document.activeElement?.textContent).toBe('乘客用户'));
     expect(document.activeElement?.getAttribute('role')).toBe('tab');
 
     await user.click(within(nav).getByRole('link', { name: '意见反馈' }));
     await user.click(within(nav).getByRole('link', { name: '异常用户' }));
     await user.click(within(nav).getByRole('link', { name: '乘客用户' }));
-    expect(tabTitles()).toEqual(['乘车记录', '乘客用户', '意见反馈', '异常用户']);
+    expect(tabTitles()).toEqual(['公告管理', '乘客用户', '意见反馈', '异常用户']);
 
     // Close Others: the home tab and the active one stay.
     await menu('关闭其他');
-    expect(tabTitles()).toEqual(['乘车记录', '乘客用户']);
+    expect(tabTitles()).toEqual(['公告管理', '乘客用户']);
     expect(window.location.pathname).toBe('/busUser/bus-user');
 
     // A reload (same storage, new render) brings the same tabs back.
     const stored = JSON.parse(localStorage.getItem('bus-console.tags.manager') ?? '[]') as { path: string }[];
-    expect(stored.map((t) => t.path)).toEqual(['/order/order-list', '/busUser/bus-user']);
+    expect(stored.map((t) => t.path)).toEqual(['/noticeReport/notice', '/busUser/bus-user']);
     first.unmount();
     const again = renderWithUser(<App />);
     await mainMenu();
     await screen.findByRole('tablist', { name: '已打开的页面' });
-    expect(tabTitles()).toEqual(['乘车记录', '乘客用户']);
+    expect(tabTitles()).toEqual(['公告管理', '乘客用户']);
     expect(activeTab()).toBe('乘客用户');
 
     // Close All: only the affixed home tab is left, and it opens.
     await again.user.click(screen.getByRole('button', { name: '标签操作' }));
     await again.user.click(await screen.findByRole('menuitem', { name: '关闭所有' }));
-    expect(tabTitles()).toEqual(['乘车记录']);
-    await waitFor(() => expect(window.location.pathname).toBe('/order/order-list'));
+    expect(tabTitles()).toEqual(['公告管理']);
+    await waitFor(() => expect(window.location.pathname).toBe('/noticeReport/notice'));
 
     // The home tab cannot be closed, not even from the menu.
     await again.user.click(screen.getByRole('button', { name: '标签操作' }));
     const close = await screen.findByRole('menuitem', { name: '关闭' });
     expect(close.getAttribute('aria-disabled')).toBe('true');
     await again.user.keyboard('{Escape}');
-    expect(tabTitles()).toEqual(['乘车记录']);
+    expect(tabTitles()).toEqual(['公告管理']);
   });
 });
 
@@ -134,7 +134,7 @@ describe('area selector', () => {
     const districts = (await s.call(system.districtPage, { token, query: { page: 0, size: 1000 } })).body.data.content;
     expect(districts.length).toBeGreaterThan(1);
     // A page that asks the server nothing of its own: every call seen after the switch is the reload's.
-    visit(s, '/noticeReport/notice');
+    visit(s, '/noticeReport/feedback');
     const { user } = renderWithUser(<App />);
     await mainMenu();
     const select = await screen.findByRole('combobox', { name: '切换区域' });

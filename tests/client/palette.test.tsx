@@ -93,7 +93,7 @@ describe('opening and jumping', () => {
 
   it('Ctrl+K opens it; pinyin initials zhlb + Enter land on 账号列表, jsz + Enter on 角色组', async () => {
     const { user } = await start('admin');
-    expect(window.location.pathname).toBe('/order/order-list');
+    expect(window.location.pathname).toBe('/noticeReport/notice');
 
     const first = await openPalette(user);
     await user.keyboard('zhlb');
@@ -329,7 +329,7 @@ describe('arguments', () => {
     await waitFor(() => expect(within(dialog).queryByText(/查询账号 · 1\/1/)).toBeNull());
     expect(input.getAttribute('placeholder')).toContain('搜索页面、命令和记录');
     await waitFor(() => expect(rowTexts(dialog).some((t) => t.startsWith('退出登录'))).toBe(true));
-    expect(window.location.pathname).toBe('/order/order-list');
+    expect(window.location.pathname).toBe('/noticeReport/notice');
   });
 
   it('切换区域 for the admin: choosing 徐汇 stores the 徐汇区 id and the area selector shows it', async () => {

@@ -57,6 +57,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListCard: /^\d{16}$/m,
   ListOrder: /共 \d+ 次乘车，金额 [\d.]+ 元/,
   OrderTotal: /单次票 \d+ 人次（[\d.]+%）/,
+  ListNotice: /共 \d+ 条 · 草稿 \d+ · 待发布 \d+/,
 };
 
 describe('every built screen', () => {

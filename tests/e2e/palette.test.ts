@@ -250,7 +250,7 @@ describe('hotkeys', () => {
   it_('? opens the cheat sheet with Ctrl+K and the g-jumps; g u jumps to 账号列表', async () => {
     const { context, page } = await signedIn('admin');
     try {
-      expect(new URL(page.url()).pathname).toBe('/order/order-list');
+      expect(new URL(page.url()).pathname).toBe('/noticeReport/notice');
       await page.keyboard.press('?');
       const sheet = page.getByRole('dialog', { name: '快捷键一览' });
       await sheet.getByRole('heading', { name: '快捷键一览' }).waitFor({ timeout: 5_000 });
@@ -265,7 +265,7 @@ describe('hotkeys', () => {
 
       await page.keyboard.press('Escape');
       await sheet.waitFor({ state: 'detached' });
-      expect(new URL(page.url()).pathname).toBe('/order/order-list');
+      expect(new URL(page.url()).pathname).toBe('/noticeReport/notice');
       await page.keyboard.press('g');
       await page.keyboard.press('u');
       await page.waitForURL((u) => u.pathname === '/user/user-list', { timeout: 5_000 });

@@ -9,6 +9,7 @@ import { GROUPS } from '../../src/server/modules/user/seed';
 import { VIEWER_MENUS } from '../../src/server/modules/user/seed';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { createPii } from '../../src/server/lib/pii';
+import { notices } from '../../src/server/modules/notice-report/schema';
 import { businessRows } from '../support/business-rows';
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -16,7 +17,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -80,6 +81,10 @@ beforeAll(async () => {
   ids.paidOrder = (await db.select({ id: t.discountOrders.id }).from(t.discountOrders).where(eq(t.discountOrders.payStatus, 1)).limit(1))[0]!.id;
   ids.abnormalRider = (await db.select({ id: t.riders.id }).from(t.riders).where(eq(t.riders.state, 0)).limit(1))[0]!.id;
   ids.ride = (await db.select({ id: t.rideRecords.id }).from(t.rideRecords).limit(1))[0]!.id;
+  // Notices of the contract's own: one published to read and unpin, a draft to publish, one to delete.
+  const notice = (status: number) =>
+    db.insert(notices).values({ districtId: ids.home, title: `契约公告${status}`, type: 1, content: '契约', status, publishAt: status ? s.clock.now() : null, createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning().then((r) => r[0]!.id);
+  [ids.notice, ids.noticeDraft, ids.noticeToDelete] = [await notice(2), await notice(0), await notice(0)];
   // The manager's tasks for the download centre's calls: one with its file, one a live instance is
   // running (fresh heartbeat, so no worker here takes it), one failed long ago.
   const manager = await userId('manager');
@@ -212,6 +217,12 @@ const VALID: Record<string, () => CallOptions> = {
   'discountOrder.downloadTotal': () => ({}),
   'discountOrder.downloadOrder': () => ({ query: { payStatus: '2' } }),
   'discountCard.page': () => ({ query: { size: 5 } }),
+  'notice.page': () => ({ query: { size: 5, status: '2', sort: 'publishAt,desc' } }),
+  'notice.total': () => ({}),
+  'notice.queryById': () => ({ query: { id: ids.notice } }),
+  'notice.updateStatus': () => ({ body: { id: ids.noticeDraft, fromStatus: 0, toStatus: 2 } }),
+  'notice.top': () => ({ body: { id: ids.notice, top: 0 } }),
+  'notice.delete': () => ({ query: { id: ids.noticeToDelete } }),
   'discountCard.byId': () => ({ query: { id: ids.product } }),
   'discountCard.total': () => ({}),
   'discountCard.updateStatus': () => ({ query: { id: ids.product, status: '0' } }),
@@ -315,6 +326,12 @@ const INVALID: Record<string, () => CallOptions> = {
   'discountOrder.downloadTotal': () => ({ query: { payStatus: '9' } }),
   'discountOrder.downloadOrder': () => ({ query: { orderNo: 'x'.repeat(41) } }),
   'discountCard.page': () => ({ query: { ticketType: '4' } }),
+  'notice.page': () => ({ query: { status: '4' } }),
+  'notice.total': () => ({ query: { top: '2' } }),
+  'notice.queryById': () => ({ query: { id: '0' } }),
+  'notice.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 1, publishAt: '明天' } }),
+  'notice.top': () => ({ body: { id: 1, top: 2 } }),
+  'notice.delete': () => ({ query: {} }),
   'discountCard.byId': () => ({ query: {} }),
   'discountCard.total': () => ({ query: { status: '3' } }),
   'discountCard.updateStatus': () => ({ query: { id: 1, status: '2' } }),

@@ -36,8 +36,11 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
   select(db: Db): Selecting<S>;
   /** `count()` over the same joins the filters need. */
   count(db: Db): Counting;
-  /** The district column, when rows belong to a district: the request's scope keeps to it. */
-  scope?: AnyPgColumn;
+  /**
+   * The district column, when rows belong to a district: the request's scope keeps to it. A function
+   * when the rule is not one column's (city-wide rows, district null, that every district also reads).
+   */
+  scope?: AnyPgColumn | ((a: A) => SQL | undefined);
   /**
    * One condition per filter of the endpoint, every one of them: a filter the contract takes and the
    * service forgets is a compile error, not a list that silently ignores it.
@@ -79,7 +82,8 @@ export function listService<E extends Endpoint, S, D, A extends Scope = AuthCont
   };
   const where = (a: A, args: FilterArgs<E>) => {
     const base = typeof spec.base === 'function' ? spec.base(args, a) : spec.base;
-    const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined, base];
+    const scope = typeof spec.scope === 'function' ? spec.scope(a) : spec.scope ? inScope(a, spec.scope) : undefined;
+    const conds: (SQL | undefined)[] = [scope, base];
     for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: FilterArgs<E>, a: A) => SQL | undefined) | null][]) {
       const value = (args as Record<string, unknown>)[key];
       if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a));

@@ -6,6 +6,7 @@ import { discountModule } from './discount';
 import { downloadModule } from './download';
 import { familyModule } from './family';
 import { handleCardModule } from './handle-card';
+import { noticeReportModule } from './notice-report';
 import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
@@ -22,7 +23,7 @@ export const MODULES = [
   userModule,
   settingsModule,
   versionModule,
-  planned.noticeReportModule,
+  noticeReportModule,
   rideModule,
   riderModule,
   planned.rechargeModule,

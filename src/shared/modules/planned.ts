@@ -22,11 +22,6 @@ const planned = <const Id extends MenuId, const B extends Record<string, string>
     operations: {},
   });
 
-export const noticeReportModule = planned('noticeReport', '公告与反馈', 'notice', 'n', [
-  { key: 'notice', title: '公告管理', component: 'ListNotice' },
-  { key: 'feedback', title: '意见反馈', component: 'ListFeedback' },
-]);
-
 export const rechargeModule = planned('recharge', 'NFC充值', 'money', 'r', [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge' }]);
 
 export const cardVerifyModule = planned('cardVerify', '线上验卡', 'verify', 'v', [

@@ -1,0 +1,22 @@
+import * as notice from '../../../shared/api/notice';
+import type { ServerModule } from '../module';
+import { notices } from './schema';
+import { noticeDemoSeed } from './seed';
+import * as service from './service';
+
+/** 公告与反馈: notices, their status moves and pins, and the job that publishes the scheduled ones. */
+export const noticeReportServer: ServerModule = {
+  id: 'noticeReport',
+  // Authors are staff accounts: the user module seeds them first.
+  seed: { dependsOn: ['user'], demo: noticeDemoSeed },
+  tables: [notices],
+  routes(b, deps) {
+    b.bind(notice.noticePage, ({ auth, query }) => service.pageNotices(deps, auth, query));
+    b.bind(notice.noticeTotal, ({ auth, query }) => service.noticeTotals(deps, auth, query));
+    b.bind(notice.noticeById, ({ auth, query }) => service.noticeById(deps, auth, query.id));
+    b.bind(notice.noticeUpdateStatus, ({ auth, body }) => service.updateStatus(deps, auth, body));
+    b.bind(notice.noticeTop, ({ auth, body }) => service.setTop(deps, auth, body));
+    b.bind(notice.noticeDelete, ({ auth, query }) => service.deleteNotice(deps, auth, query.id));
+  },
+  jobs: [{ name: 'notice.publish', everyMs: 30_000, run: (deps) => service.publishDueNotices(deps) }],
+};

@@ -1,0 +1,247 @@
+import { and, count, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import { isAllowed } from '../../../shared/api';
+import * as notice from '../../../shared/api/notice';
+import { NOTICE_STATUS, NOTICE_TOP_LIMIT, type NoticeStatus, noticeMovePermission } from '../../../shared/api/notice';
+import { formatDateTime } from '../../../shared/domain/time';
+import { type AppDeps, type AuthContext, isSuperUser } from '../../context';
+import type { Db } from '../../db/connection';
+import * as t from '../../db/schema';
+import { type Actor, type OperationType, audit } from '../../lib/audit';
+import { fail, failOn, forbidden, notFound } from '../../lib/errors';
+import { listService } from '../../lib/list';
+import { assertInScope } from '../../lib/scope';
+import { contains, iso } from '../../lib/sql';
+import { moveStatus } from '../../lib/transition';
+import { notices } from './schema';
+
+type PageQuery = z.output<typeof notice.noticePage.query>;
+type TotalQuery = z.output<typeof notice.noticeTotal.query>;
+type StatusBody = z.output<typeof notice.noticeUpdateStatus.body>;
+type TopBody = z.output<typeof notice.noticeTop.body>;
+type Scope = Pick<AuthContext, 'districtScope' | 'roles'>;
+
+const creator = alias(t.users, 'notice_creator');
+const publisher = alias(t.users, 'notice_publisher');
+
+/** A notice without its content (up to 50,000 characters): lists never carry it. */
+const columns = {
+  id: notices.id,
+  districtId: notices.districtId,
+  title: notices.title,
+  type: notices.type,
+  top: notices.top,
+  status: notices.status,
+  publishAt: notices.publishAt,
+  expireAt: notices.expireAt,
+  viewCount: notices.viewCount,
+  createdAt: notices.createdAt,
+  updatedAt: notices.updatedAt,
+  districtName: t.districts.name,
+  createdByName: creator.firstName,
+  publishedByName: publisher.firstName,
+};
+
+const select = (db: Db) =>
+  db
+    .select(columns)
+    .from(notices)
+    .leftJoin(t.districts, eq(t.districts.id, notices.districtId))
+    .leftJoin(creator, eq(creator.id, notices.createdBy))
+    .leftJoin(publisher, eq(publisher.id, notices.publishedBy));
+
+/** A district's people read its notices and the city-wide ones; 全部区域 reads all. */
+const visibleTo = (a: Pick<AuthContext, 'districtScope'>) => (a.districtScope === null ? undefined : or(eq(notices.districtId, a.districtScope), isNull(notices.districtId)));
+
+/** City-wide notices are the super user's alone; a district's, its own people's (or 全部区域's). */
+const manageable = (a: Scope, districtId: number | null) => (districtId === null ? isSuperUser(a) : a.districtScope === null || a.districtScope === districtId);
+
+function assertManageable(a: Scope, districtId: number | null) {
+  if (districtId === null && !isSuperUser(a)) throw forbidden('全市公告只有超级管理员可以修改');
+  assertInScope(a, districtId);
+}
+
+type Row = Awaited<ReturnType<typeof load>>;
+
+const dto = (r: Row, a: Scope) => ({
+  id: r.id,
+  districtId: r.districtId,
+  districtName: r.districtName,
+  title: r.title,
+  type: r.type as 1 | 2 | 3,
+  top: r.top ? (1 as const) : (0 as const),
+  status: r.status as NoticeStatus,
+  publishAt: r.publishAt ? iso(r.publishAt) : null,
+  expireAt: r.expireAt ? iso(r.expireAt) : null,
+  viewCount: r.viewCount,
+  createdByName: r.createdByName,
+  publishedByName: r.publishedByName,
+  createdDate: iso(r.createdAt),
+  updatedDate: iso(r.updatedAt),
+  manageable: manageable(a, r.districtId),
+});
+
+/** 公告管理: the area's notices (and the city-wide ones) by title, type, status and pin. */
+export const noticeList = listService({
+  endpoint: notice.noticePage,
+  select,
+  count: (db) => db.select({ n: count() }).from(notices),
+  scope: (a: AuthContext) => visibleTo(a),
+  filters: {
+    title: (title) => contains(notices.title, title),
+    type: (type) => eq(notices.type, type),
+    status: (status) => eq(notices.status, status),
+    top: (top) => eq(notices.top, top),
+  },
+  sorts: { publishAt: notices.publishAt, createdDate: notices.createdAt },
+  order: { column: notices.id, dir: 'desc' },
+  key: { column: notices.id, of: (r) => r.id },
+  dto: (r, { a }) => dto(r, a),
+});
+
+export const pageNotices = (deps: AppDeps, a: AuthContext, q: PageQuery) => noticeList.page(deps, a, q);
+
+/** The summary line: the filtered notices by status, and how many are pinned. */
+export async function noticeTotals(deps: AppDeps, a: AuthContext, q: TotalQuery) {
+  const cond = noticeList.where(a, { ...q, status: undefined });
+  const rows = await deps.db
+    .select({ status: notices.status, n: count(), top: sql<number>`count(*) filter (where ${notices.top} = 1)`.mapWith(Number) })
+    .from(notices)
+    .where(cond)
+    .groupBy(notices.status);
+  const of = (s: NoticeStatus) => rows.find((r) => r.status === s)?.n ?? 0;
+  return {
+    total: rows.reduce((sum, r) => sum + r.n, 0),
+    byStatus: { draft: of(0), scheduled: of(1), published: of(2), offline: of(3) },
+    top: rows.reduce((sum, r) => sum + r.top, 0),
+  };
+}
+
+async function load(db: Db, id: number) {
+  const [row] = await select(db).where(eq(notices.id, id));
+  if (!row) throw notFound('公告不存在');
+  return row;
+}
+
+export async function noticeById(deps: AppDeps, a: AuthContext, id: number) {
+  const [row] = await select(deps.db).where(and(eq(notices.id, id), visibleTo(a)));
+  if (!row) throw notFound('公告不存在');
+  const [body] = await deps.db.select({ content: notices.content }).from(notices).where(eq(notices.id, id));
+  return { ...dto(row, a), content: body?.content ?? '' };
+}
+
+/** The row under its lock, refused unless this account may change it. */
+async function lockManageable(tx: Db, a: AuthContext, id: number) {
+  const [row] = await tx.select({ id: notices.id, districtId: notices.districtId, title: notices.title, status: notices.status, top: notices.top, expireAt: notices.expireAt }).from(notices).where(eq(notices.id, id)).for('update');
+  if (!row) throw notFound('公告不存在');
+  assertManageable(a, row.districtId);
+  return row;
+}
+
+/** The operation a move is logged as. */
+const moveType = (from: NoticeStatus, to: NoticeStatus): OperationType =>
+  to === 1 ? 'NOTICE_SCHEDULE' : to === 2 ? 'NOTICE_PUBLISH' : to === 3 ? 'NOTICE_WITHDRAW' : from === 1 ? 'NOTICE_UNSCHEDULE' : 'NOTICE_REDRAFT';
+
+/** When a move publishes (now, or at the chosen time), refusing a time in the past or after the expiry. */
+function publishTime(body: StatusBody, now: Date): Date | null {
+  if (body.toStatus === 2) return now;
+  if (body.toStatus !== 1) return null;
+  if (!body.publishAt) throw failOn('publishAt', '请选择定时发布时间');
+  const at = new Date(body.publishAt);
+  if (at.getTime() <= now.getTime()) throw failOn('publishAt', '定时发布时间不能早于当前时间');
+  return at;
+}
+
+/**
+ * 立即发布, 定时发布, 取消定时, 撤回, 重新编辑 (to a draft): one guarded move from the status the operator
+ * saw, with its audit row in the same transaction.
+ */
+export async function updateStatus(deps: AppDeps, a: AuthContext, body: StatusBody) {
+  if (!isAllowed(noticeMovePermission(body.fromStatus, body.toStatus), a)) throw forbidden();
+  const now = deps.clock.now();
+  const at = publishTime(body, now);
+  return deps.db.transaction(async (tx) => {
+    const row = await lockManageable(tx, a, body.id);
+    if (at && row.expireAt && row.expireAt.getTime() <= at.getTime()) throw failOn('publishAt', '下线时间必须晚于发布时间');
+    const to = body.toStatus;
+    const set =
+      to === 1 || to === 2
+        ? { status: to, publishAt: at, publishedBy: a.user.id, updatedAt: now }
+        : to === 3
+          ? { status: to, top: 0, updatedAt: now }
+          : { status: to, top: 0, publishAt: null, publishedBy: null, updatedAt: now };
+    const what = `公告「${row.title}」`;
+    const { from } = await moveStatus(tx, { flow: NOTICE_STATUS, table: notices, key: notices.id, id: row.id, status: notices.status, from: body.fromStatus, to, set, what, stale: `${what}已被他人处理，请刷新后查看` });
+    const after = dto(await load(tx, row.id), a);
+    const when = to === 1 && at ? `，将于 ${formatDateTime(at)} 发布` : '';
+    await audit(tx, a.actor, { type: moveType(from, to), targetDistrictId: row.districtId, target: `notice/${row.id}`, summary: `${what}：${NOTICE_STATUS.label(from)} → ${NOTICE_STATUS.label(to)}${when}`, before: { status: from }, after }, now);
+    return after;
+  });
+}
+
+/** Serialises the pin count of one district (0: the city-wide set) across transactions and instances. */
+const lockPins = (tx: Db, districtId: number | null) => tx.execute(sql`select pg_advisory_xact_lock(${PIN_LOCK}, ${districtId ?? 0})`);
+/** The advisory lock space of notice pins (any constant no other lock uses). */
+const PIN_LOCK = 7_301;
+
+/** 置顶 / 取消置顶: at most NOTICE_TOP_LIMIT pinned per district, counted under the district's lock. */
+export async function setTop(deps: AppDeps, a: AuthContext, body: TopBody) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const row = await lockManageable(tx, a, body.id);
+    if (row.top === body.top) return dto(await load(tx, row.id), a);
+    if (body.top === 1) {
+      if (row.status === 3) throw fail('已下线的公告不能置顶');
+      await lockPins(tx, row.districtId);
+      const sameArea = row.districtId === null ? isNull(notices.districtId) : eq(notices.districtId, row.districtId);
+      const [pinned] = await tx.select({ n: count() }).from(notices).where(and(sameArea, eq(notices.top, 1), ne(notices.status, 3)));
+      if ((pinned?.n ?? 0) >= NOTICE_TOP_LIMIT) throw fail(`每个区域最多置顶${NOTICE_TOP_LIMIT}条公告`);
+    }
+    await tx.update(notices).set({ top: body.top, updatedAt: now }).where(eq(notices.id, row.id));
+    const after = dto(await load(tx, row.id), a);
+    await audit(tx, a.actor, { type: 'NOTICE_TOP', targetDistrictId: row.districtId, target: `notice/${row.id}`, summary: `${body.top ? '置顶' : '取消置顶'}公告「${row.title}」`, before: { top: row.top }, after: { top: body.top } }, now);
+    return after;
+  });
+}
+
+/** 删除草稿: a draft only; anything published once stays (撤回 takes it down). */
+export async function deleteNotice(deps: AppDeps, a: AuthContext, id: number) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const row = await lockManageable(tx, a, id);
+    if (row.status !== 0) throw fail(`只能删除草稿，「${NOTICE_STATUS.label(row.status as NoticeStatus)}」的公告请先撤回或转为草稿`);
+    const before = dto(await load(tx, id), a);
+    await tx.delete(notices).where(and(eq(notices.id, id), eq(notices.status, 0)));
+    await audit(tx, a.actor, { type: 'NOTICE_DELETE', targetDistrictId: row.districtId, target: `notice/${id}`, summary: `删除公告草稿「${row.title}」`, before }, now);
+    return { id };
+  });
+}
+
+const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
+
+/**
+ * One due notice moved by the job, or null when none is left: `for update skip locked` hands each to
+ * exactly one instance, and the status in the where makes a second look a no-op.
+ */
+async function moveOneDue(deps: AppDeps, kind: 'publish' | 'expire'): Promise<number | null> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const due = kind === 'publish' ? and(eq(notices.status, 1), lte(notices.publishAt, now)) : and(eq(notices.status, 2), lte(notices.expireAt, now));
+    const [row] = await tx.select({ id: notices.id, title: notices.title, districtId: notices.districtId }).from(notices).where(due).orderBy(notices.id).limit(1).for('update', { skipLocked: true });
+    if (!row) return null;
+    const set = kind === 'publish' ? { status: 2, updatedAt: now } : { status: 3, top: 0, updatedAt: now };
+    await tx.update(notices).set(set).where(eq(notices.id, row.id));
+    const entry = kind === 'publish' ? { type: 'NOTICE_PUBLISH' as const, summary: `公告「${row.title}」已按定时发布` } : { type: 'NOTICE_EXPIRE' as const, summary: `公告「${row.title}」已到下线时间，自动下线` };
+    await audit(tx, SYSTEM_ACTOR, { ...entry, targetDistrictId: row.districtId, target: `notice/${row.id}`, after: set }, now);
+    return row.id;
+  });
+}
+
+/** The job notice.publish: scheduled notices whose time has come go out; expired ones come down. */
+export async function publishDueNotices(deps: AppDeps): Promise<{ published: number[]; expired: number[] }> {
+  const done = { published: [] as number[], expired: [] as number[] };
+  for (let id = await moveOneDue(deps, 'publish'); id !== null; id = await moveOneDue(deps, 'publish')) done.published.push(id);
+  for (let id = await moveOneDue(deps, 'expire'); id !== null; id = await moveOneDue(deps, 'expire')) done.expired.push(id);
+  return done;
+}

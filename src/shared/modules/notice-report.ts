@@ -1,0 +1,29 @@
+import * as notice from '../api/notice';
+import { defineModule } from './define';
+
+/** 公告与反馈: 公告管理 (notices riders read, their publishing and pinning); 意见反馈 still to come. */
+export const noticeReportModule = defineModule({
+  id: 'noticeReport',
+  menu: {
+    id: 'noticeReport',
+    title: '公告与反馈',
+    icon: 'notice',
+    jumpKey: 'n',
+    pages: [
+      { key: 'notice', title: '公告管理', component: 'ListNotice' },
+      { key: 'feedback', title: '意见反馈', component: 'ListFeedback', planned: true },
+    ],
+  },
+  endpoints: [notice.noticePage, notice.noticeTotal, notice.noticeById, notice.noticeUpdateStatus, notice.noticeTop, notice.noticeDelete],
+  buttons: notice.buttons,
+  operations: {
+    NOTICE_PUBLISH: '发布公告',
+    NOTICE_SCHEDULE: '定时发布公告',
+    NOTICE_UNSCHEDULE: '取消定时发布',
+    NOTICE_WITHDRAW: '撤回公告',
+    NOTICE_REDRAFT: '公告转为草稿',
+    NOTICE_EXPIRE: '公告到期下线',
+    NOTICE_TOP: '置顶公告',
+    NOTICE_DELETE: '删除公告',
+  },
+});
