@@ -16,6 +16,8 @@ interface Counting {
 }
 
 type Args<E extends Endpoint> = ListArgs<E>;
+/** The filters alone (an export's params): no page, size or sort. */
+export type FilterArgs<E extends Endpoint> = Omit<Args<E>, 'page' | 'size' | 'sort'>;
 type Scope = Pick<AuthContext, 'districtScope'>;
 
 /** What a filter or a row's DTO may read besides the row: the request, and a memo for one page. */
@@ -40,7 +42,7 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
    * One condition per filter of the endpoint, every one of them: a filter the contract takes and the
    * service forgets is a compile error, not a list that silently ignores it.
    */
-  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: Args<E>, a: A) => SQL | undefined) | null };
+  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: Args<E>, a: A, deps: AppDeps) => SQL | undefined) | null };
   /** The columns behind each sort field the endpoint offers. */
   sorts: { [K in SortFieldOf<E>]: AnyPgColumn };
   /** Order without a sort, and the unique column that breaks ties and pages exports. */
@@ -51,13 +53,18 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
 }
 
 export interface ListService<E extends Endpoint, D, A extends Scope = AuthContext> {
-  where(a: A, args: Args<E>): SQL | undefined;
+  /** The scope and every filter given (a blind index needs `deps.pii`). */
+  where(deps: AppDeps, a: A, args: FilterArgs<E>): SQL | undefined;
+  /** ORDER BY for a `sort` (a field the endpoint offers, else the default order), ties broken by the key. */
+  order(sort: string | undefined): SQL[];
+  /** How many rows the filters select. */
+  count(deps: AppDeps, a: A, args: FilterArgs<E>): Promise<number>;
   page(deps: AppDeps, a: A, args: Args<E> & { page: number; size: number; sort?: string }): Promise<Page<D>>;
   /**
    * The filtered rows in key order, a batch at a time: each batch is one short keyset query (never
    * OFFSET), so an export of a million rows holds one batch in memory.
    */
-  batches(deps: AppDeps, a: A, args: Args<E>, size: number): AsyncGenerator<D[]>;
+  batches(deps: AppDeps, a: A, args: FilterArgs<E>, size: number): AsyncGenerator<D[]>;
 }
 
 /**
@@ -69,29 +76,34 @@ export function listService<E extends Endpoint, S, D, A extends Scope = AuthCont
     const ctx: ListContext<A> = { deps, a, memo: new Map() };
     return Promise.all(rows.map((r) => spec.dto(r, ctx)));
   };
-  const where = (a: A, args: Args<E>) => {
+  const where = (deps: AppDeps, a: A, args: FilterArgs<E>) => {
     const conds: (SQL | undefined)[] = [spec.scope ? inScope(a, spec.scope) : undefined];
-    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: Args<E>, a: A) => SQL | undefined) | null][]) {
+    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: FilterArgs<E>, a: A, deps: AppDeps) => SQL | undefined) | null][]) {
       const value = (args as Record<string, unknown>)[key];
-      if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a));
+      if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a, deps));
     }
     return and(...conds);
   };
+  const order = (sort: string | undefined) => orderBy(sort, spec.sorts as Record<string, AnyPgColumn>, spec.order, spec.key.column);
   return {
     where,
+    order,
+    async count(deps, a, args) {
+      const [n] = await spec.count(deps.db).where(where(deps, a, args));
+      return Number(n?.n ?? 0);
+    },
     page(deps, a, args) {
       const { db } = deps;
-      const cond = where(a, args);
-      const order = orderBy(args.sort, spec.sorts as Record<string, AnyPgColumn>, spec.order, spec.key.column);
+      const cond = where(deps, a, args);
       return paged(
         args,
-        async (limit, offset) => dtos(await spec.select(db).where(cond).orderBy(...order).limit(limit).offset(offset), deps, a),
+        async (limit, offset) => dtos(await spec.select(db).where(cond).orderBy(...order(args.sort)).limit(limit).offset(offset), deps, a),
         async () => spec.count(db).where(cond),
       );
     },
     async *batches(deps, a, args, size) {
       const { db } = deps;
-      const cond = where(a, args);
+      const cond = where(deps, a, args);
       let after: number | null = null;
       for (;;) {
         const rows: S[] = await spec.select(db).where(after === null ? cond : and(cond, gt(spec.key.column, after))).orderBy(asc(spec.key.column)).limit(size);

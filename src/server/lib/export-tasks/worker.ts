@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { EXPORT_MAX_ROWS } from '../../../shared/api/export-task';
 import type { Clock } from '../../config';
 import type { Db } from '../../db/connection';
-import type { Pii } from '../pii';
+import type { AppDeps } from '../../context';
 import * as t from '../../db/schema';
 import { isDatabaseUnavailable } from '../errors';
 import { type Cell, xlsxStream } from '../xlsx';
@@ -19,7 +19,8 @@ export interface WorkerOptions {
   clock: Clock;
   hub: TaskHub;
   kinds: ReadonlyMap<string, AnyExportKind>;
-  pii: Pii;
+  /** The app's deps: a task's rows are read with them, on the exports' own connection. */
+  deps: () => AppDeps;
   /** The connection exports read and write on (PostgreSQL: one of their own, not the requests' pool). */
   db: () => Promise<Db>;
   /** Where the heartbeat goes: the requests' pool, free while the export's own connection is busy with a long query. */
@@ -85,6 +86,7 @@ export function createWorker(o: WorkerOptions) {
     const mine = and(eq(x.id, task.id), eq(x.claimedBy, o.instanceId), eq(x.phase, 'running'));
     const kind = o.kinds.get(task.kind);
     const scope: ExportScope = { districtScope: task.districtScope };
+    const reader = { deps: { ...o.deps(), db }, scope };
     let done = 0;
     let lost = false;
     // The heartbeat runs on a timer, on the requests' connection: a long count or batch on the
@@ -126,7 +128,7 @@ export function createWorker(o: WorkerOptions) {
       if (!kind) throw new Error(`unknown export kind ${task.kind}`);
       // A task taken up again starts over: the pieces of the interrupted attempt go first.
       await dropPieces();
-      const total = await kind.count(db, scope, task.params as never, EXPORT_MAX_ROWS);
+      const total = await kind.count(reader, task.params as never, EXPORT_MAX_ROWS);
       if (total > EXPORT_MAX_ROWS) {
         const [row] = await db
           .update(x)
@@ -140,7 +142,7 @@ export function createWorker(o: WorkerOptions) {
       if (!counted) throw new Stop('cancelled');
       publish(counted);
       async function* rows(): AsyncGenerator<readonly Cell[]> {
-        for await (const batch of kind!.batches(db, scope, task.params as never, o.pii)) {
+        for await (const batch of kind!.cells(reader, task.params as never)) {
           check();
           // Rides added while the file is written do not push it past its bound.
           const room = EXPORT_MAX_ROWS - done;
