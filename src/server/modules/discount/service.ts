@@ -1,8 +1,7 @@
-import dayjs from 'dayjs';
-import { and, asc, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import type { discount } from '../../../shared/api';
+import { discount } from '../../../shared/api';
 import { PAY_STATUS, TICKET_TYPES } from '../../../shared/api/card';
 import { maskPhone } from '../../../shared/domain/mask';
 import type { AppDeps, AuthContext } from '../../context';
@@ -13,7 +12,7 @@ import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
-import { sendXlsx } from '../../lib/xlsx';
+import { computedRows, defineExport, keysetRows, sendExport } from '../../lib/export-definition';
 import { shanghaiDateTime } from '../../../shared/domain/time';
 
 type Filters = z.output<typeof discount.discountOrderTotal.query>;
@@ -47,7 +46,7 @@ const dto = (deps: AppDeps, r: Row) => ({
   refundedDate: r.o.refundedAt ? iso(r.o.refundedAt) : null,
 });
 
-function where(a: AuthContext, q: Filters): SQL | undefined {
+function where(a: Pick<AuthContext, 'districtScope'>, q: Filters): SQL | undefined {
   const w: (SQL | undefined)[] = [inScope(a, t.discountOrders.districtId)];
   if (q.orderNo) w.push(eq(t.discountOrders.orderNo, q.orderNo));
   if (q.cardNo) w.push(sql`${t.discountOrders.cardId} = (select id from bus_cards where card_no = ${q.cardNo})`);
@@ -184,42 +183,56 @@ export async function countTotals(deps: AppDeps, a: AuthContext, q: Filters) {
 
 const yuan = (fen: number) => fen / 100;
 
-export async function downloadTotals(deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) {
-  const now = deps.clock.now();
-  await audit(deps.db, a.actor, { type: 'ORDER_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出优惠卡订单统计', after: { filters: q } }, now);
-  const rows = (await counted(deps.db, where(a, q)).orderBy(sql`count(*) desc`)).map(numbers);
-  async function* cells() {
-    for (const r of rows) yield [r.productName, TICKETS[r.ticketType] ?? r.ticketType, r.orders, r.paid, yuan(r.paidAmount), r.refunded, yuan(r.refundedAmount)];
-  }
-  return sendXlsx(reply, `优惠卡订单统计-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
-    sheet: '订单统计',
-    columns: [{ title: '产品', width: 16 }, { title: '票种', width: 8 }, { title: '订单数', width: 10 }, { title: '已支付', width: 10 }, { title: '支付金额（元）', width: 14 }, { title: '已退款', width: 10 }, { title: '退款金额（元）', width: 14 }],
-    rows: cells(),
-  });
-}
+type ProductCount = ReturnType<typeof numbers<Awaited<ReturnType<typeof counted>>[number]>>;
+
+/** 导出 of 统计 (the spec's direct file): orders counted per product, most orders first. */
+export const totalsExport = defineExport({
+  id: 'discount.totals',
+  permission: discount.downloadTotal.permission,
+  sheet: '订单统计',
+  file: '优惠卡订单统计',
+  columns: [
+    { header: '产品', width: 16, cell: (r: ProductCount) => r.productName },
+    { header: '票种', width: 8, cell: (r) => TICKETS[r.ticketType] ?? r.ticketType },
+    { header: '订单数', width: 10, cell: (r) => r.orders },
+    { header: '已支付', width: 10, cell: (r) => r.paid },
+    { header: '支付金额（元）', width: 14, cell: (r) => yuan(r.paidAmount) },
+    { header: '已退款', width: 10, cell: (r) => r.refunded },
+    { header: '退款金额（元）', width: 14, cell: (r) => yuan(r.refundedAmount) },
+  ],
+  // A row per product: the whole is small.
+  rows: computedRows(async ({ deps, scope }, q: Filters) => (await counted(deps.db, where(scope, q)).orderBy(sql`count(*) desc`)).map(numbers)),
+  audit: { operation: 'ORDER_EXPORT', summary: () => '导出优惠卡订单统计' },
+});
+
+export const downloadTotals = (deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) => sendExport(deps, a, totalsExport, q, reply);
 
 const TICKETS: Record<number, string> = TICKET_TYPES;
 const PAY: Record<number, string> = PAY_STATUS;
 
-async function* orderRows(deps: AppDeps, a: AuthContext, q: Filters) {
-  const cond = where(a, q);
-  for (let after = 0; ; ) {
-    const rows = await select(deps.db).where(and(cond, sql`${t.discountOrders.id} > ${after}`)).orderBy(t.discountOrders.id).limit(1_000);
-    for (const r of rows) {
-      const o = dto(deps, r);
-      yield [o.orderNo, o.productName, TICKETS[o.ticketType] ?? o.ticketType, o.cardNo, o.riderPhone, yuan(o.amount), PAY[o.payStatus] ?? o.payStatus, shanghaiDateTime(o.createdDate), o.paidDate ? shanghaiDateTime(o.paidDate) : '', o.refundedDate ? shanghaiDateTime(o.refundedDate) : ''];
-    }
-    if (rows.length < 1_000) return;
-    after = rows.at(-1)!.o.id;
-  }
-}
+/** 导出 of 订单 (the spec's direct file): the orders of the filters in id order, the phone masked. */
+export const ordersExport = defineExport({
+  id: 'discount.orders',
+  permission: discount.downloadOrder.permission,
+  sheet: '优惠卡订单',
+  columns: [
+    { header: '订单号', width: 22, cell: (o: ReturnType<typeof dto>) => o.orderNo },
+    { header: '产品', width: 14, cell: (o) => o.productName },
+    { header: '票种', width: 8, cell: (o) => TICKETS[o.ticketType] ?? o.ticketType },
+    { header: '卡号', width: 20, cell: (o) => o.cardNo },
+    { header: '手机号', width: 14, mask: 'phone', cell: (o) => o.riderPhone },
+    { header: '金额（元）', width: 10, cell: (o) => yuan(o.amount) },
+    { header: '状态', width: 8, cell: (o) => PAY[o.payStatus] ?? o.payStatus },
+    { header: '下单时间', width: 20, cell: (o) => shanghaiDateTime(o.createdDate) },
+    { header: '支付时间', width: 20, cell: (o) => (o.paidDate ? shanghaiDateTime(o.paidDate) : '') },
+    { header: '退款时间', width: 20, cell: (o) => (o.refundedDate ? shanghaiDateTime(o.refundedDate) : '') },
+  ],
+  rows: keysetRows({
+    read: async ({ deps, scope }, q: Filters, after: number | null, limit) =>
+      (await select(deps.db).where(and(where(scope, q), after === null ? undefined : gt(t.discountOrders.id, after))).orderBy(t.discountOrders.id).limit(limit)).map((r) => dto(deps, r)),
+    cursor: (o) => o.id,
+  }),
+  audit: { operation: 'ORDER_EXPORT', summary: () => '导出优惠卡订单（手机号已脱敏）' },
+});
 
-export async function downloadOrders(deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) {
-  const now = deps.clock.now();
-  await audit(deps.db, a.actor, { type: 'ORDER_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出优惠卡订单（手机号已脱敏）', after: { filters: q } }, now);
-  return sendXlsx(reply, `优惠卡订单-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
-    sheet: '优惠卡订单',
-    columns: [{ title: '订单号', width: 22 }, { title: '产品', width: 14 }, { title: '票种', width: 8 }, { title: '卡号', width: 20 }, { title: '手机号', width: 14 }, { title: '金额（元）', width: 10 }, { title: '状态', width: 8 }, { title: '下单时间', width: 20 }, { title: '支付时间', width: 20 }, { title: '退款时间', width: 20 }],
-    rows: orderRows(deps, a, q),
-  });
-}
+export const downloadOrders = (deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) => sendExport(deps, a, ordersExport, q, reply);
