@@ -7,6 +7,7 @@ import { toast } from './toast';
 import { api } from './api-client';
 import { ApiError } from './errors';
 import type { CallArgs, CallInput } from './http';
+import { useRevalidate } from './revalidate';
 
 type Widen<V> = V extends number ? number : V;
 type NumbersWidened<T> = T extends object ? { [K in keyof T]: Widen<T[K]> } : T;
@@ -25,7 +26,10 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
   /** The success toast, from what the server answered. */
   success(saved: z.output<E['response']>, values: V): string;
   onSaved?(saved: z.output<E['response']>): void;
-  /** GET endpoints whose cached answers this save changes (the sidebar's QR code, a list). */
+  /**
+   * GET endpoints whose cached answers this save changes besides those sharing its resource tags
+   * (which are refetched anyway: README, the resource frame).
+   */
   revalidate?: readonly Endpoint[];
   /** Fields that show messages, when they differ from the values' keys (a value sent as `itemIds`). */
   errorFields?: readonly string[];
@@ -38,6 +42,7 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
  */
 export function useContractForm<E extends Endpoint, V extends Record<string, unknown>>(endpoint: E, opts: ContractFormOptions<E, V>) {
   const { mutate } = useSWRConfig();
+  const revalidateTags = useRevalidate();
   const [values, setValues] = useState<V>(opts.initial);
   // The first values, to tell whether closing would throw typed text away.
   const [initial] = useState<V>(opts.initial);
@@ -69,7 +74,7 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
       const saved = await api.call(endpoint, ...([input, { silent: true }] as CallArgs<E>));
       toast.success(opts.success(saved, values));
       const stale = new Set((opts.revalidate ?? []).map((e) => e.id));
-      await mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
+      await Promise.all([mutate((key) => Array.isArray(key) && stale.has(key[0] as string)), revalidateTags(endpoint)]);
       opts.onSaved?.(saved);
       return true;
     } catch (err) {

@@ -11,7 +11,6 @@ export function AddRiderDialog({ onClose, onSaved }: { onClose(): void; onSaved(
     toInput: (v) => ({ body: { phone: v.phone, ...(v.name.trim() ? { name: v.name } : {}), ...(v.citizenCardNo.trim() ? { citizenCardNo: v.citizenCardNo } : {}) } }),
     success: (r) => `已新增乘客 ${r.phone}`,
     onSaved,
-    revalidate: [card.riderPageByBody, card.riderSummary],
   });
   const { values, errors, set } = form;
   return (

@@ -11,7 +11,6 @@ export function ResolveDialog({ rider, onClose, onSaved }: { rider: Rider; onClo
     toInput: (v) => ({ body: { id: rider.id, note: v.note } }),
     success: (r) => `乘客 ${r.phone} 已恢复正常`,
     onSaved,
-    revalidate: [card.riderPageByBody, card.riderSummary, card.cardView],
   });
   const { values, errors, set } = form;
   return (
