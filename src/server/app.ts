@@ -113,7 +113,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const exports = createExportRuntime({
     clock,
     kinds: SERVER_MODULES.flatMap((m) => m.exportKinds ?? []),
-    pii,
+    // Read when a task runs, after the deps below exist.
+    deps: () => deps,
     db: opts.db,
     workerDb: dedicated ? () => dedicated(opts.config.exports.queryTimeoutMs) : undefined,
     transport: channel ? channel(TASK_CHANNEL) : null,

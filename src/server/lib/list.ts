@@ -21,7 +21,7 @@ export type FilterArgs<E extends Endpoint> = Omit<Args<E>, 'page' | 'size' | 'so
 type Scope = Pick<AuthContext, 'districtScope'>;
 
 /** What a filter or a row's DTO may read besides the row: the request, and a memo for one page. */
-export interface ListContext<A extends Scope = AuthContext> {
+export interface ListContext<A extends Scope = Scope> {
   deps: AppDeps;
   a: A;
   /** Lives for one page (or one export batch): a check shared by many rows is made once. */
@@ -29,7 +29,7 @@ export interface ListContext<A extends Scope = AuthContext> {
 }
 type FilterValue<E extends Endpoint, K extends FilterKeyOf<E>> = NonNullable<Args<E>[K & keyof Args<E>]>;
 
-export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContext> {
+export interface ListSpec<E extends Endpoint, S, D, A extends Scope = Scope> {
   /** The contract's list endpoint: filters and sorts are checked against its schema at compile time. */
   endpoint: E;
   /** The rows with their joins, without a where. */
@@ -45,7 +45,7 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
    * One condition per filter of the endpoint, every one of them: a filter the contract takes and the
    * service forgets is a compile error, not a list that silently ignores it.
    */
-  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: FilterArgs<E>, a: A) => SQL | undefined) | null };
+  filters: { [K in FilterKeyOf<E>]: ((value: FilterValue<E, K>, args: FilterArgs<E>, a: A, deps: AppDeps) => SQL | undefined) | null };
   /**
    * What every row of the list meets whatever the filters (a soft-deleted row is in none), or what
    * a filter's absence means (线路列表 without a version: the area's current ones).
@@ -60,9 +60,13 @@ export interface ListSpec<E extends Endpoint, S, D, A extends Scope = AuthContex
   dto(row: S, ctx: ListContext<A>): D | Promise<D>;
 }
 
-export interface ListService<E extends Endpoint, D, A extends Scope = AuthContext> {
-  /** The scope, the base and the filters: a summary over the same rows filters with it. */
-  where(a: A, args: FilterArgs<E>): SQL | undefined;
+export interface ListService<E extends Endpoint, D, A extends Scope = Scope> {
+  /** The scope, the base and every filter given (a blind index needs `deps.pii`): a summary over the same rows filters with it. */
+  where(deps: AppDeps, a: A, args: FilterArgs<E>): SQL | undefined;
+  /** ORDER BY for a `sort` (a field the endpoint offers, else the default order), ties broken by the key. */
+  order(sort: string | undefined): SQL[];
+  /** How many rows the filters select. */
+  count(deps: AppDeps, a: A, args: FilterArgs<E>): Promise<number>;
   page(deps: AppDeps, a: A, args: Args<E> & { page: number; size: number; sort?: string }): Promise<Page<D>>;
   /**
    * The filtered rows in key order, a batch at a time: each batch is one short keyset query (never
@@ -75,36 +79,41 @@ export interface ListService<E extends Endpoint, D, A extends Scope = AuthContex
  * A server list declared once: scope, the endpoint's filters and sorts, the DTO; the page with its
  * total and the keyset batches of its export both come from it.
  */
-export function listService<E extends Endpoint, S, D, A extends Scope = AuthContext>(spec: ListSpec<E, S, D, A>): ListService<E, D, A> {
+export function listService<E extends Endpoint, S, D, A extends Scope = Scope>(spec: ListSpec<E, S, D, A>): ListService<E, D, A> {
   const dtos = (rows: S[], deps: AppDeps, a: A) => {
     const ctx: ListContext<A> = { deps, a, memo: new Map() };
     return Promise.all(rows.map((r) => spec.dto(r, ctx)));
   };
-  const where = (a: A, args: FilterArgs<E>) => {
+  const where = (deps: AppDeps, a: A, args: FilterArgs<E>) => {
     const base = typeof spec.base === 'function' ? spec.base(args, a) : spec.base;
     const scope = typeof spec.scope === 'function' ? spec.scope(a) : spec.scope ? inScope(a, spec.scope) : undefined;
     const conds: (SQL | undefined)[] = [scope, base];
-    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: FilterArgs<E>, a: A) => SQL | undefined) | null][]) {
+    for (const [key, toSql] of Object.entries(spec.filters) as [string, ((v: unknown, q: FilterArgs<E>, a: A, deps: AppDeps) => SQL | undefined) | null][]) {
       const value = (args as Record<string, unknown>)[key];
-      if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a));
+      if (toSql && value !== undefined && value !== null && value !== '') conds.push(toSql(value, args, a, deps));
     }
     return and(...conds);
   };
+  const order = (sort: string | undefined) => orderBy(sort, spec.sorts as Record<string, SortKey>, spec.order, spec.key.column);
   return {
     where,
+    order,
+    async count(deps, a, args) {
+      const [n] = await spec.count(deps.db).where(where(deps, a, args));
+      return Number(n?.n ?? 0);
+    },
     page(deps, a, args) {
       const { db } = deps;
-      const cond = where(a, args);
-      const order = orderBy(args.sort, spec.sorts as Record<string, SortKey>, spec.order, spec.key.column);
+      const cond = where(deps, a, args);
       return paged(
         args,
-        async (limit, offset) => dtos(await spec.select(db).where(cond).orderBy(...order).limit(limit).offset(offset), deps, a),
+        async (limit, offset) => dtos(await spec.select(db).where(cond).orderBy(...order(args.sort)).limit(limit).offset(offset), deps, a),
         async () => spec.count(db).where(cond),
       );
     },
     async *batches(deps, a, args, size) {
       const { db } = deps;
-      const cond = where(a, args);
+      const cond = where(deps, a, args);
       let after: number | null = null;
       for (;;) {
         const rows: S[] = await spec.select(db).where(after === null ? cond : and(cond, gt(spec.key.column, after))).orderBy(asc(spec.key.column)).limit(size);

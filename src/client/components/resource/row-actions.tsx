@@ -17,6 +17,8 @@ const textOf = <R,>(t: Text<R>, row: R) => (typeof t === 'function' ? t(row) : t
 interface ActionBase<R> {
   id: string;
   label: Text<R>;
+  /** The screen reader's name and Enter's hint when the button says it shorter (查看实名 → 查看实名信息). */
+  fullLabel?: Text<R>;
   /** One key on the focused row (shown on the button and in its title); never j, k, x or Space. */
   hotkey?: string;
   /** Who may: the contract's declaration, the same rule the server enforces. */
@@ -184,6 +186,7 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
   };
 
   const label = (a: RowAction<R>, row: R) => textOf(a.label, row);
+  const fullLabel = (a: RowAction<R>, row: R) => textOf(a.fullLabel ?? a.label, row);
   const danger = (a: RowAction<R>, row: R) => (typeof a.danger === 'function' ? a.danger(row) : !!a.danger);
   const buttons = (row: R) => (
     <span className="flex gap-1">
@@ -193,7 +196,7 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
           variant="text"
           onClick={() => trigger(a, row)}
           className={danger(a, row) ? '!text-red-600' : ''}
-          aria-label={`${label(a, row)} ${rowName(row)}`}
+          aria-label={`${fullLabel(a, row)} ${rowName(row)}`}
           aria-keyshortcuts={a.hotkey}
           aria-haspopup={isCall(a) && a.confirm ? 'dialog' : undefined}
           title={a.hotkey ? `${label(a, row)}（${a.hotkey}）` : undefined}
@@ -220,7 +223,7 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
       return true;
     },
     primary: primaryAction ? (row) => (!primaryAction.when || primaryAction.when(row)) && trigger(primaryAction, row) : undefined,
-    primaryHint: primaryAction ? (row) => (!primaryAction.when || primaryAction.when(row) ? `按 Enter ${label(primaryAction, row)}` : undefined) : undefined,
+    primaryHint: primaryAction ? (row) => (!primaryAction.when || primaryAction.when(row) ? `按 Enter ${fullLabel(primaryAction, row)}` : undefined) : undefined,
     bulk: bulkActions.length
       ? (rows, clear) =>
           bulkActions.map((a) => {

@@ -3,21 +3,21 @@ import type { ExportTask } from '../../../shared/api';
 import type { Clock } from '../../config';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
-import type { Pii } from '../pii';
 import { type HubTransport, TaskHub } from './hub';
 import type { AnyExportKind } from './kind';
 import { createTask } from './store';
 import { type StreamLimits, StreamRegistry } from './streams';
 import { createWorker } from './worker';
 
-export { defineExportKind, type AnyExportKind, type ExportKind, type ExportScope } from './kind';
+export type { AnyExportKind, ExportKind, ExportScope } from './kind';
 export { TaskHub } from './hub';
 export type { StreamSlot } from './streams';
 
 export interface ExportRuntimeOptions {
   clock: Clock;
   kinds: readonly AnyExportKind[];
-  pii: Pii;
+  /** The app's deps (built after the runtime, which they hold): what a task's rows are read with. */
+  deps: () => AppDeps;
   /** The requests' database; exports use `workerDb` when there is one. */
   db: Db;
   /** A connection of the exports' own (PostgreSQL); absent: they share `db` (PGlite has one connection). */
@@ -39,7 +39,7 @@ export interface ExportRuntimeOptions {
  */
 export function createExportRuntime(o: ExportRuntimeOptions) {
   const instanceId = randomUUID();
-  const kinds = new Map(o.kinds.map((k) => [k.kind, k] as const));
+  const kinds = new Map(o.kinds.map((k) => [k.id, k] as const));
   const hub = new TaskHub(instanceId, o.transport, o.log);
   let workerDb: Promise<{ db: Db; close(): Promise<void> }> | null = null;
   const own = () => (workerDb ??= o.workerDb ? o.workerDb() : Promise.resolve({ db: o.db, close: async () => undefined }));
@@ -48,7 +48,7 @@ export function createExportRuntime(o: ExportRuntimeOptions) {
     clock: o.clock,
     hub,
     kinds,
-    pii: o.pii,
+    deps: o.deps,
     db: async () => (await own()).db,
     beatDb: o.db,
     heartbeatMs: o.heartbeatMs ?? 1_000,

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { isDatabaseUnavailable } from '../errors';
 import { type Cell, xlsxStream } from '../xlsx';
+import type { ExportReader } from '../export-definition';
 import type { AnyExportKind, ExportScope } from './kind';
 import type { TaskRow } from './store';
 import type { WorkerOptions } from './worker';
@@ -85,9 +86,10 @@ async function writeTask(run: Run): Promise<void> {
   const kind = o.kinds.get(task.kind);
   if (!kind) throw new Error(`unknown export kind ${task.kind}`);
   const scope: ExportScope = { districtScope: task.districtScope };
+  const reader = { deps: { ...o.deps(), db }, scope };
   // A task taken up again starts over: the pieces of the interrupted attempt go first.
   await dropPieces(run);
-  const total = await kind.count(db, scope, task.params as never, EXPORT_MAX_ROWS);
+  const total = await kind.count(reader, task.params as never, EXPORT_MAX_ROWS);
   if (total > EXPORT_MAX_ROWS) {
     const [row] = await db
       .update(x)
@@ -100,7 +102,7 @@ async function writeTask(run: Run): Promise<void> {
   const [counted] = await db.update(x).set({ rowsTotal: total, heartbeatAt: sql`now()` }).where(run.mine).returning();
   if (!counted) throw new Stop('cancelled');
   run.publish(counted);
-  const size = await writePieces(run, xlsxStream({ sheet: kind.sheet, columns: kind.columns, rows: boundedRows(run, kind, scope) }));
+  const size = await writePieces(run, xlsxStream({ sheet: kind.sheet, columns: kind.columns, rows: boundedRows(run, kind, reader) }));
   const now = o.clock.now();
   const [finished] = await db
     .update(x)
@@ -112,8 +114,8 @@ async function writeTask(run: Run): Promise<void> {
 }
 
 /** The kind's rows, at most EXPORT_MAX_ROWS, stopping between batches when the run must stop. */
-async function* boundedRows(run: Run, kind: AnyExportKind, scope: ExportScope): AsyncGenerator<readonly Cell[]> {
-  for await (const batch of kind.batches(run.db, scope, run.task.params as never, run.o.pii)) {
+async function* boundedRows(run: Run, kind: AnyExportKind, reader: ExportReader): AsyncGenerator<readonly Cell[]> {
+  for await (const batch of kind.cells(reader, run.task.params as never)) {
     if (run.closing()) throw new Stop('shutdown');
     if (run.lost) throw new Stop('cancelled');
     // Rides added while the file is written do not push it past its bound.

@@ -49,7 +49,7 @@ export async function createTask(deps: AppDeps, a: AuthContext, kind: AnyExportK
     if ((open?.n ?? 0) >= EXPORT_OPEN_PER_USER) throw fail(`已有${EXPORT_OPEN_PER_USER}个导出任务在进行，请等它们完成后再导出`);
     const [row] = await tx
       .insert(x)
-      .values({ kind: kind.kind, title, fileName, params: params as object, userId: a.user.id, districtScope: a.districtScope, phase: 'queued', createdAt: now })
+      .values({ kind: kind.id, title, fileName, params: params as object, userId: a.user.id, districtScope: a.districtScope, phase: 'queued', createdAt: now })
       .returning();
     await audit(tx, a.actor, { type: kind.operation, targetDistrictId: a.districtScope, target: `export/${row!.id}`, summary: `导出任务：${title}`, after: { taskId: row!.id, params } }, now);
     return taskDto(row!);

@@ -1,6 +1,6 @@
 import type { Clock } from '../../config';
 import type { Db } from '../../db/connection';
-import type { Pii } from '../pii';
+import type { AppDeps } from '../../context';
 import { claimTask } from './claim';
 import type { TaskHub } from './hub';
 import type { AnyExportKind } from './kind';
@@ -12,7 +12,8 @@ export interface WorkerOptions {
   clock: Clock;
   hub: TaskHub;
   kinds: ReadonlyMap<string, AnyExportKind>;
-  pii: Pii;
+  /** The app's deps: a task's rows are read with them, on the exports' own connection. */
+  deps: () => AppDeps;
   /** The connection exports read and write on (PostgreSQL: one of their own, not the requests' pool). */
   db: () => Promise<Db>;
   /** Where the heartbeat goes: the requests' pool, free while the export's own connection is busy with a long query. */

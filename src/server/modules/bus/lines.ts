@@ -67,7 +67,7 @@ export const lineList = listService({
     name: (name) => or(contains(t.busLines.code, name), contains(t.busLines.name, name)),
     state: (state) => eq(t.busLines.state, state),
   },
-  base: (q, a) => (q.versionId === undefined ? currentVersions(a) : undefined),
+  base: (q, a: AuthContext) => (q.versionId === undefined ? currentVersions(a) : undefined),
   sorts: { code: [sql`length(${t.busLines.code})`, t.busLines.code], name: t.busLines.name, updatedDate: t.busLines.updatedAt },
   order: { column: [sql`length(${t.busLines.code})`, t.busLines.code], dir: 'asc' },
   key: { column: t.busLines.id, of: (r) => r.line.id },

@@ -57,7 +57,7 @@ export async function productTotals(deps: AppDeps, a: AuthContext, q: Filters) {
   const [r] = await deps.db
     .select({ total: count(), onSale: sql<number>`count(*) filter (where ${t.discountProducts.status} = 1)::int` })
     .from(t.discountProducts)
-    .where(productList.where(a, q));
+    .where(productList.where(deps, a, q));
   const total = r?.total ?? 0;
   return { total, onSale: Number(r?.onSale ?? 0), offSale: total - Number(r?.onSale ?? 0) };
 }

@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import { count, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
@@ -16,7 +15,7 @@ import { moveStatus } from '../../lib/transition';
 import { paged } from '../../lib/paging';
 import { assertInScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
-import { sendXlsx } from '../../lib/xlsx';
+import { computedRows, defineExport, listRows, sendExport } from '../../lib/export-definition';
 import { shanghaiDateTime } from '../../../shared/domain/time';
 
 type Filters = z.output<typeof discount.discountOrderTotal.query>;
@@ -70,7 +69,7 @@ const orderList = listService({
 });
 
 /** The orders' filters, for the totals and the counts per product over the same rows. */
-const where = (a: AuthContext, q: Filters) => orderList.where(a, q);
+const where = (deps: AppDeps, a: Pick<AuthContext, 'districtScope'>, q: Filters) => orderList.where(deps, a, q);
 
 export const pageOrders = (deps: AppDeps, a: AuthContext, q: PageQuery) => orderList.page(deps, a, q);
 
@@ -86,7 +85,7 @@ export async function orderTotals(deps: AppDeps, a: AuthContext, q: Filters) {
       unpaid: sql<number>`count(*) filter (where ${o.payStatus} = 0)::int`,
     })
     .from(o)
-    .where(where(a, q));
+    .where(where(deps, a, q));
   return { orders: r?.orders ?? 0, paid: Number(r?.paid ?? 0), paidAmount: Number(r?.paidAmount ?? 0), refunded: Number(r?.refunded ?? 0), refundedAmount: Number(r?.refundedAmount ?? 0), unpaid: Number(r?.unpaid ?? 0) };
 }
 
@@ -170,7 +169,7 @@ const numbers = <T extends Record<string, unknown>>(r: T) => Object.fromEntries(
 
 /** 统计: orders counted per product, most orders first. */
 export async function countByProduct(deps: AppDeps, a: AuthContext, q: z.output<typeof discount.countPage.query>) {
-  const cond = where(a, q);
+  const cond = where(deps, a, q);
   const dir = q.sort === 'orders,asc' ? sql`asc` : sql`desc`;
   return paged(
     q,
@@ -180,41 +179,58 @@ export async function countByProduct(deps: AppDeps, a: AuthContext, q: z.output<
 }
 
 export async function countTotals(deps: AppDeps, a: AuthContext, q: Filters) {
-  const rows = (await counted(deps.db, where(a, q))).map(numbers);
+  const rows = (await counted(deps.db, where(deps, a, q))).map(numbers);
   const sum = (k: 'orders' | 'paid' | 'paidAmount' | 'refunded' | 'refundedAmount') => rows.reduce((acc, r) => acc + Number(r[k]), 0);
   return { products: rows.length, orders: sum('orders'), paid: sum('paid'), paidAmount: sum('paidAmount'), refunded: sum('refunded'), refundedAmount: sum('refundedAmount') };
 }
 
 const yuan = (fen: number) => fen / 100;
 
-export async function downloadTotals(deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) {
-  const now = deps.clock.now();
-  await audit(deps.db, a.actor, { type: 'ORDER_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出优惠卡订单统计', after: { filters: q } }, now);
-  const rows = (await counted(deps.db, where(a, q)).orderBy(sql`count(*) desc`)).map(numbers);
-  async function* cells() {
-    for (const r of rows) yield [r.productName, TICKETS[r.ticketType] ?? r.ticketType, r.orders, r.paid, yuan(r.paidAmount), r.refunded, yuan(r.refundedAmount)];
-  }
-  return sendXlsx(reply, `优惠卡订单统计-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
-    sheet: '订单统计',
-    columns: [{ title: '产品', width: 16 }, { title: '票种', width: 8 }, { title: '订单数', width: 10 }, { title: '已支付', width: 10 }, { title: '支付金额（元）', width: 14 }, { title: '已退款', width: 10 }, { title: '退款金额（元）', width: 14 }],
-    rows: cells(),
-  });
-}
+type ProductCount = ReturnType<typeof numbers<Awaited<ReturnType<typeof counted>>[number]>>;
+
+/** 导出 of 统计 (the spec's direct file): orders counted per product, most orders first. */
+export const totalsExport = defineExport({
+  id: 'discount.totals',
+  permission: discount.downloadTotal.permission,
+  sheet: '订单统计',
+  file: '优惠卡订单统计',
+  columns: [
+    { header: '产品', width: 16, cell: (r: ProductCount) => r.productName },
+    { header: '票种', width: 8, cell: (r) => TICKETS[r.ticketType] ?? r.ticketType },
+    { header: '订单数', width: 10, cell: (r) => r.orders },
+    { header: '已支付', width: 10, cell: (r) => r.paid },
+    { header: '支付金额（元）', width: 14, cell: (r) => yuan(r.paidAmount) },
+    { header: '已退款', width: 10, cell: (r) => r.refunded },
+    { header: '退款金额（元）', width: 14, cell: (r) => yuan(r.refundedAmount) },
+  ],
+  // A row per product: the whole is small.
+  rows: computedRows(async ({ deps, scope }, q: Filters) => (await counted(deps.db, where(deps, scope, q)).orderBy(sql`count(*) desc`)).map(numbers)),
+  audit: { operation: 'ORDER_EXPORT', summary: () => '导出优惠卡订单统计' },
+});
+
+export const downloadTotals = (deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) => sendExport(deps, a, totalsExport, q, reply);
 
 const TICKETS: Record<number, string> = TICKET_TYPES;
 
-async function* orderRows(deps: AppDeps, a: AuthContext, q: Filters) {
-  for await (const batch of orderList.batches(deps, a, q, 1_000)) {
-    for (const o of batch) yield [o.orderNo, o.productName, TICKETS[o.ticketType] ?? o.ticketType, o.cardNo, o.riderPhone, yuan(o.amount), ORDER_PAY_STATE.label(o.payStatus), shanghaiDateTime(o.createdDate), o.paidDate ? shanghaiDateTime(o.paidDate) : '', o.refundedDate ? shanghaiDateTime(o.refundedDate) : ''];
-  }
-}
+/** 导出 of 订单 (the spec's direct file): the list's rows of the filters in id order (its keyset batches), the phone masked. */
+export const ordersExport = defineExport({
+  id: 'discount.orders',
+  permission: discount.downloadOrder.permission,
+  sheet: '优惠卡订单',
+  columns: [
+    { header: '订单号', width: 22, cell: (o: ReturnType<typeof dto>) => o.orderNo },
+    { header: '产品', width: 14, cell: (o) => o.productName },
+    { header: '票种', width: 8, cell: (o) => TICKETS[o.ticketType] ?? o.ticketType },
+    { header: '卡号', width: 20, cell: (o) => o.cardNo },
+    { header: '手机号', width: 14, mask: 'phone', cell: (o) => o.riderPhone },
+    { header: '金额（元）', width: 10, cell: (o) => yuan(o.amount) },
+    { header: '状态', width: 8, cell: (o) => ORDER_PAY_STATE.label(o.payStatus) },
+    { header: '下单时间', width: 20, cell: (o) => shanghaiDateTime(o.createdDate) },
+    { header: '支付时间', width: 20, cell: (o) => (o.paidDate ? shanghaiDateTime(o.paidDate) : '') },
+    { header: '退款时间', width: 20, cell: (o) => (o.refundedDate ? shanghaiDateTime(o.refundedDate) : '') },
+  ],
+  rows: listRows(orderList),
+  audit: { operation: 'ORDER_EXPORT', summary: () => '导出优惠卡订单（手机号已脱敏）' },
+});
 
-export async function downloadOrders(deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) {
-  const now = deps.clock.now();
-  await audit(deps.db, a.actor, { type: 'ORDER_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出优惠卡订单（手机号已脱敏）', after: { filters: q } }, now);
-  return sendXlsx(reply, `优惠卡订单-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
-    sheet: '优惠卡订单',
-    columns: [{ title: '订单号', width: 22 }, { title: '产品', width: 14 }, { title: '票种', width: 8 }, { title: '卡号', width: 20 }, { title: '手机号', width: 14 }, { title: '金额（元）', width: 10 }, { title: '状态', width: 8 }, { title: '下单时间', width: 20 }, { title: '支付时间', width: 20 }, { title: '退款时间', width: 20 }],
-    rows: orderRows(deps, a, q),
-  });
-}
+export const downloadOrders = (deps: AppDeps, a: AuthContext, q: Filters, reply: FastifyReply) => sendExport(deps, a, ordersExport, q, reply);

@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
@@ -16,7 +15,7 @@ import { paged } from '../../lib/paging';
 import { moveStatus } from '../../lib/transition';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
-import { sendXlsx } from '../../lib/xlsx';
+import { EXPORT_BATCH, defineExport, listRows, sendExport } from '../../lib/export-definition';
 import { verifyOwnPassword } from '../shell/credential-guard';
 import { type CardCentre, bindable } from './card-centre';
 import { shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
@@ -47,27 +46,25 @@ const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
 
 /**
  * 绑定关系: the area's bindings by card, by the binder's whole citizen id (its blind index, made with
- * this server's key: hence one list per deps) and by status. The page, the counts and the export
- * all filter through it.
+ * this server's key) and by status. The page, the counts and the export all filter through it.
  */
-const bindingList = (deps: AppDeps) =>
-  listService({
-    endpoint: family.bindPage,
-    select,
-    count: (db) => db.select({ n: count() }).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId)),
-    scope: t.familyBindings.districtId,
-    filters: {
-      busCardNo: (no) => eq(t.busCards.cardNo, no),
-      citizenCardNo: (citizen) => eq(t.riders.citizenIdx, deps.pii.index('citizen', citizen)),
-      status: (status) => eq(t.familyBindings.status, status),
-    },
-    sorts: { boundDate: t.familyBindings.boundAt, expiresDate: t.familyBindings.expiresAt },
-    order: { column: t.familyBindings.boundAt, dir: 'desc' },
-    key: { column: t.familyBindings.id, of: (r) => r.b.id },
-    dto: (r) => dto(deps, r),
-  });
+const bindingList = listService({
+  endpoint: family.bindPage,
+  select,
+  count: (db) => db.select({ n: count() }).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId)),
+  scope: t.familyBindings.districtId,
+  filters: {
+    busCardNo: (no) => eq(t.busCards.cardNo, no),
+    citizenCardNo: (citizen, _q, _a, deps) => eq(t.riders.citizenIdx, deps.pii.index('citizen', citizen)),
+    status: (status) => eq(t.familyBindings.status, status),
+  },
+  sorts: { boundDate: t.familyBindings.boundAt, expiresDate: t.familyBindings.expiresAt },
+  order: { column: t.familyBindings.boundAt, dir: 'desc' },
+  key: { column: t.familyBindings.id, of: (r) => r.b.id },
+  dto: (r, { deps }) => dto(deps, r),
+});
 
-export const pageBindings = (deps: AppDeps, a: AuthContext, q: BindPageQuery) => bindingList(deps).page(deps, a, q);
+export const pageBindings = (deps: AppDeps, a: AuthContext, q: BindPageQuery) => bindingList.page(deps, a, q);
 
 export async function bindingSummary(deps: AppDeps, a: AuthContext, q: BindFilters) {
   const now = deps.clock.now();
@@ -83,15 +80,15 @@ export async function bindingSummary(deps: AppDeps, a: AuthContext, q: BindFilte
     .from(b)
     .innerJoin(t.busCards, eq(t.busCards.id, b.cardId))
     .innerJoin(t.riders, eq(t.riders.id, b.holderId))
-    .where(bindingList(deps).where(a, q));
+    .where(bindingList.where(deps, a, q));
   return { total: r?.total ?? 0, bound: Number(r?.bound ?? 0), unbound: Number(r?.unbound ?? 0), expiringSoon: Number(r?.expiringSoon ?? 0) };
 }
 
-function renewWhere(a: AuthContext, q: { busCardNo?: string | undefined }) {
+function renewWhere(a: Pick<AuthContext, 'districtScope'>, q: { busCardNo?: string | undefined }) {
   return and(inScope(a, t.familyRenewals.districtId), q.busCardNo ? eq(t.busCards.cardNo, q.busCardNo) : undefined);
 }
 
-export async function pageRenewals(deps: AppDeps, a: AuthContext, q: RenewQuery) {
+export async function pageRenewals(deps: AppDeps, a: Pick<AuthContext, 'districtScope'>, q: RenewQuery) {
   const cond = renewWhere(a, q);
   const base = (db: Db) =>
     db
@@ -181,37 +178,63 @@ export async function checkCard(centre: CardCentre, cardNo: string) {
 }
 
 
-/** Bindings of the area as a spreadsheet, 1,000 rows at a time by id, the binder masked. */
-async function* bindingRows(deps: AppDeps, a: AuthContext, q: BindFilters) {
-  for await (const batch of bindingList(deps).batches(deps, a, q, 1_000)) {
-    for (const d of batch) yield [d.id, d.cardNo, cardCategoryLabel(d.cardCategory), d.relation, d.holder.name, d.holder.phone, d.holder.citizenId, BINDING_STATE.label(d.status), shanghaiDate(d.boundDate), shanghaiDate(d.expiresDate), d.renewals];
-  }
-}
+/** 导出 of 绑定关系 (the spec's direct file): the list's rows of the filters in id order (its keyset batches), the binder masked. */
+export const bindingsExport = defineExport({
+  id: 'family.bindings',
+  permission: family.bindExport.permission,
+  sheet: '亲情卡绑定',
+  columns: [
+    { header: '绑定ID', width: 10, cell: (d: ReturnType<typeof dto>) => d.id },
+    { header: '卡号', width: 20, cell: (d) => d.cardNo },
+    { header: '卡类别', width: 14, cell: (d) => cardCategoryLabel(d.cardCategory) },
+    { header: '关系', width: 8, cell: (d) => d.relation },
+    { header: '绑定人', width: 10, mask: 'name', cell: (d) => d.holder.name },
+    { header: '手机号', width: 14, mask: 'phone', cell: (d) => d.holder.phone },
+    { header: '身份证号', width: 22, mask: 'citizenId', cell: (d) => d.holder.citizenId },
+    { header: '状态', width: 8, cell: (d) => BINDING_STATE.label(d.status) },
+    { header: '绑定日期', width: 12, cell: (d) => shanghaiDate(d.boundDate) },
+    { header: '到期日期', width: 12, cell: (d) => shanghaiDate(d.expiresDate) },
+    { header: '续期次数', width: 10, cell: (d) => d.renewals },
+  ],
+  rows: listRows(bindingList),
+  audit: {
+    operation: 'FAMILY_EXPORT',
+    summary: () => '导出亲情卡绑定（绑定人信息已脱敏）',
+    after: (q) => ({ filters: { ...q, citizenCardNo: q.citizenCardNo ? '（按身份证号筛选）' : undefined } }),
+  },
+});
 
-export async function exportBindings(deps: AppDeps, a: AuthContext, q: BindFilters, reply: FastifyReply) {
-  const now = deps.clock.now();
-  await audit(deps.db, a.actor, { type: 'FAMILY_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出亲情卡绑定（绑定人信息已脱敏）', after: { filters: { ...q, citizenCardNo: q.citizenCardNo ? '（按身份证号筛选）' : undefined } } }, now);
-  return sendXlsx(reply, `亲情卡绑定-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
-    sheet: '亲情卡绑定',
-    columns: [{ title: '绑定ID', width: 10 }, { title: '卡号', width: 20 }, { title: '卡类别', width: 14 }, { title: '关系', width: 8 }, { title: '绑定人', width: 10 }, { title: '手机号', width: 14 }, { title: '身份证号', width: 22 }, { title: '状态', width: 8 }, { title: '绑定日期', width: 12 }, { title: '到期日期', width: 12 }, { title: '续期次数', width: 10 }],
-    rows: bindingRows(deps, a, q),
-  });
-}
+export const exportBindings = (deps: AppDeps, a: AuthContext, q: BindFilters, reply: FastifyReply) => sendExport(deps, a, bindingsExport, q, reply);
 
-async function* renewalRows(deps: AppDeps, a: AuthContext, q: { busCardNo?: string | undefined }) {
-  for (let page = 0; ; page++) {
-    const res = await pageRenewals(deps, a, { page, size: 1_000, busCardNo: q.busCardNo, sort: 'renewedDate,asc' });
-    for (const r of res.content) yield [r.id, r.cardNo, r.holder.name, r.holder.phone, r.months, r.amount / 100, shanghaiDateTime(r.renewedDate)];
-    if (res.content.length < 1_000) return;
-  }
-}
+type RenewFilters = { busCardNo?: string | undefined };
+type Renewal = Awaited<ReturnType<typeof pageRenewals>>['content'][number];
 
-export async function exportRenewals(deps: AppDeps, a: AuthContext, q: { busCardNo?: string | undefined }, reply: FastifyReply) {
-  const now = deps.clock.now();
-  await audit(deps.db, a.actor, { type: 'FAMILY_EXPORT', targetDistrictId: a.districtScope, target: null, summary: '导出亲情卡续期记录（绑定人信息已脱敏）', after: { filters: q } }, now);
-  return sendXlsx(reply, `亲情卡续期-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`, {
-    sheet: '续期记录',
-    columns: [{ title: '记录ID', width: 10 }, { title: '卡号', width: 20 }, { title: '绑定人', width: 10 }, { title: '手机号', width: 14 }, { title: '续期月数', width: 10 }, { title: '金额（元）', width: 10 }, { title: '续期时间', width: 20 }],
-    rows: renewalRows(deps, a, q),
-  });
-}
+/** 导出 of 续期记录 (a direct file): the list's pages in its renewed order, the binder masked. */
+export const renewalsExport = defineExport({
+  id: 'family.renewals',
+  permission: family.renewLogExport.permission,
+  sheet: '续期记录',
+  file: '亲情卡续期',
+  columns: [
+    { header: '记录ID', width: 10, cell: (r: Renewal) => r.id },
+    { header: '卡号', width: 20, cell: (r) => r.cardNo },
+    { header: '绑定人', width: 10, mask: 'name', cell: (r) => r.holder.name },
+    { header: '手机号', width: 14, mask: 'phone', cell: (r) => r.holder.phone },
+    { header: '续期月数', width: 10, cell: (r) => r.months },
+    { header: '金额（元）', width: 10, cell: (r) => r.amount / 100 },
+    { header: '续期时间', width: 20, cell: (r) => shanghaiDateTime(r.renewedDate) },
+  ],
+  rows: {
+    // Pages of the list itself until it moves to listService (then listRows); the scope is the request's.
+    async *batches({ deps, scope }, q: RenewFilters) {
+      for (let page = 0; ; page++) {
+        const res = await pageRenewals(deps, scope, { page, size: EXPORT_BATCH, busCardNo: q.busCardNo, sort: 'renewedDate,asc' });
+        if (res.content.length) yield res.content;
+        if (res.content.length < EXPORT_BATCH) return;
+      }
+    },
+  },
+  audit: { operation: 'FAMILY_EXPORT', summary: () => '导出亲情卡续期记录（绑定人信息已脱敏）' },
+});
+
+export const exportRenewals = (deps: AppDeps, a: AuthContext, q: RenewFilters, reply: FastifyReply) => sendExport(deps, a, renewalsExport, q, reply);

@@ -104,7 +104,7 @@ export const pageNotices = (deps: AppDeps, a: AuthContext, q: PageQuery) => noti
 
 /** The summary line: the filtered notices by status, and how many are pinned. */
 export async function noticeTotals(deps: AppDeps, a: AuthContext, q: TotalQuery) {
-  const cond = noticeList.where(a, { ...q, status: undefined });
+  const cond = noticeList.where(deps, a, { ...q, status: undefined });
   const rows = await deps.db
     .select({ status: notices.status, n: count(), top: sql<number>`count(*) filter (where ${notices.top} = 1)`.mapWith(Number) })
     .from(notices)

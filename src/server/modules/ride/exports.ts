@@ -4,9 +4,9 @@ import { ridership } from '../../../shared/api';
 import { cardCategoryLabel, payStatusLabel, ticketTypeLabel } from '../../../shared/api/card';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
-import { type ExportScope, defineExportKind } from '../../lib/export-tasks';
+import { type ExportColumn, type ExportReader, defineExport, keysetRows } from '../../lib/export-definition';
 import { RIDES_READ } from '../../../shared/api/ridership';
-import { dayWhere, recordWhere } from './service';
+import { dayWhere, recordList } from './service';
 import { shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
 
 /**
@@ -17,8 +17,8 @@ import { shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
 
 type RecordQuery = z.output<typeof ridership.recordExport.query>;
 type DayQuery = z.output<typeof ridership.ridershipExport.query>;
+type Ride = typeof t.rideRecords.$inferSelect & { cursorAt: string };
 
-const BATCH = 1_000;
 const r = t.rideRecords;
 const d = t.dayTakeBusTotals;
 const yuan = (fen: number) => Math.round(fen) / 100;
@@ -28,91 +28,73 @@ async function countUpTo(db: Db, from: SQL, limit: number): Promise<number> {
   return Number(res.rows[0]?.n ?? 0);
 }
 
-function recordKind(kind: string, sheet: string, staffOnly: boolean) {
-  const where = (scope: ExportScope, q: RecordQuery) => and(recordWhere(scope, q), staffOnly ? eq(r.cardCategory, ridership.EMPLOYEE_CARD_CATEGORY) : undefined);
-  return defineExportKind<RecordQuery>({
-    kind,
+const RECORD_COLUMNS: ExportColumn<Ride>[] = [
+  { header: '乘车时间', width: 20, cell: (x) => shanghaiDateTime(x.rideAt) },
+  { header: '线路编号', width: 10, cell: (x) => x.lineCode },
+  { header: '线路名称', width: 14, cell: (x) => x.lineName },
+  { header: '车辆', width: 12, cell: (x) => x.busName },
+  { header: '方向', width: 6, cell: (x) => (x.direction === 0 ? '上行' : '下行') },
+  { header: '站点', width: 16, cell: (x) => x.stationName },
+  { header: '卡号', width: 20, cell: (x) => x.cardNo },
+  { header: '卡类别', width: 14, cell: (x) => cardCategoryLabel(x.cardCategory) },
+  { header: '票种', width: 8, cell: (x) => ticketTypeLabel(x.ticketType) },
+  { header: '金额（元）', width: 10, cell: (x) => yuan(x.amount) },
+  { header: '支付状态', width: 10, cell: (x) => payStatusLabel(x.payStatus) },
+  { header: '充值状态', width: 10, cell: (x) => (x.rechargeStatus === 1 ? '已充值' : '未充值') },
+  { header: '订单号', width: 24, cell: (x) => x.orderNo },
+  { header: '支付渠道', width: 12, cell: (x) => x.payChannel },
+];
+
+function recordExportOf(id: string, sheet: string, staffOnly: boolean) {
+  // The list's own filters and scope; the export's order is the table's (time, id), not the list's sort.
+  const where = ({ deps, scope }: ExportReader, q: RecordQuery) => and(recordList.where(deps, scope, q), staffOnly ? eq(r.cardCategory, ridership.EMPLOYEE_CARD_CATEGORY) : undefined);
+  return defineExport({
+    id,
     permission: RIDES_READ,
-    operation: 'RIDE_EXPORT',
     sheet,
-    columns: [
-      { title: '乘车时间', width: 20 },
-      { title: '线路编号', width: 10 },
-      { title: '线路名称', width: 14 },
-      { title: '车辆', width: 12 },
-      { title: '方向', width: 6 },
-      { title: '站点', width: 16 },
-      { title: '卡号', width: 20 },
-      { title: '卡类别', width: 14 },
-      { title: '票种', width: 8 },
-      { title: '金额（元）', width: 10 },
-      { title: '支付状态', width: 10 },
-      { title: '充值状态', width: 10 },
-      { title: '订单号', width: 24 },
-      { title: '支付渠道', width: 12 },
-    ],
-    count: (db, scope, q, limit) => countUpTo(db, sql`${r} where ${where(scope, q) ?? sql`true`}`, limit),
-    async *batches(db, scope, q) {
-      // The cursor's time is the database's own text: a JS Date would drop microseconds and repeat rows.
-      let after: { at: string; id: number } | null = null;
-      for (;;) {
-        const rows: (typeof r.$inferSelect & { cursorAt: string })[] = await db
+    columns: RECORD_COLUMNS,
+    rows: keysetRows({
+      count: (reader, q: RecordQuery, limit) => countUpTo(reader.deps.db, sql`${r} where ${where(reader, q) ?? sql`true`}`, limit),
+      read: (reader, q, after: { at: string; id: number } | null, limit): PromiseLike<Ride[]> =>
+        reader.deps.db
           .select({ ...getTableColumns(r), cursorAt: sql<string>`${r.rideAt}::text` })
           .from(r)
           // The plain bound on ride_at lets any index on (…, ride_at) start at the cursor (the row
           // comparison alone is only understood by the primary key's): no batch rereads the ones before.
-          .where(and(where(scope, q), after ? sql`${r.rideAt} >= ${after.at}::timestamptz and (${r.rideAt}, ${r.id}) > (${after.at}::timestamptz, ${after.id})` : undefined))
+          .where(and(where(reader, q), after ? sql`${r.rideAt} >= ${after.at}::timestamptz and (${r.rideAt}, ${r.id}) > (${after.at}::timestamptz, ${after.id})` : undefined))
           .orderBy(asc(r.rideAt), asc(r.id))
-          .limit(BATCH);
-        if (!rows.length) return;
-        yield rows.map((x) => [
-          shanghaiDateTime(x.rideAt),
-          x.lineCode,
-          x.lineName,
-          x.busName,
-          x.direction === 0 ? '上行' : '下行',
-          x.stationName,
-          x.cardNo,
-          cardCategoryLabel(x.cardCategory),
-          ticketTypeLabel(x.ticketType),
-          yuan(x.amount),
-          payStatusLabel(x.payStatus),
-          x.rechargeStatus === 1 ? '已充值' : '未充值',
-          x.orderNo,
-          x.payChannel,
-        ]);
-        const last: { cursorAt: string; id: number } = rows[rows.length - 1]!;
-        after = { at: last.cursorAt, id: last.id };
-        if (rows.length < BATCH) return;
-      }
-    },
+          .limit(limit),
+      // The cursor's time is the database's own text: a JS Date would drop microseconds and repeat rows.
+      cursor: (x) => ({ at: x.cursorAt, id: x.id }),
+    }),
+    audit: { operation: 'RIDE_EXPORT' },
   });
 }
 
-export const recordsExport = recordKind('ride.records', '乘车记录', false);
-export const employeeRecordsExport = recordKind('ride.employeeRecords', '员工乘车记录', true);
+export const recordsExport = recordExportOf('ride.records', '乘车记录', false);
+export const employeeRecordsExport = recordExportOf('ride.employeeRecords', '员工乘车记录', true);
 
-export const ridershipExport = defineExportKind<DayQuery>({
-  kind: 'ride.ridership',
+type DayRow = { day: string; lineCode: string; lineName: string; busName: string; rides: number; single: number; monthly: number; yearly: number; amount: number };
+
+export const ridershipExport = defineExport({
+  id: 'ride.ridership',
   permission: RIDES_READ,
-  operation: 'RIDERSHIP_EXPORT',
   sheet: '每日客流',
   columns: [
-    { title: '日期', width: 12 },
-    { title: '线路编号', width: 10 },
-    { title: '线路名称', width: 14 },
-    { title: '车辆', width: 12 },
-    { title: '客流（人次）', width: 12 },
-    { title: '单次票', width: 10 },
-    { title: '月票', width: 10 },
-    { title: '年票', width: 10 },
-    { title: '金额（元）', width: 12 },
+    { header: '日期', width: 12, cell: (x: DayRow) => x.day },
+    { header: '线路编号', width: 10, cell: (x) => x.lineCode },
+    { header: '线路名称', width: 14, cell: (x) => x.lineName },
+    { header: '车辆', width: 12, cell: (x) => x.busName },
+    { header: '客流（人次）', width: 12, cell: (x) => Number(x.rides) },
+    { header: '单次票', width: 10, cell: (x) => Number(x.single) },
+    { header: '月票', width: 10, cell: (x) => Number(x.monthly) },
+    { header: '年票', width: 10, cell: (x) => Number(x.yearly) },
+    { header: '金额（元）', width: 12, cell: (x) => yuan(Number(x.amount)) },
   ],
-  count: (db, scope, q, limit) => countUpTo(db, sql`(select 1 from ${d} where ${dayWhere(scope, q) ?? sql`true`} group by ${d.day}, ${d.lineCode}, ${d.busName}) g`, limit),
-  async *batches(db, scope, q) {
-    let after: { day: string; line: string; bus: string } | null = null;
-    for (;;) {
-      const rows: { day: string; lineCode: string; lineName: string; busName: string; rides: number; single: number; monthly: number; yearly: number; amount: number }[] = await db
+  rows: keysetRows({
+    count: ({ deps, scope }, q: DayQuery, limit) => countUpTo(deps.db, sql`(select 1 from ${d} where ${dayWhere(scope, q) ?? sql`true`} group by ${d.day}, ${d.lineCode}, ${d.busName}) g`, limit),
+    read: ({ deps, scope }, q, after: { day: string; line: string; bus: string } | null, limit): PromiseLike<DayRow[]> =>
+      deps.db
         .select({
           day: d.day,
           lineCode: d.lineCode,
@@ -128,14 +110,10 @@ export const ridershipExport = defineExportKind<DayQuery>({
         .where(and(dayWhere(scope, q), after ? sql`${d.day} >= ${after.day}::date and (${d.day}, ${d.lineCode}, ${d.busName}) > (${after.day}::date, ${after.line}, ${after.bus})` : undefined))
         .groupBy(d.day, d.lineCode, d.busName)
         .orderBy(asc(d.day), asc(d.lineCode), asc(d.busName))
-        .limit(BATCH);
-      if (!rows.length) return;
-      yield rows.map((x) => [x.day, x.lineCode, x.lineName, x.busName, Number(x.rides), Number(x.single), Number(x.monthly), Number(x.yearly), yuan(Number(x.amount))]);
-      const last: { day: string; lineCode: string; busName: string } = rows[rows.length - 1]!;
-      after = { day: last.day, line: last.lineCode, bus: last.busName };
-      if (rows.length < BATCH) return;
-    }
-  },
+        .limit(limit),
+    cursor: (x) => ({ day: x.day, line: x.lineCode, bus: x.busName }),
+  }),
+  audit: { operation: 'RIDERSHIP_EXPORT' },
 });
 
 /** How a task names its filters: title and file name. */
@@ -151,6 +129,3 @@ export function recordTaskTitle(what: string, q: RecordQuery): string {
 export function ridershipTaskTitle(q: DayQuery): string {
   return ['每日客流', `${q.startDate}至${q.endDate}`, q.lineCode ? `线路${q.lineCode}` : '全部线路', q.busName ?? ''].filter(Boolean).join(' ');
 }
-
-/** A file name from a title: spaces to dashes, nothing a file system would refuse. */
-export const fileNameOf = (title: string) => `${title.replace(/[\\/:*?"<>|]/g, '_').replace(/\s+/g, '-')}.xlsx`;

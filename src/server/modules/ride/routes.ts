@@ -4,7 +4,8 @@ import { ensureAhead } from '../../lib/ride-partitions';
 import type { ServerModule } from '../module';
 import { rideDemoSeed } from './seed';
 import * as service from './service';
-import { employeeRecordsExport, fileNameOf, recordTaskTitle, recordsExport, ridershipExport, ridershipTaskTitle } from './exports';
+import { employeeRecordsExport, recordTaskTitle, recordsExport, ridershipExport, ridershipTaskTitle } from './exports';
+import { enqueueExport } from '../../lib/export-definition';
 
 /** 乘车记录管理: ride records (partitioned by month) and the daily ridership kept with them. */
 export const rideServer: ServerModule = {
@@ -20,10 +21,9 @@ export const rideServer: ServerModule = {
     b.bind(ridership.ridershipBusNames, ({ auth, query }) => service.busNames(deps, auth, query.lineCode));
     b.bind(ridership.ridershipTotal, ({ auth, query }) => service.ridershipTotal(deps, auth, query));
     b.bind(ridership.ridershipPage, ({ auth, query }) => service.ridershipPage(deps, auth, query));
-    const enqueue = (kind: string, auth: Parameters<typeof deps.exports.enqueue>[1], query: unknown, title: string) => deps.exports.enqueue(deps, auth, kind, query, title, fileNameOf(title));
-    b.bind(ridership.recordExport, ({ auth, query }) => enqueue(recordsExport.kind, auth, query, recordTaskTitle('乘车记录', query)));
-    b.bind(ridership.employeeRecordExport, ({ auth, query }) => enqueue(employeeRecordsExport.kind, auth, query, recordTaskTitle('员工乘车记录', query)));
-    b.bind(ridership.ridershipExport, ({ auth, query }) => enqueue(ridershipExport.kind, auth, query, ridershipTaskTitle(query)));
+    b.bind(ridership.recordExport, ({ auth, query }) => enqueueExport(deps, auth, recordsExport, query, recordTaskTitle('乘车记录', query)));
+    b.bind(ridership.employeeRecordExport, ({ auth, query }) => enqueueExport(deps, auth, employeeRecordsExport, query, recordTaskTitle('员工乘车记录', query)));
+    b.bind(ridership.ridershipExport, ({ auth, query }) => enqueueExport(deps, auth, ridershipExport, query, ridershipTaskTitle(query)));
   },
   // This month and the next two always have their partition, whichever instance gets there first;
   // from the start too: a database without the demo has none until then, and a ride in the default

@@ -1,34 +1,22 @@
 import { type SQL, and, count, desc, asc, eq, getTableColumns, gte, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type ridership, toPage } from '../../../shared/api';
+import { ridership, toPage } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { type ListContext, listService } from '../../lib/list';
 import { paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 
 type RecordQuery = z.output<typeof ridership.recordSummary.query>;
+type Scope = Pick<AuthContext, 'districtScope'>;
 type RecordPageQuery = z.output<typeof ridership.recordList.query>;
 type DayQuery = z.output<typeof ridership.ridershipTotal.query>;
 type DayPageQuery = z.output<typeof ridership.ridershipPage.query>;
 
 const r = t.rideRecords;
 const d = t.dayTakeBusTotals;
-
-export function recordWhere(a: Pick<AuthContext, 'districtScope'>, q: RecordQuery): SQL | undefined {
-  return and(
-    inScope(a, r.districtId),
-    q.cardNo ? eq(r.cardNo, q.cardNo) : undefined,
-    q.lineCode ? eq(r.lineCode, q.lineCode) : undefined,
-    q.busName ? eq(r.busName, q.busName) : undefined,
-    q.ticketType !== undefined ? eq(r.ticketType, q.ticketType) : undefined,
-    q.payStatus !== undefined ? eq(r.payStatus, q.payStatus) : undefined,
-    // The range prunes partitions: only the months it touches are read.
-    q.startTime ? gte(r.rideAt, new Date(q.startTime)) : undefined,
-    q.endTime ? lte(r.rideAt, new Date(q.endTime)) : undefined,
-  );
-}
 
 const recordDto = (x: typeof r.$inferSelect) => ({
   id: x.id,
@@ -47,30 +35,45 @@ const recordDto = (x: typeof r.$inferSelect) => ({
   rechargeStatus: x.rechargeStatus,
 });
 
-/** 乘车记录: newest first by default; a card's rides come from its index, whatever the months. */
+/** 乘车记录: the area's rides by card, line, bus, ticket type, payment and time, newest first. */
+export const recordList = listService({
+  endpoint: ridership.recordList,
+  select: (db) => db.select().from(r),
+  count: (db) => db.select({ n: count() }).from(r),
+  scope: r.districtId,
+  filters: {
+    cardNo: (cardNo) => eq(r.cardNo, cardNo),
+    lineCode: (lineCode) => eq(r.lineCode, lineCode),
+    busName: (busName) => eq(r.busName, busName),
+    ticketType: (ticketType) => eq(r.ticketType, ticketType),
+    payStatus: (payStatus) => eq(r.payStatus, payStatus),
+    // The range prunes partitions: only the months it touches are read.
+    startTime: (from) => gte(r.rideAt, new Date(from)),
+    endTime: (to) => lte(r.rideAt, new Date(to)),
+  },
+  sorts: { rideDate: r.rideAt, amount: r.amount },
+  order: { column: r.rideAt, dir: 'desc' },
+  key: { column: r.id, of: (x) => x.id },
+  dto: (x, _ctx: ListContext<Scope>) => recordDto(x),
+});
+
+/** 乘车记录: a card's rides come from its index, whatever the months. */
 export async function pageRecords(deps: AppDeps, a: AuthContext, q: RecordPageQuery) {
-  const cond = recordWhere(a, q);
-  const order = q.sort === 'amount,asc' ? [asc(r.amount), asc(r.id)] : q.sort === 'amount,desc' ? [desc(r.amount), desc(r.id)] : q.sort === 'rideDate,asc' ? [asc(r.rideAt), asc(r.id)] : [desc(r.rideAt), desc(r.id)];
-  if (q.cardNo) {
-    // A card's page reads every ride of the card anyway (its index entries in each month, then
-    // the top of them), so the total comes from that same read: one query, not a second scan of
-    // every month on another connection (the benchmark's p99 at 10 million rides, README decision 96).
-    const rows = await deps.db
-      .select({ ...getTableColumns(r), total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(r)
-      .where(cond)
-      .orderBy(...order)
-      .limit(q.size)
-      .offset(q.page * q.size);
-    // Past the last page there is no row to carry the total.
-    const total = rows[0]?.total ?? (q.page > 0 ? ((await deps.db.select({ n: count() }).from(r).where(cond))[0]?.n ?? 0) : 0);
-    return toPage(rows.map(recordDto), total, q.page, q.size);
-  }
-  return paged(
-    q,
-    async (limit, offset) => (await deps.db.select().from(r).where(cond).orderBy(...order).limit(limit).offset(offset)).map(recordDto),
-    () => deps.db.select({ n: count() }).from(r).where(cond),
-  );
+  if (!q.cardNo) return recordList.page(deps, a, q);
+  // A card's page reads every ride of the card anyway (its index entries in each month, then
+  // the top of them), so the total comes from that same read: one query, not a second scan of
+  // every month on another connection (the benchmark's p99 at 10 million rides, README decision 96).
+  const cond = recordList.where(deps, a, q);
+  const rows = await deps.db
+    .select({ ...getTableColumns(r), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(r)
+    .where(cond)
+    .orderBy(...recordList.order(q.sort))
+    .limit(q.size)
+    .offset(q.page * q.size);
+  // Past the last page there is no row to carry the total.
+  const total = rows[0]?.total ?? (q.page > 0 ? ((await deps.db.select({ n: count() }).from(r).where(cond))[0]?.n ?? 0) : 0);
+  return toPage(rows.map(recordDto), total, q.page, q.size);
 }
 
 export async function recordSummary(deps: AppDeps, a: AuthContext, q: RecordQuery) {
@@ -83,7 +86,7 @@ export async function recordSummary(deps: AppDeps, a: AuthContext, q: RecordQuer
       refunded: sql<number>`count(*) filter (where ${r.payStatus} = 2)::int`,
     })
     .from(r)
-    .where(recordWhere(a, q));
+    .where(recordList.where(deps, a, q));
   return { rides: Number(s?.rides ?? 0), amount: Number(s?.amount ?? 0), paid: Number(s?.paid ?? 0), unpaid: Number(s?.unpaid ?? 0), refunded: Number(s?.refunded ?? 0) };
 }
 

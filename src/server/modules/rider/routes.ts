@@ -1,5 +1,6 @@
 import { card } from '../../../shared/api';
 import * as t from '../../db/schema';
+import { enqueueExport } from '../../lib/export-definition';
 import type { ServerModule } from '../module';
 import { riderDemoSeed } from './seed';
 import * as service from './service';
@@ -19,7 +20,7 @@ export const riderServer: ServerModule = {
     b.bind(card.riderAdd, ({ auth, body }) => service.addRider(deps, auth, body));
     b.bind(card.riderExport, ({ auth, query }) => {
       const title = service.riderExportTitle(query);
-      return deps.exports.enqueue(deps, auth, service.ridersExport.kind, query, title, `${title.replace(/\s+/g, '-')}.xlsx`);
+      return enqueueExport(deps, auth, service.ridersExport, query, title);
     });
     b.bind(card.riderResolve, ({ auth, body }) => service.resolveAbnormal(deps, auth, body));
     // The body forms: the same services with the input from the body, so scope, masking and audit are the same code.

@@ -11,11 +11,11 @@ import { audit } from '../../lib/audit';
 import { cardRows } from '../../lib/card-rows';
 import { fail, failOn, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { maskedRider } from '../../lib/masked-rider';
-import { paged } from '../../lib/paging';
+import { type ListContext, listService } from '../../lib/list';
 import type { Pii } from '../../lib/pii';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
-import { type ExportScope, defineExportKind } from '../../lib/export-tasks';
+import { type ExportScope, defineExport, listRows } from '../../lib/export-definition';
 import { shanghaiDate } from '../../../shared/domain/time';
 
 type PageQuery = z.output<typeof card.riderPage.query>;
@@ -46,21 +46,29 @@ const selectRiders = (db: Db) => db.select(riderColumns).from(t.riders).leftJoin
 
 const digits = (s: string) => s.replace(/[\s-]/g, '');
 
-export async function pageRiders(deps: AppDeps, a: AuthContext, q: PageQuery) {
-  const where: (SQL | undefined)[] = [inScope(a, t.riders.districtId)];
-  // Exact matches through the blind index: the table cannot be searched by a fragment of a value it does not hold.
-  if (q.phone) where.push(eq(t.riders.phoneIdx, deps.pii.index('phone', digits(q.phone))));
-  if (q.citizenCardNo) where.push(eq(t.riders.citizenIdx, deps.pii.index('citizen', q.citizenCardNo)));
-  if (q.realName !== undefined) where.push(eq(t.riders.realName, q.realName));
-  if (q.state !== undefined) where.push(eq(t.riders.state, q.state));
-  const cond = and(...where);
-  const dir = q.sort === 'createdDate,asc' ? sql`asc` : sql`desc`;
-  return paged(
-    q,
-    async (limit, offset) => (await selectRiders(deps.db).where(cond).orderBy(sql`${t.riders.createdAt} ${dir}`, desc(t.riders.id)).limit(limit).offset(offset)).map((r) => riderDto(deps.pii, r)),
-    () => deps.db.select({ n: count() }).from(t.riders).where(cond),
-  );
-}
+/**
+ * 乘客用户: the area's riders, newest first. Phone and citizen id match exactly through the blind
+ * index: the table cannot be searched by a fragment of a value it does not hold.
+ */
+export const riderList = listService({
+  endpoint: card.riderPage,
+  select: selectRiders,
+  count: (db) => db.select({ n: count() }).from(t.riders),
+  scope: t.riders.districtId,
+  filters: {
+    phone: (phone, _q, _a, deps) => eq(t.riders.phoneIdx, deps.pii.index('phone', digits(phone))),
+    citizenCardNo: (no, _q, _a, deps) => eq(t.riders.citizenIdx, deps.pii.index('citizen', no)),
+    realName: (realName) => eq(t.riders.realName, realName),
+    state: (state) => eq(t.riders.state, state),
+  },
+  sorts: { createdDate: t.riders.createdAt },
+  order: { column: t.riders.createdAt, dir: 'desc' },
+  key: { column: t.riders.id, of: (row) => row.r.id },
+  // The export's scope is its task's, not a request's: the DTO needs no more than the district.
+  dto: (row, { deps }: ListContext<ExportScope>) => riderDto(deps.pii, row),
+});
+
+export const pageRiders = (deps: AppDeps, a: AuthContext, q: PageQuery) => riderList.page(deps, a, q);
 
 export async function riderSummary(deps: AppDeps, a: AuthContext) {
   const [r] = await deps.db
@@ -203,36 +211,30 @@ export async function addRider(deps: AppDeps, a: AuthContext, body: { phone: str
   }
 }
 
-/** Riders of the area, 1,000 at a time by id, masked: the spreadsheet never holds a number in clear. */
-type RiderExportQuery = { realName?: number | undefined; state?: number | undefined };
-const riderExportWhere = (scope: ExportScope, q: RiderExportQuery, after = 0) =>
-  and(inScope(scope, t.riders.districtId), q.realName !== undefined ? eq(t.riders.realName, q.realName) : undefined, q.state !== undefined ? eq(t.riders.state, q.state) : undefined, sql`${t.riders.id} > ${after}`);
+type RiderExportQuery = z.output<typeof card.riderExport.query>;
 
 /**
- * 导出乘客用户 as a task of the download centre: the riders of the filters, keyset pages of 1,000,
- * each row masked exactly as the list shows it (the file never holds a phone, id or name in clear).
+ * 导出乘客用户 as a task of the download centre: the list's rows for the filters, in id order, each
+ * masked exactly as the list shows it (the file never holds a phone, id or name in clear).
  */
-export const ridersExport = defineExportKind<RiderExportQuery>({
-  kind: 'rider.riders',
+export const ridersExport = defineExport({
+  id: 'rider.riders',
   permission: card.riderExport.permission,
-  operation: 'RIDER_EXPORT',
   sheet: '乘客用户',
-  columns: [{ title: '乘客ID', width: 10 }, { title: '姓名', width: 10 }, { title: '手机号', width: 14 }, { title: '身份证号', width: 22 }, { title: '实名', width: 8 }, { title: '状态', width: 8 }, { title: '异常原因', width: 24 }, { title: '卡片数', width: 8 }, { title: '区域', width: 10 }, { title: '注册日期', width: 12 }],
-  async count(db, scope, q, limit) {
-    const [n] = await db.select({ n: count() }).from(db.select({ one: sql`1` }).from(t.riders).where(riderExportWhere(scope, q)).limit(limit + 1).as('x'));
-    return n?.n ?? 0;
-  },
-  async *batches(db, scope, q, pii) {
-    for (let after = 0; ; ) {
-      const rows = await selectRiders(db).where(riderExportWhere(scope, q, after)).orderBy(t.riders.id).limit(1_000);
-      yield rows.map((r) => {
-        const d = riderDto(pii, r);
-        return [d.id, d.name, d.phone, d.citizenId, d.realName ? '已实名' : '未实名', d.state ? '正常' : '异常', d.abnormalReason, d.cards, d.districtName, shanghaiDate(d.createdDate)];
-      });
-      if (rows.length < 1_000) return;
-      after = rows.at(-1)!.r.id;
-    }
-  },
+  columns: [
+    { header: '乘客ID', width: 10, cell: (d) => d.id },
+    { header: '姓名', width: 10, mask: 'name', cell: (d) => d.name },
+    { header: '手机号', width: 14, mask: 'phone', cell: (d) => d.phone },
+    { header: '身份证号', width: 22, mask: 'citizenId', cell: (d) => d.citizenId },
+    { header: '实名', width: 8, cell: (d) => (d.realName ? '已实名' : '未实名') },
+    { header: '状态', width: 8, cell: (d) => (d.state ? '正常' : '异常') },
+    { header: '异常原因', width: 24, cell: (d) => d.abnormalReason },
+    { header: '卡片数', width: 8, cell: (d) => d.cards },
+    { header: '区域', width: 10, cell: (d) => d.districtName },
+    { header: '注册日期', width: 12, cell: (d) => shanghaiDate(d.createdDate) },
+  ],
+  rows: listRows(riderList, (q: RiderExportQuery) => q),
+  audit: { operation: 'RIDER_EXPORT' },
 });
 
 /** The task's title: 乘客用户 or 异常用户, and the filter that narrowed it. */

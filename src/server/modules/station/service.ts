@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import dayjs from 'dayjs';
 import type { FastifyReply } from 'fastify';
 import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -14,7 +13,7 @@ import { listService } from '../../lib/list';
 import { orderBy, paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
-import { sendXlsx } from '../../lib/xlsx';
+import { defineExport, listRows, sendExport } from '../../lib/export-definition';
 
 type ListQuery = z.output<typeof station.stationList.query>;
 type SaveBody = z.output<typeof station.stationSave.body>;
@@ -185,33 +184,22 @@ export async function qrPage(deps: AppDeps, a: AuthContext, q: QrPageQuery) {
   );
 }
 
-/** Stations with a code, read 1,000 at a time by id: the export never holds the whole list. */
-async function* qrRows(deps: AppDeps, a: AuthContext, name: string | undefined) {
-  for (let after = 0; ; ) {
-    const rows = await deps.db
-      .select({ id: t.stations.id, name: t.stations.name, qrCode: t.stations.qrCode, districtName: t.districts.name, lng: t.stations.lng, lat: t.stations.lat })
-      .from(t.stations)
-      .leftJoin(t.districts, eq(t.districts.id, t.stations.districtId))
-      .where(and(inScope(a, t.stations.districtId), isNotNull(t.stations.qrCode), name ? contains(t.stations.name, name) : undefined, sql`${t.stations.id} > ${after}`))
-      .orderBy(t.stations.id)
-      .limit(1_000);
-    for (const r of rows) yield [r.id, r.name, r.districtName, r.qrCode, `${STATION_QR_PAGE}?scene=${r.qrCode}`, r.lng, r.lat];
-    if (rows.length < 1_000) return;
-    after = rows.at(-1)!.id;
-  }
-}
+/** 导出站点二维码 (the spec's direct file): the list's stations that have a code, in id order. */
+export const qrExportDef = defineExport({
+  id: 'station.qr',
+  permission: station.stationQrExport.permission,
+  sheet: '站点二维码',
+  columns: [
+    { header: '站点ID', width: 10, cell: (r: ReturnType<typeof stationDto>) => r.id },
+    { header: '站点名称', width: 28, cell: (r) => r.name },
+    { header: '区域', width: 12, cell: (r) => r.districtName },
+    { header: '二维码', width: 14, cell: (r) => r.qrCode },
+    { header: '二维码内容', width: 40, cell: (r) => `${STATION_QR_PAGE}?scene=${r.qrCode}` },
+    { header: '经度', width: 12, cell: (r) => r.lng },
+    { header: '纬度', width: 12, cell: (r) => r.lat },
+  ],
+  rows: listRows(stationList, (q: { name?: string | undefined }) => ({ name: q.name, hasQr: true })),
+  audit: { operation: 'STATION_QR_EXPORT', summary: (q) => `导出站点二维码${q.name ? `（站点名称含「${q.name}」）` : ''}`, after: () => undefined },
+});
 
-export async function qrExport(deps: AppDeps, a: AuthContext, q: { name?: string | undefined }, reply: FastifyReply) {
-  const now = deps.clock.now();
-  await audit(deps.db, a.actor, { type: 'STATION_QR_EXPORT', targetDistrictId: a.districtScope, target: null, summary: `导出站点二维码${q.name ? `（站点名称含「${q.name}」）` : ''}` }, now);
-  const file = `站点二维码-${dayjs(now).format('YYYYMMDD-HHmm')}.xlsx`;
-  return sendXlsx(
-    reply,
-    file,
-    {
-      sheet: '站点二维码',
-      columns: [{ title: '站点ID', width: 10 }, { title: '站点名称', width: 28 }, { title: '区域', width: 12 }, { title: '二维码', width: 14 }, { title: '二维码内容', width: 40 }, { title: '经度', width: 12 }, { title: '纬度', width: 12 }],
-      rows: qrRows(deps, a, q.name),
-    },
-  );
-}
+export const qrExport = (deps: AppDeps, a: AuthContext, q: { name?: string | undefined }, reply: FastifyReply) => sendExport(deps, a, qrExportDef, q, reply);

@@ -9,7 +9,7 @@ import { audit } from '../../lib/audit';
 import { fail, failOn, forbidden, notFound, uniqueOr } from '../../lib/errors';
 import { groupExceeds, rankOf } from '../../lib/grants';
 import { clearName, nameKeyOf } from '../../lib/login-throttle';
-import { listService } from '../../lib/list';
+import { type ListContext, listService } from '../../lib/list';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
 import { endSessions } from '../../plugins/auth';
@@ -70,7 +70,7 @@ const userList = listService({
   sorts: { login: t.users.login, firstName: t.users.firstName, createdDate: t.users.createdAt, lastModifiedDate: t.users.updatedAt },
   order: { column: t.users.id, dir: 'asc' },
   key: { column: t.users.id, of: (r) => r.user.id },
-  async dto(r, { deps, a, memo }) {
+  async dto(r, { deps, a, memo }: ListContext<AuthContext>) {
     // One check per role group on the page, not per row.
     const exceeds = (groupId: number) => {
       const key = `group:${groupId}`;

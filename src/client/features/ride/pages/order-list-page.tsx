@@ -5,14 +5,14 @@ import { PAY_STATUS, TICKET_TYPES, cardCategoryLabel, payStatusLabel, ticketType
 import type { RideRecord } from '../../../../shared/api/ridership';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
-import { type Column, DataTable, type TableResult } from '../../../components/data-table';
+import { DataTable, type TableResult } from '../../../components/data-table';
+import { ExportButton, useExportAction } from '../../../components/resource/export-action';
+import { type ListColumn } from '../../../components/resource/resource-list';
 import { CardNoLink } from '../../../business/desk/card-no-link';
 import { type FilterDef, type FilterOption, withAll } from '../../../components/filter-bar';
 import { ScreenSection } from '../../../components/screen-section';
 import { useFilterQuery } from '../../../components/table-state';
 import { useListScreen } from '../../../components/use-list-screen';
-import { Button } from '../../../components/button';
-import { useExportTask } from '../../../components/use-export-task';
 import { useApi } from '../../../lib/use-api';
 import { PAY_TONE, rechargeStatusLabel } from '../components/ride-labels';
 import { lastDays, refusalOf, shapeOnly, useEffectiveTable } from '../components/ride-range';
@@ -25,6 +25,20 @@ type FilterKey = (typeof FILTER_KEYS)[number];
 const DEFAULT_DAYS = 7;
 const LIST_SCHEMA = shapeOnly(ridership.recordList.query, ['cardNo']);
 const NOTHING: TableResult<RideRecord> = { data: undefined, error: undefined, isLoading: false, mutate: () => undefined };
+
+const columns: ListColumn<typeof ridership.recordList>[] = [
+  { id: 'rideDate', header: '乘车时间', fixed: true, sort: 'rideDate', cell: (r) => formatDateTime(r.rideDate), className: 'tabular-nums' },
+  { id: 'cardNo', header: '卡号', cell: (r) => <CardNoLink cardNo={r.cardNo} /> },
+  { id: 'line', header: '线路', cell: (r) => r.lineName },
+  { id: 'busName', header: '车辆', cell: (r) => r.busName },
+  { id: 'direction', header: '方向', cell: (r) => directionLabel(r.direction) },
+  { id: 'stationName', header: '上车站点', cell: (r) => r.stationName ?? '—' },
+  { id: 'cardCategory', header: '卡类别', cell: (r) => cardCategoryLabel(r.cardCategory), hiddenByDefault: true },
+  { id: 'ticketType', header: '票种', cell: (r) => ticketTypeLabel(r.ticketType) },
+  { id: 'amount', header: '金额（元）', align: 'right', sort: 'amount', cell: (r) => fenToYuan(r.amount), className: 'tabular-nums' },
+  { id: 'payStatus', header: '支付状态', cell: (r) => <span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[r.payStatus] ?? ''}`}>{payStatusLabel(r.payStatus)}</span> },
+  { id: 'rechargeStatus', header: '充值状态', cell: (r) => rechargeStatusLabel(r.rechargeStatus), hiddenByDefault: true },
+];
 
 /** A select's options, keeping a value the list does not hold (an old link) visible as itself. */
 const optionsWith = (options: FilterOption[], current: string): FilterOption[] =>
@@ -54,8 +68,8 @@ export function OrderListPage() {
   const refusal = refusalOf(ridership.recordSummary.query, filterQuery);
   const records = useApi(ridership.recordList, refusal ? null : { query: table.query });
   // Exports run as tasks of the download centre, over the same filters.
-  const exporter = useExportTask(['order', 'order-list', 'export'], ridership.recordExport, filterQuery);
-  const staffExporter = useExportTask(['order', 'order-list', 'export-staff'], ridership.employeeRecordExport, filterQuery);
+  const exporter = useExportAction({ on: ['order', 'order-list', 'export'], endpoint: ridership.recordExport, filters: filterQuery });
+  const staffExporter = useExportAction({ on: ['order', 'order-list', 'export-staff'], endpoint: ridership.employeeRecordExport, filters: filterQuery });
   const summary = useApi(ridership.recordSummary, refusal ? null : { query: filterQuery });
   const lines = useApi(ridership.ridershipLineCodes, {});
   const buses = useApi(ridership.ridershipBusNames, { query: table.filters.lineCode ? { lineCode: table.filters.lineCode } : {} });
@@ -73,19 +87,6 @@ export function OrderListPage() {
     [lines.data, buses.data, table.filters.lineCode, table.filters.busName],
   );
 
-  const columns: Column<RideRecord>[] = [
-    { id: 'rideDate', header: '乘车时间', fixed: true, sort: 'rideDate', cell: (r) => formatDateTime(r.rideDate), className: 'tabular-nums' },
-    { id: 'cardNo', header: '卡号', cell: (r) => <CardNoLink cardNo={r.cardNo} /> },
-    { id: 'line', header: '线路', cell: (r) => r.lineName },
-    { id: 'busName', header: '车辆', cell: (r) => r.busName },
-    { id: 'direction', header: '方向', cell: (r) => directionLabel(r.direction) },
-    { id: 'stationName', header: '上车站点', cell: (r) => r.stationName ?? '—' },
-    { id: 'cardCategory', header: '卡类别', cell: (r) => cardCategoryLabel(r.cardCategory), hiddenByDefault: true },
-    { id: 'ticketType', header: '票种', cell: (r) => ticketTypeLabel(r.ticketType) },
-    { id: 'amount', header: '金额（元）', align: 'right', sort: 'amount', cell: (r) => fenToYuan(r.amount), className: 'tabular-nums' },
-    { id: 'payStatus', header: '支付状态', cell: (r) => <span className={`rounded px-1.5 py-0.5 text-xs ${PAY_TONE[r.payStatus] ?? ''}`}>{payStatusLabel(r.payStatus)}</span> },
-    { id: 'rechargeStatus', header: '充值状态', cell: (r) => rechargeStatusLabel(r.rechargeStatus), hiddenByDefault: true },
-  ];
 
   const s = summary.data;
   return (
@@ -118,12 +119,8 @@ export function OrderListPage() {
         emptyText={refusal ? '请修改查询条件' : table.filters.cardNo ? '暂无数据：卡号需完整输入 16 位' : '暂无数据'}
         toolbar={
           <>
-            <Button className="h-8" disabled={!!refusal || exporter.starting} onClick={() => void exporter.run()} title="导出当前条件的乘车记录（后台生成，完成后在下载中心下载）">
-              {exporter.starting ? '提交中…' : '导出'}
-            </Button>
-            <Button className="h-8" disabled={!!refusal || staffExporter.starting} onClick={() => void staffExporter.run()} title="只导出员工卡的乘车记录">
-              导出员工记录
-            </Button>
+            <ExportButton action={exporter} label="导出" disabled={!!refusal} title="导出当前条件的乘车记录（后台生成，完成后在下载中心下载）" />
+            <ExportButton action={staffExporter} label="导出员工记录" disabled={!!refusal} title="只导出员工卡的乘车记录" />
           </>
         }
       />
