@@ -4,7 +4,6 @@ import { describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { App } from '../../src/client/app/app';
 import { ridership } from '../../src/shared/api';
-import type { ExportTask } from '../../src/shared/api/export-task';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';

@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { SessionEndedDialog } from '../../src/client/app/session-ended-dialog';

@@ -5,7 +5,6 @@ import { App } from '../../src/client/app/app';
 import { saveToken } from '../../src/client/lib/session-store';
 import * as t from '../../src/server/db/schema';
 import { account } from '../../src/shared/api';
-import type { RoleGroup } from '../../src/shared/api/account';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import { DEMO_PASSWORD, type TestServer } from '../support/test-server';

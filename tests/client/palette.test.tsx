@@ -259,7 +259,7 @@ describe('permissions', () => {
           { key: 'test:closed', title: '测试记录乙', path: '/settings/districts?name=b' },
         ]),
     };
-    const ctx: CommandContext = { navigate: () => undefined, setDistrict: () => undefined, shell: () => undefined, revalidate: () => undefined };
+    const ctx: CommandContext = { navigate: () => undefined, setDistrict: () => undefined, shell: () => undefined, changed: () => undefined };
     const { user } = renderWithUser(
       <Palette open onClose={() => undefined} login="test" commands={[]} pages={[]} sources={[source]} canOpen={(path) => path.startsWith('/user/')} ctx={ctx} />,
     );

@@ -7,7 +7,7 @@ import { api } from '../../src/client/lib/api-client';
 import { Allowed } from '../../src/client/lib/permission';
 import { resetSessionEnded } from '../../src/client/lib/session-ended';
 import { readToken } from '../../src/client/lib/session-store';
-import { type AuthItem, account, auth } from '../../src/shared/api';
+import { account, auth } from '../../src/shared/api';
 import * as schema from '../../src/server/db/schema';
 import { type ExpectedPage, expectedHome } from '../support/expected-home';
 import { clientSuite, renderWithUser, visit } from '../support/render';

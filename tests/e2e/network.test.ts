@@ -181,7 +181,7 @@ describe('a line edit from open to online, keyboard only', () => {
   it_('# the line, Alt+↓ and Ctrl+S, its path on the map, then submit, pass and schedule from the palette: the job takes it online', async () => {
     const { context, page, errors } = await openConsole(browser!);
     try {
-      const { token, get } = await managerSignedIn(page);
+      const { get } = await managerSignedIn(page);
       const list = await get<{ content: { id: number; name: string; isLoop: boolean }[]; version: { id: number; name: string } }>('/busline/api/busLine/list?size=20');
       // Not a loop: moving a loop's first stop would (rightly) block the submit.
       const line = list.content.find((l) => !l.isLoop)!;

@@ -1,8 +1,6 @@
 import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { busLine, lineVersion, station } from '../../src/shared/api';
-import type { BusLine, BusLineInfo, LineRoute, SubLineInfo } from '../../src/shared/api/bus-line';
-import type { Station } from '../../src/shared/api/station';
 import * as t from '../../src/server/db/schema';
 import { skipWithoutPostgres } from '../support/test-db';
 import { type TestServer, startTestServer } from '../support/test-server';

@@ -1,7 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, card, discount, family } from '../../src/shared/api';
-import type { Rider } from '../../src/shared/api/card';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';

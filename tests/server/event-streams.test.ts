@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code, auth, exportTask, ridership } from '../../src/shared/api';
-import type { ExportTask } from '../../src/shared/api/export-task';
 import { loadConfig } from '../../src/server/config';
 import { type RawEvents, openRawEvents } from '../support/task-events';
 import { type TestServer, startTestServer } from '../support/test-server';

@@ -2,7 +2,6 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ridership } from '../../src/shared/api';
-import type { ExportTask } from '../../src/shared/api/export-task';
 import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import { type TestServer, startTestServer } from '../support/test-server';

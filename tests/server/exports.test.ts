@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, exportTask, ridership } from '../../src/shared/api';
-import type { ExportTask, TaskEvent } from '../../src/shared/api/export-task';
+import type { TaskEvent } from '../../src/shared/api/export-task';
 import * as t from '../../src/server/db/schema';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { menuCatalogue, menuItemIds, MODULES } from '../../src/shared/modules';

@@ -1,7 +1,6 @@
 import { and, desc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, family } from '../../src/shared/api';
-import type { Binding } from '../../src/shared/api/family';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { DEMO_PASSWORD, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';

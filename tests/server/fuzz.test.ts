@@ -2,7 +2,7 @@ import { asc, count, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISTRICT_HEADER, type Endpoint, auth, buildPath, endpoints } from '../../src/shared/api';
+import { DISTRICT_HEADER, type Endpoint, auth, endpoints } from '../../src/shared/api';
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/modules/user/seed';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';

@@ -1,7 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discount } from '../../src/shared/api';
-import type { DiscountOrder } from '../../src/shared/api/discount';
 import * as t from '../../src/server/db/schema';
 import { skipWithoutPostgres } from '../support/test-db';
 import { type TestServer, startTestServer } from '../support/test-server';

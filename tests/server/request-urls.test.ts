@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, card, endpoints, family } from '../../src/shared/api';
-import type { Binding } from '../../src/shared/api/family';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { redactQueryValues } from '../../src/server/lib/log-redaction';

@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card } from '../../src/shared/api';
-import type { Card, Rider } from '../../src/shared/api/card';
 import { isValidCitizenId } from '../../src/shared/domain/citizen-id';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ridership } from '../../src/shared/api';
-import type { RideRecord, RidershipRow } from '../../src/shared/api/ridership';
+import type { RidershipRow } from '../../src/shared/api/ridership';
 import * as t from '../../src/server/db/schema';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { ensureAhead, partitionName } from '../../src/server/lib/ride-partitions';

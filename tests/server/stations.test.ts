@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Page, station } from '../../src/shared/api';
-import { STATION_QR_PAGE, type Station, type StationQr } from '../../src/shared/api/station';
+import { station } from '../../src/shared/api';
+import { STATION_QR_PAGE, type Station } from '../../src/shared/api/station';
 import * as t from '../../src/server/db/schema';
 import { type TestServer, startTestServer } from '../support/test-server';
 

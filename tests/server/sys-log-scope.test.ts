@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Page, account, system } from '../../src/shared/api';
+import { account, system } from '../../src/shared/api';
 import type { RoleGroup, StaffUser } from '../../src/shared/api/account';
 import type { District, SysLog } from '../../src/shared/api/system';
 import { maskPhone } from '../../src/shared/domain/mask';

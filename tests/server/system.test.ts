@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MENU_IDS, Msg, type Page, auth, system } from '../../src/shared/api';
-import type { AuthItem } from '../../src/shared/api/auth';
-import type { Agreement, District, SysLog } from '../../src/shared/api/system';
+import { MENU_IDS, Msg, auth, system } from '../../src/shared/api';
+import type { Agreement } from '../../src/shared/api/system';
 import * as t from '../../src/server/db/schema';
 import { type TestServer, startTestServer } from '../support/test-server';
 

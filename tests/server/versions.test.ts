@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lineVersion } from '../../src/shared/api';
-import { type LineVersion, VERSION_STATE, type VersionProblem } from '../../src/shared/api/line-version';
+import { VERSION_STATE, type VersionProblem } from '../../src/shared/api/line-version';
 import * as t from '../../src/server/db/schema';
 import type { AppDeps } from '../../src/server/context';
 import { takeDueVersionsOnline } from '../../src/server/modules/version/service';

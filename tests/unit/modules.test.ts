@@ -57,7 +57,7 @@ describe('the console’s screens', () => {
     const ctx: CommandContext = {
       navigate: (path) => visited.push(path),
       setDistrict: () => undefined,
-      revalidate: () => undefined,
+      changed: () => undefined,
       shell: () => undefined,
     };
     const commands = [...shellCommands, switchDistrictCommand, ...FEATURES.flatMap((f) => f.commands)];

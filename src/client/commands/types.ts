@@ -29,8 +29,8 @@ export interface CommandContext {
   setDistrict(id: string | null): void;
   /** Runs a shell action the layout owns (change password, settings, log out…). */
   shell(action: ShellAction): void;
-  /** Reloads the cached answers of these endpoints: a command that changed data refreshes what shows it. */
-  revalidate(endpoints: readonly Endpoint[]): void;
+  /** A command changed data through this endpoint: every read sharing its resource tags refetches. */
+  changed(endpoint: Pick<Endpoint, 'id' | 'writes'>): void;
 }
 
 export type ShellAction = 'palette' | 'change-password' | 'settings' | 'logout' | 'toggle-sidebar' | 'cheat-sheet' | 'toggle-tags' | 'downloads';

@@ -28,7 +28,7 @@ const probe = createProbe();
 const longTasks = createLongTaskLog();
 
 const noop = () => undefined;
-const ctx: CommandContext = { navigate: noop, setDistrict: noop, shell: noop, revalidate: noop };
+const ctx: CommandContext = { navigate: noop, setDistrict: noop, shell: noop, changed: noop };
 
 /** The rows the palette's `all` pool holds, in its order (pages, commands, records), as it maps them. */
 function allItems(d: BenchData): (PaletteItem & { keywords: string[] })[] {

@@ -5,6 +5,7 @@ import { type HotkeyBinding, useHotkeyDispatcher } from '../../commands/dispatch
 import { allowedCommands } from '../../commands/registry';
 import type { Command, CommandContext, ShellAction } from '../../commands/types';
 import { downloadCentreOpen } from '../../lib/export-tasks';
+import { useRevalidate } from '../../lib/revalidate';
 import { sessionEndedShowing } from '../../lib/session-ended';
 import { saveDistrict } from '../../lib/session-store';
 import { jumpCommands, pageItems } from '../commands';
@@ -47,6 +48,7 @@ export function useShellActions({ openPalette, dialogs: { setPassword, setSettin
  */
 export function useCommandContext(navigate: (path: string) => void, shell: Record<ShellAction, () => void>, onDistrictChanged: () => void) {
   const { mutate } = useSWRConfig();
+  const revalidate = useRevalidate();
   /** Stores the area and reloads the view: every call from now on carries it (spec §4). */
   const changeDistrict = useCallback(
     (id: string | null) => {
@@ -60,15 +62,12 @@ export function useCommandContext(navigate: (path: string) => void, shell: Recor
     () => ({
       navigate: (path) => !sessionEndedShowing() && navigate(path),
       setDistrict: (id) => !sessionEndedShowing() && changeDistrict(id),
-      revalidate: (endpoints) => {
-        const stale = new Set(endpoints.map((e) => e.id));
-        void mutate((key) => Array.isArray(key) && stale.has(key[0] as string));
-      },
+      changed: (endpoint) => void revalidate(endpoint),
       shell: (action) => {
         if (!sessionEndedShowing()) shell[action]();
       },
     }),
-    [navigate, changeDistrict, mutate, shell],
+    [navigate, changeDistrict, revalidate, shell],
   );
   return { ctx, changeDistrict };
 }

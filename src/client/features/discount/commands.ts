@@ -36,7 +36,7 @@ function statusCommand(id: string, title: string, to: 0 | 1, keywords: string[])
         .call(discount.productStatus, { query: { id: Number(a.id), status: queryText(to) } })
         .then((p) => {
           toast.success(`优惠卡「${p.name}」（${p.districtName ?? '未知区域'}）已${done}`);
-          ctx.revalidate([discount.productPage, discount.productTotal, discount.productById]);
+          ctx.changed(discount.productStatus);
           ctx.navigate(pagePath('specialCode', 'rule-setting', { query: { status: to } }));
         })
         // The refusal is in the toast.

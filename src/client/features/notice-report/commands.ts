@@ -1,4 +1,4 @@
-import { NOTICE_PUBLISHER, type NoticeStatus, noticeById, noticePage, noticeTotal, noticeUpdateStatus } from '../../../shared/api/notice';
+import { NOTICE_PUBLISHER, type NoticeStatus, noticePage, noticeUpdateStatus } from '../../../shared/api/notice';
 import { pagePath } from '../../../shared/modules';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
@@ -29,7 +29,7 @@ function moveCommand(id: string, title: string, from: NoticeStatus, to: NoticeSt
         .call(noticeUpdateStatus, { body: { id: Number(a.id), fromStatus: from, toStatus: to } })
         .then((n) => {
           toast.success(`公告「${n.title}」（${n.districtName ?? '全市'}）已${to === 2 ? '发布' : '撤回'}`);
-          ctx.revalidate([noticePage, noticeTotal, noticeById]);
+          ctx.changed(noticeUpdateStatus);
           ctx.navigate(pagePath('noticeReport', 'notice', { query: { status: to } }));
         })
         // The refusal is in the toast.
