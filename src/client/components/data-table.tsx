@@ -48,6 +48,8 @@ interface DataTableProps<T, K extends string> {
   filters?: readonly FilterDef<K>[];
   /** Buttons left of the column menu (新增 …). */
   toolbar?: ReactNode;
+  /** A line over the rows saying what the filters select (counts, sums); dimmed while it reloads. */
+  summary?: { label: string; content: ReactNode; stale: boolean } | null;
   /** Enter (and a double click) on a row. */
   onRowActivate?(row: T): void;
   /** Said to screen readers on each row, e.g. "按 Enter 编辑"; per row when only some open. */
@@ -84,6 +86,7 @@ export function DataTable<T, K extends string = string>({
   state,
   filters,
   toolbar,
+  summary,
   onRowActivate,
   activateHint,
   emptyText = '暂无数据',
@@ -115,6 +118,11 @@ export function DataTable<T, K extends string = string>({
         <div onKeyDown={keys.onFilterKey}>
           <FilterBar fields={filters} values={state.filters} onApply={state.setFilters} onReset={state.reset} />
         </div>
+      )}
+      {summary && (
+        <p role="status" aria-label={summary.label} className={`text-sm text-gray-700 transition-opacity ${summary.stale ? 'opacity-60' : ''}`}>
+          {summary.content}
+        </p>
       )}
       <TableToolbar toolbar={toolbar} refreshing={!!isValidating} hasData={!!data} refresh={retry} columns={columns} hidden={hidden} onToggleColumn={toggleColumn} />
       {selection && picked.selectedRows.length > 0 && (

@@ -24,7 +24,25 @@ export interface ListDecl<E extends Endpoint> {
   params?: CallInput['params'];
   /** False waits (a parent not chosen yet). */
   enabled?: boolean;
+  /**
+   * The summary line over the same filters (no paging, no sort): its endpoint and what it says. The
+   * table shows it above the rows, dimmed while new filters load.
+   */
+  summary?: ListSummary;
 }
+
+export interface ListSummary<S extends Endpoint = Endpoint> {
+  endpoint: S;
+  /** What the line is, said to screen readers (公告统计). */
+  label: string;
+  render(data: z.output<S['response']>): ReactNode;
+}
+
+/** A summary declared with its endpoint, so `render` reads that endpoint's answer. */
+export const listSummary = <S extends Endpoint>(endpoint: S, label: string, render: (data: z.output<S['response']>) => ReactNode): ListSummary =>
+  ({ endpoint, label, render }) as ListSummary;
+
+const PAGING = new Set(['page', 'size', 'sort']);
 
 /** A list endpoint's columns: `sort` must be one of the fields the endpoint sorts on. */
 export type ListColumn<E extends Endpoint> = Column<RowOf<E>, SortFieldOf<E>>;
@@ -47,7 +65,17 @@ export function useResourceList<E extends Endpoint>(decl: ListDecl<E>) {
   const result = useApi(endpoint, decl.enabled === false ? null : input) as SWRResponse<z.output<E['response']>>;
   const data = result.data as { content?: RowOf<E>[] } | RowOf<E>[] | undefined;
   const rows: RowOf<E>[] = Array.isArray(data) ? data : (data?.content ?? []);
-  return { endpoint, table, result, rows, filters: filterDefs(endpoint, decl.filters) };
+  const summary = useSummary(decl, values);
+  return { endpoint, table, result, rows, summary, filters: filterDefs(endpoint, decl.filters) };
+}
+
+function useSummary<E extends Endpoint>(decl: ListDecl<E>, values: Record<string, unknown>) {
+  const s = decl.summary;
+  const filters = Object.fromEntries(Object.entries(values).filter(([k]) => !PAGING.has(k)));
+  const input: CallInput | null = !s || decl.enabled === false ? null : s.endpoint.bodyFormOf ? { body: filters } : { query: filters };
+  const answer = useApi(s?.endpoint ?? (decl.endpoint as Endpoint), input);
+  if (!s || !answer.data) return null;
+  return { label: s.label, content: s.render(answer.data), stale: !!answer.isValidating };
 }
 
 export type ResourceListState<E extends Endpoint> = ReturnType<typeof useResourceList<E>>;
@@ -68,6 +96,7 @@ export function ResourceTable<E extends Endpoint>({ list, columns, actions, chil
   const withActions: Column<RowOf<E>>[] =
     actions?.any ? [...columns, { id: 'actions', header: '操作', fixed: true, cell: (row) => actions.buttons(row) }] : [...columns];
   const bulk = actions?.bulk;
+  const { summary } = list;
   return (
     <>
       <DataTable<RowOf<E>, FilterKeyOf<E>>
@@ -80,6 +109,7 @@ export function ResourceTable<E extends Endpoint>({ list, columns, actions, chil
         activateHint={rest.activateHint ?? actions?.primaryHint}
         onRowLetter={actions ? (key, row) => actions.onRowKey(key, row) : undefined}
         selection={rest.selection ?? (bulk ? { actions: bulk } : undefined)}
+        summary={rest.summary ?? summary}
       />
       {actions?.dialog}
       {children}

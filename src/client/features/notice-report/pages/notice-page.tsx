@@ -15,10 +15,9 @@ import {
 import { formatDateTime } from '../../../../shared/domain/time';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { flowFilter, textFilter } from '../../../components/resource/list-filters';
-import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
+import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
 import { callAction, useRowActions } from '../../../components/resource/row-actions';
 import { ScreenSection } from '../../../components/screen-section';
-import { useApi } from '../../../lib/use-api';
 import { ScheduleDialog } from '../components/schedule-dialog';
 
 const minute = (at: string | null) => (at ? formatDateTime(at, 'YYYY-MM-DD HH:mm') : '—');
@@ -117,17 +116,6 @@ function useNoticeActions(schedule: (n: Notice) => void) {
 }
 
 /** The summary line: the filtered notices by status (the status filter aside) and the pinned ones. */
-function NoticeSummary({ filters }: { filters: Readonly<Record<string, string>> }) {
-  const { data } = useApi(noticeTotal, { query: { title: filters.title || undefined, type: filters.type || undefined, top: filters.top || undefined } });
-  if (!data) return null;
-  const { byStatus: s } = data;
-  return (
-    <p className="text-sm text-gray-600" aria-label="公告统计">
-      共 {data.total} 条 · 草稿 {s.draft} · 待发布 {s.scheduled} · 已发布 {s.published} · 已下线 {s.offline} · 置顶 {data.top}
-    </p>
-  );
-}
-
 /** 公告管理 (ListNotice): the area's notices and the city-wide ones, their publishing and pins. */
 export function NoticePage() {
   const list = useResourceList({
@@ -138,6 +126,8 @@ export function NoticePage() {
       status: flowFilter(NOTICE_STATUS, '状态'),
       top: flowFilter(NOTICE_TOP),
     },
+    // Counts by status over the other filters (the total's query has no status of its own).
+    summary: listSummary(noticeTotal, '公告统计', (t) => `共 ${t.total} 条 · 草稿 ${t.byStatus.draft} · 待发布 ${t.byStatus.scheduled} · 已发布 ${t.byStatus.published} · 已下线 ${t.byStatus.offline} · 置顶 ${t.top}`),
   });
   const [scheduling, setScheduling] = useState<Notice | null>(null);
   const actions = useNoticeActions(setScheduling);
@@ -151,7 +141,6 @@ export function NoticePage() {
         columns={columns}
         rowKey={(n) => n.id}
         emptyText={list.table.filters.title ? '暂无数据：没有标题包含该文字的公告' : '暂无数据'}
-        toolbar={<NoticeSummary filters={list.table.filters} />}
       />
       {scheduling && <ScheduleDialog notice={scheduling} onClose={() => setScheduling(null)} />}
     </ScreenSection>
