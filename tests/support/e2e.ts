@@ -66,7 +66,7 @@ export interface StartedServer {
   stdout(): string;
   /** Everything printed so far on stderr. */
   stderr(): string;
-  /** The pid of the node process running src/server/main.ts (below npm, sh and tsx). */
+  /** The pid of the node process running the server (src/server/launch.mjs, below npm and sh). */
   serverPid(): number;
   /**
    * Sends SIGTERM and waits for `npm start` to exit.
@@ -132,19 +132,19 @@ function cmdline(pid: number): string {
   }
 }
 
-/** The deepest descendant of `root` whose command line runs src/server/main.ts. */
+/** The deepest descendant of `root` whose command line runs the server (`npm start`: launch.mjs; tsx: main.ts). */
 function findServerPid(root: number): number {
   const tree = processTree();
   let best: { pid: number; depth: number } | null = null;
   const walk = (pid: number, depth: number) => {
     for (const child of tree.get(pid) ?? []) {
-      if (cmdline(child).includes('src/server/main.ts') && (!best || depth > best.depth)) best = { pid: child, depth };
+      if (/src\/server\/(launch\.mjs|main\.ts)/.test(cmdline(child)) && (!best || depth > best.depth)) best = { pid: child, depth };
       walk(child, depth + 1);
     }
   };
   walk(root, 1);
   const found = best as { pid: number; depth: number } | null;
-  if (!found) throw new Error(`no src/server/main.ts process below pid ${root}`);
+  if (!found) throw new Error(`no server process (launch.mjs or main.ts) below pid ${root}`);
   return found.pid;
 }
 
