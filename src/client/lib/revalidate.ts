@@ -11,7 +11,8 @@ export function useRevalidate() {
   return useCallback(
     (...changes: readonly Pick<Endpoint, 'id' | 'writes'>[]) => {
       const stale = new Set(changes.flatMap((c) => staleAfter(c, endpoints)));
-      return mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && stale.has(key[0]));
+      // The change itself succeeded; a read that fails to refetch shows its own error where it is shown.
+      return mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && stale.has(key[0])).catch(() => undefined);
     },
     [mutate],
   );

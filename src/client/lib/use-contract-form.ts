@@ -66,8 +66,9 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
     try {
       const saved = await api.call(endpoint, ...([input, { silent: true }] as CallArgs<E>));
       toast.success(opts.success(saved, values));
-      // What the save changed refetches by its resource tags (the endpoint's `writes`, else its module).
-      await revalidate(endpoint);
+      // What the save changed refetches by its resource tags (the endpoint's `writes`, else its
+      // module), in the background: the dialog closes at once, and a module's reads may be many.
+      void revalidate(endpoint);
       opts.onSaved?.(saved);
       return true;
     } catch (err) {
