@@ -2,7 +2,7 @@
 // (DESIGN §2) and the rules of hooks. typescript-eslint's parser reads the TypeScript syntax (no
 // type information is needed for these rules; type errors are tsc's job). TypeScript 7 has no
 // JavaScript API to parse with, so the parser comes with its own TypeScript 6.0 from
-// .lint/ts-parser (Babel 8, the parser before, needs Node 22; the project runs on 20.19).
+// tests/support/eslint-ts-parser (Babel 8, the parser before, needs Node 22; the project runs on 20.19).
 import tsParser from '@local/eslint-ts-parser';
 import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
