@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { inputsHash } from './source-hash.mjs';
 
 /**
  * `npm start` builds the console only when its inputs changed (issue 20: a restart took 7–10 s of
@@ -13,28 +13,10 @@ import path from 'node:path';
 const INPUTS = ['src/client', 'src/shared', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'];
 export const STAMP_FILE = '.build-stamp';
 
-function files(root: string, rel: string): string[] {
-  const full = path.join(root, rel);
-  if (!fs.existsSync(full)) return [];
-  if (!fs.statSync(full).isDirectory()) return [rel];
-  return fs
-    .readdirSync(full, { withFileTypes: true })
-    .flatMap((e) => files(root, path.join(rel, e.name)))
-    .sort();
-}
-
 /** The hash of every input file's path and bytes, in a fixed order. */
-export function inputsHash(root: string): string {
-  const hash = createHash('sha256');
-  for (const rel of INPUTS.flatMap((i) => files(root, i))) {
-    hash.update(`${rel.split(path.sep).join('/')}\0`);
-    hash.update(fs.readFileSync(path.join(root, rel)));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
-}
+export const consoleInputsHash = (root: string): string => inputsHash(root, INPUTS);
 
-export function isBuildCurrent(root: string, outDir: string, hash = inputsHash(root)): boolean {
+export function isBuildCurrent(root: string, outDir: string, hash = consoleInputsHash(root)): boolean {
   try {
     return fs.readFileSync(path.join(outDir, STAMP_FILE), 'utf8').trim() === hash && fs.existsSync(path.join(outDir, 'index.html'));
   } catch {
@@ -48,7 +30,7 @@ export function isBuildCurrent(root: string, outDir: string, hash = inputsHash(r
  * first start). Resolves with whether it built.
  */
 export async function buildConsoleIfChanged(root: string, outDir: string): Promise<boolean> {
-  const hash = inputsHash(root);
+  const hash = consoleInputsHash(root);
   if (isBuildCurrent(root, outDir, hash)) return false;
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const code = await new Promise<number | null>((resolve, reject) => {

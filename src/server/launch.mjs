@@ -1,10 +1,10 @@
 // `npm start`: runs the server from a bundle built only when its sources changed (README decision on
 // fast starts). Plain JavaScript on purpose: it must start without a TypeScript loader, whose
 // per-start cost (~1.5 s of CPU transpiling and resolving ~200 modules) is what it saves.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inputsHash } from './source-hash.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** What the server bundle is made from. */
@@ -13,33 +13,13 @@ const INPUTS = ['src/server', 'src/shared', 'package-lock.json'];
 // node_modules; everything else is bundled, so a start resolves one file instead of hundreds.
 const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', 'pg', 'pg-native', 'pino', 'thread-stream', 'vite', 'esbuild'];
 
-function files(rel) {
-  const full = path.join(root, rel);
-  if (!fs.existsSync(full)) return [];
-  if (!fs.statSync(full).isDirectory()) return [rel];
-  return fs
-    .readdirSync(full, { withFileTypes: true })
-    .flatMap((e) => files(path.join(rel, e.name)))
-    .sort();
-}
-
-function inputsHash() {
-  const hash = createHash('sha256');
-  for (const rel of INPUTS.flatMap(files)) {
-    hash.update(`${rel.split(path.sep).join('/')}\0`);
-    hash.update(fs.readFileSync(path.join(root, rel)));
-    hash.update('\0');
-  }
-  return hash.digest('hex').slice(0, 16);
-}
-
 /**
  * The bundle of these inputs: a folder named by their hash, written whole under a temporary name and
  * renamed into place, so several starts at once (the browser tests) never read a half-written one.
  */
 async function serverBundle() {
   const cache = path.join(root, 'node_modules', '.cache', 'bus-console');
-  const dir = path.join(cache, `server-${inputsHash()}`);
+  const dir = path.join(cache, `server-${inputsHash(root, INPUTS).slice(0, 16)}`);
   const entry = path.join(dir, 'main.mjs');
   if (fs.existsSync(entry)) return entry;
   const tmp = `${dir}.${process.pid}.tmp`;
