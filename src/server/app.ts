@@ -16,6 +16,7 @@ import { type Pii, createPii } from './lib/pii';
 import type { Database, Db } from './db/connection';
 import { createExportRuntime } from './lib/export-tasks';
 import { TASK_CHANNEL } from './lib/export-tasks/hub';
+import { CHANGE_CHANNEL, ChangeHub, type ChangeTransport } from './lib/changes';
 import { serverSecret } from './db/schema';
 import { SERVER_MODULES, bindModules } from './modules';
 import { registerLoginLimits } from './modules/shell/login-limits';
@@ -40,7 +41,7 @@ export interface BuildOptions {
   /** Check every answer against the contract's response schema (on in tests and development). */
   checkResponses?: boolean;
   /** PostgreSQL's extras: the exports' own connection and the channel instances tell each other on. */
-  database?: Pick<Database, 'dedicated' | 'channel'>;
+  database?: Pick<Database, 'dedicated' | 'channel' | 'listenHere'>;
 }
 
 async function loadJwtKey(db: Db): Promise<Uint8Array> {
@@ -125,11 +126,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     autoRun: opts.jobs !== false,
     log: exportLog,
   });
+  const changes = new ChangeHub(changeTransport(opts.database), (msg, err) => logger?.error({ err }, `[changes] ${msg}`));
   const deps: AppDeps = {
     db: opts.db,
     config: opts.config,
     clock,
     exports,
+    changes,
     jwtKey: await loadJwtKey(opts.db),
     pii,
     passwords: passwordWork({
@@ -193,13 +196,30 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Tests that drive the queue by hand reach it here.
   app.decorate('exportsRuntime', exports);
   app.addHook('onReady', () => exports.start());
+  app.addHook('onReady', () => changes.start());
   app.addHook('preClose', (done) => {
     exports.hub.closeAll();
     done();
   });
   app.addHook('onClose', () => exports.close());
+  app.addHook('onClose', () => changes.stop());
   if (opts.jobs !== false) startJobs(app, deps);
   return app;
+}
+
+/** Where this instance hears committed changes: PostgreSQL's LISTEN (all instances), or its own PGlite. */
+function changeTransport(database: BuildOptions['database']): ChangeTransport | null {
+  const channel = database?.channel?.(CHANGE_CHANNEL);
+  if (channel) return channel;
+  const here = database?.listenHere;
+  if (!here) return null;
+  return {
+    async listen(onMessage) {
+      const stop = await here(CHANGE_CHANNEL, onMessage);
+      // Closing PGlite ends its listeners with it.
+      return () => stop().catch(() => undefined);
+    },
+  };
 }
 
 /**

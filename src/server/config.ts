@@ -1,6 +1,7 @@
 import { tileSourceOf } from './lib/csp-sources';
 import { demoPiiKey, parsePiiKey } from './lib/pii';
 import path from 'node:path';
+import { yuanToFen } from '../shared/domain/money';
 
 export interface Config {
   host: string;
@@ -13,6 +14,11 @@ export interface Config {
   seedDemo: boolean;
   tokenTtlSeconds: number;
   passwordMaxAgeDays: number;
+  /**
+   * A refund of more than this many fen asks for the operator's own password (the unbind's guard and
+   * lockout); 0 asks for every refund.
+   */
+  refundPasswordAboveFen: number;
   /** Absolute session lifetime, whatever the activity. */
   sessionMaxAgeSeconds: number;
   /** Largest request body accepted, in bytes. */
@@ -119,6 +125,14 @@ const bool = (name: string, raw: string | undefined, fallback: boolean): boolean
   throw new Error(`${name} must be true or false, got "${raw}"`);
 };
 
+/** An amount in yuan with at most two decimals, read exactly into fen. */
+const yuan = (name: string, raw: string | undefined, fallbackFen: number): number => {
+  if (raw === undefined || raw === '') return fallbackFen;
+  const fen = yuanToFen(raw);
+  if (fen === null) throw new Error(`${name} must be an amount in yuan with at most two decimals (e.g. 200.00), got "${raw}"`);
+  return fen;
+};
+
 function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
   if (raw === undefined || raw === '' || /^(false|no|off|0)$/i.test(raw)) return false;
   if (/^(true|yes|on)$/i.test(raw)) return true;
@@ -162,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: bool('SEED_DEMO', env.SEED_DEMO, databaseUrl === undefined),
     tokenTtlSeconds: num('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 1800),
     passwordMaxAgeDays: num('PASSWORD_MAX_AGE_DAYS', env.PASSWORD_MAX_AGE_DAYS, 90),
+    refundPasswordAboveFen: yuan('REFUND_PASSWORD_ABOVE', env.REFUND_PASSWORD_ABOVE, 20_000),
     sessionMaxAgeSeconds: num('SESSION_MAX_AGE_SECONDS', env.SESSION_MAX_AGE_SECONDS, 12 * 3600),
     bodyLimit: num('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 256 * 1024),
     staticDir: path.resolve(env.STATIC_DIR || './dist'),

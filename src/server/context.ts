@@ -1,3 +1,4 @@
+import type { ChangeHub } from './lib/changes';
 import type { Config, Clock } from './config';
 import type { Db } from './db/connection';
 import type { Actor } from './lib/audit';
@@ -18,6 +19,8 @@ export interface AppDeps {
   passwords: PasswordWork;
   /** Export tasks: the kinds the modules declare, the queue's worker and the progress hub. */
   exports: ExportRuntime;
+  /** Committed changes heard by this instance, for the consoles' event streams (lib/changes.ts). */
+  changes: ChangeHub;
 }
 
 export type UserRow = typeof t.users.$inferSelect;

@@ -26,8 +26,10 @@ async function serverBundle() {
   fs.rmSync(tmp, { recursive: true, force: true });
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
-    outfile: path.join(tmp, 'main.mjs'),
+    // The server, and the seed's worker thread (db/seed/ahead.ts) beside it.
+    entryPoints: [path.join(root, 'src/server/main.ts'), path.join(root, 'src/server/seed-worker.ts')],
+    outdir: tmp,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -39,6 +41,10 @@ async function serverBundle() {
   });
   // The migrations are read beside the code that runs them (db/connection.ts).
   fs.cpSync(path.join(root, 'src/server/db/migrations'), path.join(tmp, 'migrations'), { recursive: true });
+  // So is the empty cluster a new database starts from (db/pglite-cluster.ts).
+  // Without one (none for this PGlite yet) PGlite runs initdb.
+  const cluster = path.join(root, 'src/server/db/pglite-cluster');
+  if (fs.existsSync(cluster)) fs.cpSync(cluster, path.join(tmp, 'pglite-cluster'), { recursive: true });
   try {
     fs.renameSync(tmp, dir);
   } catch {

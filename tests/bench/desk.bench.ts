@@ -4,7 +4,7 @@ import * as t from '../../src/server/db/schema';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { type Client, type Measurement, expectOk, measure, percentile } from './lib';
 import type { BenchServer } from './server';
-import { watchPaint } from '../support/e2e-console';
+import { settled, trackRequests, watchPaint } from '../support/e2e-console';
 import { hasChromium, launchChromium } from '../support/e2e';
 import { createClient } from './lib';
 import { login } from './login.bench';
@@ -68,13 +68,14 @@ export async function benchDeskBrowser(browser: Browser, server: BenchServer, ru
   const numbers = (await server.db.select({ no: t.busCards.cardNo }).from(t.busCards).where(eq(t.busCards.districtId, xuhui!.id)).orderBy(asc(t.busCards.id)).limit(runs)).map((r) => r.no);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   const page = await context.newPage();
+  trackRequests(page);
   try {
     await page.goto(`${server.url}/login`);
     await page.getByLabel('用户名').fill('agent');
     await page.getByLabel('密码', { exact: true }).fill(DEMO_PASSWORD);
     await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: '主菜单' }).waitFor({ timeout: 30_000 });
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     const afterEnter: number[] = [];
     const fromCtrlK: number[] = [];
     for (const [n, no] of numbers.entries()) {

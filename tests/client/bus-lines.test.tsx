@@ -164,6 +164,26 @@ describe('删除 asks first', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await db().select().from(t.lineDetails).where(eq(t.lineDetails.id, detail!.id))).toHaveLength(1);
   });
+
+  it('a sub-line: d on its row asks the same question; Tab to 删除 and Enter deletes it, the toast naming 徐汇区 and its line', async () => {
+    const { line } = await openLine();
+    const [detail] = await db().insert(t.lineDetails).values({ lineId: line.id, name: '按键删除区间', direction: 0, createdAt: new Date(), updatedAt: new Date() }).returning();
+    await signIn(s, 'manager');
+    visit(s, `/bus/sub-list?lineId=${line.id}`);
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    const row = await within(main).findByRole('row', { name: /按键删除区间/ }, { timeout: 5_000 });
+    row.focus();
+    await user.keyboard('d');
+    const dialog = await screen.findByRole('dialog', { name: '删除子线路「按键删除区间」（徐汇区）' });
+    await waitFor(() => expect(active()).toBe(within(dialog).getByRole('button', { name: /取消/ })));
+    await user.tab();
+    expect(active()).toBe(within(dialog).getByRole('button', { name: '删除' }));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(`已删除子线路「按键删除区间」（徐汇区 · ${line.name}）`)).toBeTruthy();
+    expect(await db().select().from(t.lineDetails).where(eq(t.lineDetails.id, detail!.id))).toEqual([]);
+    await waitFor(() => expect(within(main).queryByRole('row', { name: /按键删除区间/ })).toBeNull());
+  });
 });
 
 describe('线路列表', () => {

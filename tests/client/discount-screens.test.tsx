@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
-import { clientSuite, renderWithUser, visit } from '../support/render';
+import { system } from '../../src/shared/api';
+import { clientSuite, renderWithUser, visit, warmPalette } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
@@ -16,12 +17,15 @@ const db = () => s.database.db;
 
 const xuhui = async () => (await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区')))[0]!.id;
 
-/** A paid order of 徐汇区 nobody has refunded yet (each test takes its own). */
+/**
+ * A paid order of 徐汇区 nobody has refunded yet (each test takes its own), of at most the amount
+ * that asks for a password (tests/client/refund-password.test.tsx refunds those).
+ */
 async function paidOrder() {
   const [o] = await db()
     .select()
     .from(t.discountOrders)
-    .where(and(eq(t.discountOrders.districtId, await xuhui()), eq(t.discountOrders.payStatus, 1)))
+    .where(and(eq(t.discountOrders.districtId, await xuhui()), eq(t.discountOrders.payStatus, 1), lte(t.discountOrders.amount, s.config.refundPasswordAboveFen)))
     .orderBy(desc(t.discountOrders.id))
     .limit(1);
   return o!;
@@ -82,6 +86,22 @@ describe('特殊码列表', () => {
     expect(stored!.payStatus).toBe(2);
     const [ledger] = await db().select().from(t.refunds).where(eq(t.refunds.orderId, order.id));
     expect(ledger).toMatchObject({ amount: order.amount, reason: '乘客来电申请退款' });
+  });
+
+  it('an order number pasted anywhere is offered as the order: Alt+T opens its refund', async () => {
+    const order = await paidOrder();
+    await signIn(s, 'manager');
+    visit(s, '/specialCode/rule-setting');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    await warmPalette(user);
+    await user.paste(order.orderNo);
+    const palette = await screen.findByRole('dialog', { name: '命令面板' });
+    await waitFor(() => expect(within(palette).getAllByRole('option')[0]!.textContent).toContain(`订单 ${order.orderNo}`));
+    expect(within(palette).getAllByRole('option')[0]!.textContent).toContain('Alt+T 退款');
+    await user.keyboard('{Alt>}t{/Alt}');
+    expect(await screen.findByRole('dialog', { name: `订单退款 · ${order.orderNo}` }, { timeout: 8_000 })).toBeTruthy();
+    expect(window.location.pathname).toBe('/specialCode/special-code-list');
   });
 
   it('the palette’s 订单退款 lands with the order number and opens its refund at once', async () => {
@@ -163,7 +183,8 @@ describe('规则设置 and 规则编辑', () => {
     const again = (await screen.findByLabelText(/价格/, {}, { timeout: 5_000 })) as HTMLInputElement;
     await waitFor(() => expect(again.value).toBe('9.90'));
     await user.type(again, '9');
-    // Esc with a change typed asks first; Esc there keeps editing, Enter gives the change up.
+    // Esc with a change typed asks first; Esc there keeps editing, Ctrl+Enter gives the change up
+    // (focus starts on 取消, the safe choice).
     await user.keyboard('{Escape}');
     await screen.findByRole('dialog', { name: '放弃修改' });
     await user.keyboard('{Escape}');
@@ -171,7 +192,7 @@ describe('规则设置 and 规则编辑', () => {
     expect(window.location.pathname).toBe('/specialCode/rule-edit');
     await user.keyboard('{Escape}');
     await screen.findByRole('dialog', { name: '放弃修改' });
-    await user.keyboard('{Enter}');
+    await user.keyboard('{Control>}{Enter}{/Control}');
     await waitFor(() => expect(window.location.pathname).toBe('/specialCode/rule-setting'));
     const [unchanged] = await db().select().from(t.discountProducts).where(eq(t.discountProducts.id, p!.id));
     expect(unchanged!.price).toBe(990);
@@ -191,7 +212,9 @@ describe('规则设置 and 规则编辑', () => {
     await user.click(await within(main).findByRole('button', { name: `下架 ${onSale!.name}` }, { timeout: 5_000 }));
     const confirm = await screen.findByRole('dialog', { name: '下架优惠卡' });
     expect(confirm.textContent).toContain(onSale!.name);
-    await user.keyboard('{Enter}');
+    // 下架 is dangerous: focus starts on 取消, Ctrl+Enter confirms.
+    expect(document.activeElement?.textContent).toMatch(/^取消/);
+    await user.keyboard('{Control>}{Enter}{/Control}');
     expect(await screen.findByText(`优惠卡「${onSale!.name}」（徐汇区）已下架`)).toBeTruthy();
     const [stored] = await db().select().from(t.discountProducts).where(eq(t.discountProducts.id, onSale!.id));
     expect(stored!.status).toBe(0);
@@ -240,6 +263,30 @@ describe('规则设置 and 规则编辑', () => {
 });
 
 describe('特殊码协议', () => {
+  it('opened while the area had none, and made meanwhile by someone else: saving does not overwrite theirs', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/specialCode/special-code-agreement');
+    const { user } = renderWithUser(<App />);
+    const form = await screen.findByRole('form', { name: '特殊码协议' }, { timeout: 5_000 });
+    const admin = await s.login('admin');
+    const made = await s.call(system.agreementSave, { token: admin, district: await xuhui(), body: { code: 'special-code', title: '他人先建的协议', content: '他人写的内容。' } });
+    expect(made.body.code, made.body.msg).toBe(1);
+    try {
+      // Whether or not the page's row has been refetched meanwhile, the form saves as new (it made no row).
+      await new Promise((r) => setTimeout(r, 1_500));
+      const title = within(form).getByLabelText(/标题/);
+      await user.clear(title);
+      await user.type(title, '本机的协议');
+      await user.type(within(form).getByLabelText(/内容/), '本机写的内容。');
+      await user.keyboard('{Control>}s{/Control}');
+      expect((await screen.findAllByText('该区域已存在相同编码的协议', {}, { timeout: 5_000 })).length).toBeGreaterThan(0);
+      const all = await db().select().from(t.agreements).where(and(eq(t.agreements.code, 'special-code'), eq(t.agreements.districtId, await xuhui())));
+      expect(all.map((a) => a.title)).toEqual(['他人先建的协议']);
+    } finally {
+      await db().delete(t.agreements).where(eq(t.agreements.id, made.body.data.id));
+    }
+  });
+
   it('the manager saves the area’s agreement with Ctrl+S, then edits the same row with 保存', async () => {
     await signIn(s, 'manager');
     visit(s, '/specialCode/special-code-agreement');

@@ -167,6 +167,15 @@ describe('opening and jumping', () => {
     expect(commands).toBeGreaterThan(1);
   });
 
+  it('@ with fewer than 4 characters says what to type, not that nothing matched', async () => {
+    const { user } = await start('agent');
+    const { dialog } = await openPalette(user);
+    await user.keyboard('@12');
+    expect(await within(dialog).findByText('输入至少 4 位卡号、手机号、身份证号或姓名查询乘客与卡片')).toBeTruthy();
+    expect(within(dialog).queryByText('没有匹配的结果')).toBeNull();
+    expect(rows(dialog)).toHaveLength(0);
+  });
+
   it('Esc closes it and gives focus back to the element that had it', async () => {
     const { user } = await start('admin', '/user/user-list');
     const field = await screen.findByLabelText('关键字');

@@ -4,13 +4,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
 import { clientSuite, renderWithUser, visit } from '../support/render';
-import { signIn } from '../support/request-log';
+import { type RequestLog, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
 /** 站点 and 站点二维码 against the real server, keyboard first. */
 let s: TestServer;
-clientSuite((server) => {
+let log: RequestLog;
+clientSuite((server, requests) => {
   s = server;
+  log = requests;
 });
 
 describe('站点', () => {
@@ -96,7 +98,9 @@ describe('合并站点', () => {
     for (let i = 0; i < 10 && active() !== confirm; i++) await user.tab();
     expect(active()).toBe(confirm);
     await user.keyboard('{Enter}');
-    expect(await screen.findByText(`已将「${fresh!.name}」合并到「${used!.name}」（徐汇区），改动 0 条线路`)).toBeTruthy();
+    // The toast says which station was kept, by its place too (two stations may share a name).
+    const at = (x: { lng: number; lat: number }) => `${x.lng.toFixed(6)}, ${x.lat.toFixed(6)}`;
+    expect(await screen.findByText(new RegExp(`^已合并站点：保留「${used!.name}」（徐汇区，${at(used!)}(，二维码 \\S+)?），删除「${fresh!.name}」（${at(fresh!)}），改动 0 条线路$`))).toBeTruthy();
     expect(await db.select().from(t.stations).where(eq(t.stations.id, fresh!.id))).toEqual([]);
     expect(await db.select().from(t.stations).where(eq(t.stations.id, used!.id))).toHaveLength(1);
   });
@@ -144,5 +148,27 @@ describe('站点二维码', () => {
     await user.keyboard('x');
     await user.click(await screen.findByRole('button', { name: '打印所选（1）' }));
     await waitFor(() => expect(print).toHaveBeenCalledTimes(1), { timeout: 2_000 });
+  });
+
+  it('each row offers 下载 named by its station; 导出 Excel sends the list’s name filter and saves the sheet', async () => {
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    await signIn(s, 'manager');
+    visit(s, '/station/station-qr-code?name=路');
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    await waitFor(() => expect(main.querySelectorAll('tr[tabindex]').length).toBeGreaterThan(0), { timeout: 5_000 });
+    for (const row of main.querySelectorAll<HTMLElement>('tr[tabindex]')) {
+      const code = within(row).getByRole('img');
+      const label = code.getAttribute('alt') ?? code.getAttribute('aria-label');
+      expect(within(row).getByRole('button', { name: `下载 ${label}` }).textContent).toBe('下载');
+    }
+    log.clear();
+    await user.click(within(main).getByRole('button', { name: '导出 Excel' }));
+    expect(await screen.findByText('已导出站点二维码', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(saved).toEqual([expect.stringMatching(/^站点二维码-\d{8}-\d{4}\.xlsx$/)]);
+    expect(log.to('/stationQrCode/export/excel').map((r) => r.query.get('name'))).toEqual(['路']);
   });
 });

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { holdsPersonalNumber, maskPhone } from '../../src/shared/domain/mask';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
-import { loginThroughPage, openConsole, storedToken, watchPaint } from '../support/e2e-console';
+import { loginThroughPage, openConsole, settled, storedToken, watchPaint } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
 
@@ -39,7 +39,7 @@ describe('the desk, keyboard only', () => {
     try {
       await page.goto(`${server.url}/login`);
       await loginThroughPage(page, 'agent');
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       // A card with a holder in the agent's area, as a caller would read it out.
       const token = await storedToken(page);
       const cards = (await fetch(`${server.url}/buscodepc/fyapi/busCard/page?size=50&state=1`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as {
@@ -101,7 +101,7 @@ describe('the desk, keyboard only', () => {
       await page.goto(`${server.url}/login?redirect=${encodeURIComponent('/busUser/bus-user')}`);
       await loginThroughPage(page, 'agent');
       await page.waitForURL((u) => u.pathname === '/busUser/bus-user');
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       // A card of another district, found as the super user (whose own login does not end the agent's session).
       const token = await storedToken(page);
       const me = (await fetch(`${server.url}/busline/api/user/query/msg`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: { districtId: number } };
@@ -169,7 +169,7 @@ describe('personal data stays out of request URLs (issue 19 B10)', () => {
     try {
       await page.goto(`${server.url}/login`);
       await loginThroughPage(page, 'agent');
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       // The demo data's values, read with the agent's own session from outside the browser (not recorded).
       const token = await storedToken(page);
       const api = async <T>(path: string, body?: unknown): Promise<T> => {

@@ -82,7 +82,7 @@ describe('合并站点 from the palette', () => {
       await page.keyboard.press('Tab');
       expect(await focusedName(page)).toMatch(/^确认合并/);
       await page.keyboard.press('Enter');
-      await page.getByText(`已将「${dupName}」合并到「${twin}」（徐汇区）`, { exact: false }).waitFor({ timeout: 10_000 });
+      await page.getByText(`已合并站点：保留「${twin}」（徐汇区，`, { exact: false }).waitFor({ timeout: 10_000 });
       expect(await currentTitle(page).innerText()).toBe('站点');
 
       const after = await names();

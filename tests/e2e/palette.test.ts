@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, type Viewport, currentTitle, horizontalOverflow, loginThroughPage, openConsole } from '../support/e2e-console';
+import { currentTitle, DESKTOP, horizontalOverflow, loginThroughPage, openConsole, PHONE, settled, type Viewport } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
@@ -34,7 +34,7 @@ async function signedIn(login: string, viewport: Viewport = DESKTOP) {
   const c = await openConsole(browser!, viewport);
   await c.page.goto(`${server.url}/login`);
   await loginThroughPage(c.page, login);
-  await c.page.waitForLoadState('networkidle');
+  await settled(c.page);
   return c;
 }
 
@@ -242,6 +242,114 @@ describe('typed ahead: no pause after login or F5', () => {
       expect(errors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('the first open is drawn within a frame (issue 21)', () => {
+  /**
+   * Times, on the page's own clock, each key after Ctrl+K to the first animation frame that shows
+   * it: in the stand-in index.html draws while the palette's code is on its way, or in the palette.
+   * Armed before any script of the page runs, so its listener runs before the page's own.
+   */
+  const FRAME_WATCH = `(() => {
+    const w = (window.__firstOpen = { keys: [] });
+    function shown() {
+      const early = document.getElementById('palette-early');
+      if (early) return { text: early.textContent.replace('正在加载命令面板…', ''), early: true };
+      const input = document.querySelector('[cmdk-input]');
+      return input ? { text: input.value, early: false } : null;
+    }
+    addEventListener('keydown', (e) => {
+      const key = { pressed: e.timeStamp, key: e.key, frameAt: null, shown: null };
+      if ((e.ctrlKey || e.metaKey) && (e.key === 'k' || e.key === 'K')) w.keys = [{ ...key, key: 'ctrl+k' }];
+      else if (w.keys.length && e.key.length === 1) w.keys.push(key);
+      else return;
+      const entry = w.keys[w.keys.length - 1];
+      // The next task, after every listener of this key (the page's own run after this one): what
+      // the document holds then is what the next frame draws. (Animation frames were not a reliable
+      // clock: a headless page just reloaded in a busy run skipped them for seconds.)
+      setTimeout(() => { entry.frameAt = performance.now(); entry.shown = shown(); }, 0);
+    }, true);
+  })()`;
+  interface Watch {
+    keys: { pressed: number; key: string; frameAt: number | null; shown: { text: string; early: boolean } | null }[];
+  }
+  /**
+   * Per key: whether, once its listeners have run, the document shows the palette with every key up
+   * to it (so the next frame draws it: what is structural), and the time from the key's press to then.
+   */
+  const delays = (w: Watch, typed: string) =>
+    w.keys.map((k, i) => {
+      const want = typed.slice(0, i);
+      const drawn = !!k.shown && k.shown.text.startsWith(want);
+      return { key: k.key, drawn, ms: k.frameAt === null ? Infinity : k.frameAt - k.pressed, early: k.shown?.early ?? false };
+    });
+  /** The watch once every key's next task has run (a page booting after F5 runs them late, after its long tasks). */
+  const handled = async (page: Page): Promise<Watch> => {
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __firstOpen: Watch }).__firstOpen.keys.every((k) => k.frameAt !== null)), { timeout: 15_000 }).toBe(true);
+    return (await page.evaluate('window.__firstOpen')) as Watch;
+  };
+  /** Over the budget warns (the browser tests share the machine with the rest of the run); a key not drawn in its first frame fails. */
+  const BUDGET_MS = 50;
+  const check = (what: string, d: ReturnType<typeof delays>) => {
+    const worst = Math.max(...d.map((x) => x.ms));
+    console.log(`[e2e palette] ${what}: keydown → drawn, worst ${worst.toFixed(1)} ms, budget ${BUDGET_MS} ms (${d.map((x) => `${x.key} ${x.ms.toFixed(0)}${x.early ? '*' : ''}`).join(', ')}; * the stand-in)`);
+    if (worst > BUDGET_MS) console.warn(`[e2e palette] ${what} over its budget: ${worst.toFixed(1)} ms (a busy machine, or a regression)`);
+    expect(d.filter((x) => !x.drawn).map((x) => x.key), `${what}: keys not in the document once handled`).toEqual([]);
+    expect(d.length, what).toBeGreaterThan(1);
+  };
+
+  it_('after login and after F5, Ctrl+K and the keys typed after it are on screen within 50 ms, before the palette’s code has arrived', async () => {
+    const c = await openConsole(browser!, DESKTOP, async (ctx) => {
+      await ctx.addInitScript({ content: FRAME_WATCH });
+    });
+    try {
+      // The palette's code held back, as on a slow line: the stand-in answers meanwhile.
+      let holdPalette = true;
+      await c.page.route(/\/assets\/palette-[^/]*\.js$/, async (route) => {
+        while (holdPalette) await new Promise((r) => setTimeout(r, 50));
+        await route.continue();
+      });
+      await c.page.goto(`${server.url}/login`);
+      await c.page.getByLabel('用户名').waitFor({ timeout: 15_000 });
+      await c.page.keyboard.type('admin');
+      await c.page.keyboard.press('Tab');
+      await c.page.keyboard.type(DEMO_PASSWORD);
+      await c.page.keyboard.press('Enter');
+      await c.page.keyboard.press('Control+k');
+      await c.page.keyboard.type('zhlb');
+      await expect.poll(() => c.page.evaluate(() => document.getElementById('palette-early')?.textContent ?? ''), { timeout: 10_000 }).toContain('zhlb');
+      check('after login', delays(await handled(c.page), 'zhlb'));
+      // Once the code arrives the palette takes over with the same keys, and Enter runs the top row.
+      holdPalette = false;
+      await palette(c.page).waitFor({ timeout: 15_000 });
+      expect(await palette(c.page).getByRole('combobox').inputValue()).toBe('zhlb');
+      expect(await c.page.locator('#palette-early').count()).toBe(0);
+      await c.page.keyboard.press('Escape');
+      await palette(c.page).waitFor({ state: 'detached' });
+
+      holdPalette = true;
+      await c.page.reload({ waitUntil: 'commit' });
+      await c.page.waitForFunction(() => '__typeAhead' in window, undefined, { polling: 'raf', timeout: 10_000 });
+      await currentTitle(c.page).waitFor({ timeout: 15_000 });
+      await c.page.keyboard.press('Control+k');
+      await c.page.keyboard.type('xtrz');
+      await expect.poll(() => c.page.evaluate(() => document.getElementById('palette-early')?.textContent ?? ''), { timeout: 10_000 }).toContain('xtrz');
+      check('after F5', delays(await handled(c.page), 'xtrz'));
+      holdPalette = false;
+      await palette(c.page).waitFor({ timeout: 15_000 });
+      await c.page.keyboard.press('Enter');
+      await c.page.waitForURL((u) => u.pathname === '/user/sys-log', { timeout: 15_000 });
+
+      // Loaded, the palette itself: its first open draws the input and the keys as fast.
+      await c.page.keyboard.press('Control+k');
+      await c.page.keyboard.type('xhq');
+      await expect.poll(() => palette(c.page).getByRole('combobox').inputValue(), { timeout: 5_000 }).toBe('xhq');
+      check('loaded, first open', delays(await handled(c.page), 'xhq'));
+      expect(c.errors).toEqual([]);
+    } finally {
+      await c.context.close();
     }
   });
 });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
-import { currentTitle, loginThroughPage, openConsole } from '../support/e2e-console';
+import { currentTitle, loginThroughPage, openConsole, settled } from '../support/e2e-console';
 import { type StartedServer, freePort, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
 
@@ -59,7 +59,7 @@ async function loginAndSettle(page: Page, login = 'manager'): Promise<void> {
   await page.getByLabel('密码', { exact: true }).fill(DEMO_PASSWORD);
   await page.keyboard.press('Enter');
   await page.waitForURL((u) => u.pathname !== '/login', { timeout: 15_000 });
-  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+  await settled(page, { timeoutMs: 10_000 });
 }
 
 const originOf = (url: string) => new URL(url).origin;
@@ -156,7 +156,7 @@ describe('/redirect/{path} never leaves the console', () => {
       const seen = trackNavigations(page);
       await page.goto(`${server.url}${raw.replaceAll('{EVIL}', EVIL)}`);
       await page.waitForURL((u) => !u.pathname.startsWith('/redirect/'), { timeout: 10_000 }).catch(() => undefined);
-      await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+      await settled(page, { timeoutMs: 10_000 });
 
       expect(originOf(page.url())).toBe(server.url);
       expect(new URL(page.url()).pathname.startsWith('/redirect/')).toBe(false);

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import type { AuthItem } from '../../src/shared/api';
-import { DESKTOP, PHONE, type Viewport, breadcrumb, currentTitle, horizontalOverflow, loginThroughPage, mainMenu, openConsole, storedToken } from '../support/e2e-console';
+import { breadcrumb, currentTitle, DESKTOP, horizontalOverflow, loginThroughPage, mainMenu, openConsole, PHONE, settled, storedToken, type Viewport } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
 import { expectedHome } from '../support/expected-home';
@@ -271,7 +271,7 @@ describe('hiding and refusing (spec §6)', () => {
           const title = await link.innerText();
           await link.click();
           await currentTitle(page).filter({ hasText: title }).waitFor();
-          await page.waitForLoadState('networkidle');
+          await settled(page);
           visited.push(new URL(page.url()).pathname);
           // A button's name starts with its verb; a row's name follows it (「对比 2027 春季线网（编辑中）」 is no edit).
           const mutating = page.locator('main').getByRole('button', { name: /^(＋\s*)?(新增|添加|新建|删除|编辑|修改|导入|退款)/ });
@@ -381,7 +381,7 @@ describe('screenshots', () => {
       await shoot(page, 'login', viewport);
 
       await loginThroughPage(page, 'manager');
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       await shoot(page, 'home', viewport);
 
       const mobile = viewport.width < 992;

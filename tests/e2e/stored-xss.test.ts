@@ -167,7 +167,7 @@ describe('markup in names drawn on the maps is shown as text and fetches nothing
           await expect.poll(drawn, { timeout: 15_000 }).toBeGreaterThanOrEqual(names.length);
           const texts: string[] = [];
           for (const marker of await markers.all()) {
-            await expect.poll(() => hover(page, marker), { timeout: 5_000 }).not.toBeNull();
+            await expect.poll(() => hover(page, marker), { timeout: 15_000 }).not.toBeNull();
             texts.push((await tooltipOf(marker))!);
           }
           found.push({ path, baitRequests: hits.slice(before), created: await createdFromNames(page), notShown: shown.filter((x) => !texts.includes(x)) });
@@ -192,6 +192,9 @@ describe('markup in names drawn on the maps is shown as text and fetches nothing
  */
 async function hover(page: Page, marker: Locator) {
   const box = await marker.boundingBox();
+  // Off it first: a pointer already resting there makes no new mouseover (a map that drew its
+  // markers again, as a live refetch does, leaves its tooltip closed until the pointer comes back).
+  await page.mouse.move(0, 0);
   if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   return tooltipOf(marker);
 }

@@ -24,8 +24,10 @@ describe('saving the base setting', () => {
     const before = await current();
     const body = { qrCode: 'https://cdn.example.cn/qr/bus.png', lat: 31.2304, lon: 121.4737 };
     const res = await s.call(system.configSave, { token: admin, body });
-    expect(res.body).toEqual({ code: Code.OK, msg: '操作成功', data: body });
-    expect(await current()).toEqual({ qrCode: body.qrCode, centre: { lat: 31.2304, lon: 121.4737, tileUrl: null } });
+    // The answer carries 基础设置's version (issue 21), one past the one it was saved from.
+    const version = before.centre.rowVersion + 1;
+    expect(res.body).toEqual({ code: Code.OK, msg: '操作成功', data: { ...body, rowVersion: version } });
+    expect(await current()).toEqual({ qrCode: body.qrCode, centre: { lat: 31.2304, lon: 121.4737, tileUrl: null, rowVersion: version } });
     const [row] = await logRows();
     expect(row).toMatchObject({ operatorLogin: 'admin', targetDistrictId: null, result: 1 });
     expect(row?.before).toEqual({ qrCode: before.qrCode, lat: before.centre.lat, lon: before.centre.lon });

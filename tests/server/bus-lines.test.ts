@@ -314,7 +314,7 @@ describe('submitting checks loops', () => {
   it('a loop line that does not return to its first stop blocks submitting, with the line named', async () => {
     const line = await newLine({ direction: 0, isLoop: true, name: '环线测试' });
     await s.call(busLine.busLineStationSave, { token: manager, body: { lineId: line.id, direction: 0, stationIds: xuhuiStops.slice(0, 3) } });
-    const res = await s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: openVersion, status: 1 } });
+    const res = await s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: openVersion, status: 1, fromStatus: 0 } });
     expect(res.body.code).toBe(0);
     // A refusal's data: what the check found, not the version the success answers with.
     const refused: unknown = res.body.data;
@@ -400,7 +400,7 @@ describe.skipIf(skipWithoutPostgres('line edit races'))('on PostgreSQL', () => {
     const line = await newLine({ direction: 0 });
     await s.call(busLine.busLineStationSave, { token: manager, body: { lineId: line.id, direction: 0, stationIds: xuhuiStops.slice(0, 3) } });
     const edits = Array.from({ length: 10 }, () => s.call(busLine.busLineStationSave, { token: manager, body: { lineId: line.id, direction: 0, stationIds: xuhuiStops.slice(1, 4) } }));
-    const submit = s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: openVersion, status: 1 } });
+    const submit = s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: openVersion, status: 1, fromStatus: 0 } });
     const [done, sub] = await Promise.all([Promise.all(edits), submit]);
     expect(sub.body.code, sub.body.msg).toBe(1);
     const [v] = await db().select().from(t.lineVersions).where(eq(t.lineVersions.id, openVersion));

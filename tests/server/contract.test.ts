@@ -17,7 +17,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -49,6 +49,7 @@ beforeAll(async () => {
   ids.openVersion = await version(0);
   const pair = await db.select({ id: t.stations.id }).from(t.stations).where(eq(t.stations.districtId, districts[0].id)).orderBy(asc(t.stations.id)).limit(2);
   ids.keepStation = pair[0]!.id;
+  ids.keepStationState = (await db.select({ state: t.stations.state }).from(t.stations).where(eq(t.stations.id, ids.keepStation)))[0]!.state;
   ids.mergeStation = pair[1]!.id;
   ids.home = districts[0].id;
   ids.second = districts[1].id;
@@ -166,6 +167,7 @@ const VALID: Record<string, () => CallOptions> = {
   'config.saveOrUpdate': () => ({ body: { qrCode: null, lat: 31.2304, lon: 121.4737 } }),
   'station.list': () => ({ query: { name: '路', size: 5 } }),
   'station.save': () => ({ body: { name: `契约测试站${next()}`, lng: 121.4737, lat: 31.2304 }, district: ids.home }),
+  'station.updateState': () => ({ body: { id: ids.keepStation, state: 1 - ids.keepStationState, fromStatus: ids.keepStationState } }),
   'station.qrByStation': () => ({ query: { stationId: 1 }, district: ids.home }),
   'station.qrInit': () => ({ district: ids.home }),
   'station.qrSurplus': () => ({}),
@@ -173,10 +175,11 @@ const VALID: Record<string, () => CallOptions> = {
   'station.mergePreview': () => ({ query: { stationId: ids.keepStation, mergeStationId: ids.mergeStation } }),
   'station.merge': () => ({ query: { stationId: ids.keepStation, mergeStationId: ids.mergeStation } }),
   'version.page': () => ({ query: { page: 0, size: 10, status: '0' } }),
+  'version.info': () => ({ query: { id: ids.passedVersion } }),
   'version.add': () => ({ body: { name: `契约测试版本${next()}` }, district: ids.home }),
-  'version.updateStatus': () => ({ body: { id: ids.pendingVersion, status: 5 } }),
+  'version.updateStatus': () => ({ body: { id: ids.pendingVersion, status: 5, fromStatus: 1 } }),
   'version.setOnlineTime': () => ({ body: { id: ids.passedVersion, onlineAt: '2099-01-01T08:00:00+08:00' } }),
-  'version.delete': () => ({ body: { id: ids.openVersion } }),
+  'version.delete': () => ({ body: { id: ids.openVersion, fromStatus: 0 } }),
   'payInfo.list': () => ({}),
   'version.diff': () => ({ query: { id: ids.openVersion } }),
   'rider.page': () => ({ query: { size: 5 } }),
@@ -240,7 +243,8 @@ const VALID: Record<string, () => CallOptions> = {
   'family.checkCard': () => ({ query: { busCardNo: ids.card } }),
   'discountOrder.total': () => ({}),
   'discountOrder.msg': () => ({ query: { id: ids.paidOrder } }),
-  'discountOrder.refund': () => ({ body: { id: ids.paidOrder, reason: '契约测试退款', idempotencyKey: `contract-${next()}` } }),
+  'discountOrder.refund': () => ({ body: { id: ids.paidOrder, reason: '契约测试退款', idempotencyKey: `contract-${next()}`, pwd: 'Bus@2026' } }),
+  'discountOrder.refundRule': () => ({}),
   'station.listExcludeLine': () => ({ query: { lineId: ids.line, direction: 0 } }),
   'station.listIncludeLine': () => ({ query: { lineId: ids.line } }),
   'stationQr.export': () => ({}),
@@ -282,11 +286,13 @@ const INVALID: Record<string, () => CallOptions> = {
   'config.saveOrUpdate': () => ({ body: { qrCode: null, lat: 121.47, lon: 31.23 } }),
   'station.list': () => ({ query: { state: '2' } }),
   'station.save': () => ({ body: { name: '经纬度写反', lng: 31.23, lat: 121.47 } }),
+  'station.updateState': () => ({ body: { id: 1, state: 2, fromStatus: 1 } }),
   'station.qrByStation': () => ({ query: { stationId: 'x' } }),
   'stationQr.page': () => ({ query: { name: 'x'.repeat(41) } }),
   'station.mergePreview': () => ({ query: { stationId: 3, mergeStationId: 3 } }),
   'station.merge': () => ({ query: { stationId: 'x', mergeStationId: 3 } }),
   'version.page': () => ({ query: { status: '9' } }),
+  'version.info': () => ({ query: { id: 'x' } }),
   'version.add': () => ({ body: { name: '' } }),
   'version.updateStatus': () => ({ body: { id: 1, status: 7 } }),
   'version.setOnlineTime': () => ({ body: { id: 1, onlineAt: '明天早上' } }),

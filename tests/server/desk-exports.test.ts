@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, card, discount, family } from '../../src/shared/api';
 import * as t from '../../src/server/db/schema';
@@ -58,6 +58,27 @@ describe('exports', () => {
     const storedRenewals = await db().select().from(t.familyRenewals).where(eq(t.familyRenewals.districtId, xuhui));
     expect(renewals.rows.length - 1).toBe(storedRenewals.length);
     expect((await lastLog('FAMILY_EXPORT'))?.summary).toContain('续期');
+  });
+
+  it('renewals over several keyset batches, many at one time: each once, in the order they were renewed, the card filter kept', async () => {
+    const [binding] = await db().select({ b: t.familyBindings, cardNo: t.busCards.cardNo }).from(t.familyBindings).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).where(eq(t.familyBindings.districtId, xuhui)).limit(1);
+    const [last] = await db().select({ id: t.familyRenewals.id }).from(t.familyRenewals).orderBy(desc(t.familyRenewals.id)).limit(1);
+    // 2,100 renewals in three instants (1,000 are a batch): ties on the time straddle each batch's end.
+    const at = [new Date('2026-03-01T02:00:00.123Z'), new Date('2026-02-01T02:00:00.456Z'), new Date('2026-03-01T02:00:00.123Z')];
+    await db().insert(t.familyRenewals).values(Array.from({ length: 2_100 }, (_, i) => ({ bindingId: binding!.b.id, districtId: xuhui, months: 1, amount: 100, renewedAt: at[i % 3]! })));
+    try {
+      const { rows } = await download(family.renewLogExport, agent, { busCardNo: binding!.cardNo });
+      const stored = await db()
+        .select({ id: t.familyRenewals.id, at: t.familyRenewals.renewedAt })
+        .from(t.familyRenewals)
+        .innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId))
+        .where(eq(t.familyBindings.cardId, binding!.b.cardId));
+      const expected = stored.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id).map((r) => String(r.id));
+      expect(rows.slice(1).map((r) => r[0])).toEqual(expected);
+      expect(new Set(rows.slice(1).map((r) => r[1]))).toEqual(new Set([binding!.cardNo]));
+    } finally {
+      await db().delete(t.familyRenewals).where(and(gt(t.familyRenewals.id, last!.id), eq(t.familyRenewals.bindingId, binding!.b.id)));
+    }
   });
 
   it('discount orders and their counts per product: the numbers agree with the count call', async () => {

@@ -44,8 +44,10 @@ describe('every button key of the contract', () => {
     expect(without.status).toBe(403);
     expect(without.body.code).toBe(403);
     const withKey = await s.call(endpoint, { token: await viewerWith([key]), ...empty, params: { id: 1 } });
-    // With the key the empty body reaches validation: exactly the 400 of a bad form, nothing worse.
-    expect([withKey.status, withKey.body.code]).toEqual([400, 400]);
+    // With the key the empty body reaches validation: exactly the 400 of a bad form, nothing worse;
+    // a call that needs no input at all (the refund rule's GET) answers.
+    const needsNothing = endpoint.query.safeParse({}).success && (endpoint.method === 'GET' || endpoint.body.safeParse({}).success);
+    expect([withKey.status, withKey.body.code]).toEqual(needsNothing ? [200, 1] : [400, 400]);
   });
 });
 

@@ -124,3 +124,69 @@ describe('QR codes', () => {
     expect((await s.call(station.stationQrByStation, { token: manager, query: { stationId: foreign!.id } })).status).toBe(403);
   });
 });
+
+describe('启用 / 停用 (the state alone, through the status flow)', () => {
+  const move = (token: string, body: Record<string, unknown>) => s.call(station.stationUpdateState, { token, body });
+  /** A stop of 徐汇区 made for one test, in service. */
+  const fresh = async (name: string) => {
+    const now = new Date();
+    const [made] = await s.database.db.insert(t.stations).values({ districtId: xuhui, name, lng: 121.4401, lat: 31.1802, createdAt: now, updatedAt: now }).returning();
+    return made!;
+  };
+  const stored = async (id: number) => (await s.database.db.select().from(t.stations).where(eq(t.stations.id, id)))[0]!;
+
+  it('moves only the state, keeps a rename made since, and writes its audit row in the same breath', async () => {
+    const stop = await fresh('状态测试甲站');
+    // Someone renames and moves the stop after the operator's list was drawn.
+    await s.call(station.stationSave, { token: manager, body: { id: stop.id, name: '状态测试甲站（新）', lng: 121.4402, lat: 31.1803, state: 1 } });
+    const before = (await auditRows('STATION_SAVE')).length;
+    const res = await move(manager, { id: stop.id, state: 0, fromStatus: 1 });
+    expect(res.body.code, res.body.msg).toBe(1);
+    expect(res.body.data).toMatchObject({ id: stop.id, name: '状态测试甲站（新）', lng: 121.4402, lat: 31.1803, state: 0 });
+    expect(await stored(stop.id)).toMatchObject({ name: '状态测试甲站（新）', lng: 121.4402, state: 0 });
+    const rows = await auditRows('STATION_SAVE');
+    expect(rows.length).toBe(before + 1);
+    expect(rows.at(-1)).toMatchObject({ operatorLogin: 'manager', targetDistrictId: xuhui, target: `station/${stop.id}`, summary: '停用站点「状态测试甲站（新）」', result: 1 });
+    // And back (the 撤销), from the state it now has.
+    const back = await move(manager, { id: stop.id, state: 1, fromStatus: 0 });
+    expect(back.body.data).toMatchObject({ name: '状态测试甲站（新）', state: 1 });
+  });
+
+  it('refuses a state that moved under the operator in Chinese, changing nothing', async () => {
+    const stop = await fresh('状态测试乙站');
+    expect((await move(manager, { id: stop.id, state: 0, fromStatus: 1 })).body.code).toBe(1);
+    const audits = (await auditRows('STATION_SAVE')).length;
+    const row = await stored(stop.id);
+    // A second operator, whose list still showed it in service, presses 停用 too.
+    const stale = await move(manager, { id: stop.id, state: 0, fromStatus: 1 });
+    expect(stale.status).toBe(200);
+    expect(stale.body).toMatchObject({ code: 0, msg: '站点「状态测试乙站」已被他人停用，请刷新后查看' });
+    // A move the flow has not: 停用 to 停用.
+    const same = await move(manager, { id: stop.id, state: 0, fromStatus: 0 });
+    expect(same.body).toMatchObject({ code: 0, msg: '站点「状态测试乙站」不能从「停用」改为「停用」' });
+    expect(await stored(stop.id)).toEqual(row);
+    expect((await auditRows('STATION_SAVE')).length).toBe(audits);
+  });
+
+  it('refuses another district, a viewer, a missing stop and a malformed body, changing nothing', async () => {
+    const [other] = await s.database.db.select().from(t.stations).where(and(eq(t.stations.districtId, huangpu), eq(t.stations.state, 1))).limit(1);
+    const mine = await fresh('状态测试丙站');
+    const cases: Array<[string, string, Record<string, unknown>, number, RegExp]> = [
+      ['another district', manager, { id: other!.id, state: 0, fromStatus: 1 }, 403, /当前用户没有权限操作该区域/],
+      ['a viewer', viewer, { id: mine.id, state: 0, fromStatus: 1 }, 403, /./],
+      ['no such stop (code 404 in the envelope)', manager, { id: 99_999_999, state: 0, fromStatus: 1 }, 200, /站点不存在/],
+      ['a state the flow has not', manager, { id: mine.id, state: 2, fromStatus: 1 }, 400, /状态应为 0 或 1/],
+      ['no fromStatus', manager, { id: mine.id, state: 0 }, 400, /状态/],
+      ['a whole save body', manager, { id: mine.id, name: '改名', lng: 121.44, lat: 31.18 }, 400, /状态/],
+    ];
+    const audits = (await auditRows('STATION_SAVE')).length;
+    for (const [what, token, body, status, msg] of cases) {
+      const res = await move(token, body);
+      expect(res.status, what).toBe(status);
+      expect(res.body.msg, what).toMatch(msg);
+    }
+    expect((await stored(other!.id)).state).toBe(1);
+    expect(await stored(mine.id)).toMatchObject({ name: '状态测试丙站', state: 1 });
+    expect((await auditRows('STATION_SAVE')).length).toBe(audits);
+  });
+});

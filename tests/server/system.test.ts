@@ -137,7 +137,7 @@ describe('agreements', () => {
 describe('config', () => {
   it('serves the city centre, the QR slot and the payment methods', async () => {
     const loc = await s.call(system.cityLocation, { token: viewer });
-    expect(loc.body.data).toEqual({ lat: 31.2304, lon: 121.4737, tileUrl: null });
+    expect(loc.body.data).toEqual({ lat: 31.2304, lon: 121.4737, tileUrl: null, rowVersion: expect.any(Number) });
     expect((await s.call(system.qrCode, { token: viewer })).body).toEqual({ code: 1, msg: Msg.ok, data: null });
     const pay = await s.call(system.payInfoList, { token: viewer });
     expect(pay.body.data.map((p) => p.name)).toEqual(['微信支付', '支付宝', '云闪付', '交通卡']);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lineVersion } from '../../src/shared/api';
 import { VERSION_STATE, type VersionProblem } from '../../src/shared/api/line-version';
@@ -60,7 +60,8 @@ const stateOf = async (id: number) => ({
   audits: await db().select().from(t.sysLog).where(eq(t.sysLog.target, `version/${id}`)),
 });
 
-const setStatus = (token: string, id: number, status: number) => s.call(lineVersion.versionUpdateStatus, { token, body: { id, status } });
+/** A move from the status the caller saw (`fromStatus`). */
+const setStatus = (token: string, id: number, status: number, fromStatus: number) => s.call(lineVersion.versionUpdateStatus, { token, body: { id, status, fromStatus } });
 
 describe('the seeded network', () => {
   it('each district has one online and one open version, lines on both directions, and the open one could be submitted as is', async () => {
@@ -99,7 +100,7 @@ describe('a version without lines goes nowhere', () => {
   ] as const)('%i → %i is refused: %s, and nothing changes', async (from, to, msg) => {
     const v = await emptyVersion(from);
     const before = await stateOf(v.id);
-    const res = await setStatus(manager, v.id, to);
+    const res = await setStatus(manager, v.id, to, from);
     expect(res.body).toMatchObject({ code: 0, msg });
     expect(await stateOf(v.id)).toEqual(before);
     expect(before.row?.status).toBe(from);
@@ -158,7 +159,7 @@ describe('status transitions, every pair', () => {
   it.each(pairs)('%i → %i', async (from, to) => {
     const v = await versionWith(from);
     const allowed = VERSION_STATE.can(from, to);
-    const res = await setStatus(manager, v.id, to);
+    const res = await setStatus(manager, v.id, to, from);
     const [stored] = await db().select().from(t.lineVersions).where(eq(t.lineVersions.id, v.id));
     if (allowed) {
       expect(res.body.code, res.body.msg).toBe(1);
@@ -169,7 +170,56 @@ describe('status transitions, every pair', () => {
       expect(stored?.status).toBe(from);
     }
     // A viewer is refused whatever the pair, and nothing moves.
-    expect((await setStatus(viewer, v.id, to)).status).toBe(403);
+    expect((await setStatus(viewer, v.id, to, from)).status).toBe(403);
+  });
+});
+
+describe('a move from a status the version no longer has', () => {
+  beforeEach(clearVersions);
+
+  // Confirmed on a 待审核 snapshot after someone else passed (or returned) the version.
+  it.each([
+    ['作废 (删除) after it was passed', 2, (id: number) => s.call(lineVersion.versionDelete, { token: manager, body: { id, fromStatus: 1 } })],
+    ['作废 (status 5) after it was passed', 2, (id: number) => setStatus(manager, id, 5, 1)],
+    ['审核通过 after it was returned', 0, (id: number) => setStatus(manager, id, 2, 1)],
+    ['提交审核 after it was voided', 5, (id: number) => setStatus(manager, id, 1, 0)],
+  ] as const)('%s is refused in Chinese and nothing changes', async (_what, now, move) => {
+    const v = await versionWith(now);
+    const before = await stateOf(v.id);
+    const res = await move(v.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ code: 0, msg: `版本「${v.name}」已被他人改为「${VERSION_STATE.label(now)}」，请刷新后查看` });
+    expect(await stateOf(v.id)).toEqual(before);
+  });
+
+  it('a fromStatus is required, and must be a status', async () => {
+    const v = await versionWith(1);
+    const before = await stateOf(v.id);
+    for (const res of [
+      await s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: v.id, status: 2 } }),
+      await s.call(lineVersion.versionDelete, { token: manager, body: { id: v.id } }),
+      await s.call(lineVersion.versionDelete, { token: manager, body: { id: v.id, fromStatus: 9 } }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body.msg).toMatch(/版本状态/);
+    }
+    expect(await stateOf(v.id)).toEqual(before);
+  });
+});
+
+describe('one version by id', () => {
+  beforeEach(clearVersions);
+
+  it('answers a version in any status, 已下线 included; another area’s is refused, a missing one is not found', async () => {
+    const offline = await versionWith(4);
+    const res = await s.call(lineVersion.versionInfo, { token: viewer, query: { id: offline.id } });
+    expect(res.body.code, res.body.msg).toBe(1);
+    expect(res.body.data).toMatchObject({ id: offline.id, name: offline.name, status: 4, districtId: xuhui, districtName: '徐汇区', lineCount: 1 });
+    const [other] = await db().select().from(t.lineVersions).where(ne(t.lineVersions.districtId, xuhui)).limit(1);
+    const foreign = await s.call(lineVersion.versionInfo, { token: manager, query: { id: other!.id } });
+    expect([foreign.status, foreign.body.msg]).toEqual([403, '当前用户没有权限操作该区域']);
+    const missing = await s.call(lineVersion.versionInfo, { token: manager, query: { id: 99_999_999 } });
+    expect(missing.body).toMatchObject({ code: 404, msg: '版本不存在', data: null });
   });
 });
 
@@ -184,7 +234,7 @@ describe('submitting checks the network', () => {
   it.each(cases)('%s blocks it, and every problem is listed', async (_what, opts, msg) => {
     const o = { ...opts, upStops: opts.upStops?.map((i) => stops[i]!.id) };
     const v = await versionWith(0, o);
-    const res = await s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: v.id, status: 1 } });
+    const res = await s.call(lineVersion.versionUpdateStatus, { token: manager, body: { id: v.id, status: 1, fromStatus: 0 } });
     expect(res.body.code).toBe(0);
     const problems = (res.body.data as unknown as { problems: VersionProblem[] }).problems;
     expect(problems.some((p) => msg.test(p.msg))).toBe(true);
@@ -196,7 +246,7 @@ describe('submitting checks the network', () => {
     const v = await versionWith(0);
     await db().update(t.stations).set({ state: 0 }).where(eq(t.stations.id, stops[0]!.id));
     try {
-      const res = await setStatus(manager, v.id, 1);
+      const res = await setStatus(manager, v.id, 1, 0);
       expect(res.body.msg).toMatch(/已停用/);
     } finally {
       await db().update(t.stations).set({ state: 1 }).where(eq(t.stations.id, stops[0]!.id));
@@ -252,8 +302,8 @@ describe('adding, scheduling and going online', () => {
 
   it('删除 voids an open version, and refuses an online one', async () => {
     const open = await versionWith(0);
-    expect((await s.call(lineVersion.versionDelete, { token: manager, body: { id: open.id } })).body.data.status).toBe(5);
+    expect((await s.call(lineVersion.versionDelete, { token: manager, body: { id: open.id, fromStatus: 0 } })).body.data.status).toBe(5);
     const online = await versionWith(3);
-    expect((await s.call(lineVersion.versionDelete, { token: manager, body: { id: online.id } })).body.code).toBe(0);
+    expect((await s.call(lineVersion.versionDelete, { token: manager, body: { id: online.id, fromStatus: 3 } })).body.code).toBe(0);
   });
 });

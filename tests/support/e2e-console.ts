@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 
 /** Helpers to drive the console in Chromium as a person would: keyboard and visible text. */
@@ -36,6 +36,7 @@ export async function openConsole(
   if (setup) await setup(context);
   await reportCspViolations(context);
   const page = await context.newPage();
+  trackRequests(page);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -93,4 +94,41 @@ export function watchPaint(page: Page, text: string) {
     });
   })()`);
   return { armed, result: () => page.evaluate('window.__paint') as Promise<number> };
+}
+
+/** The console's event stream stays open while it is signed in (the live console): never "busy". */
+const LONG_LIVED = /\/xls\/task\/events(\?|$)/;
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+/** Counts a page's requests from now on, the event stream left out (settled below). */
+export function trackRequests(page: Page): Set<Request> {
+  let open = inFlight.get(page);
+  if (open) return open;
+  const set = new Set<Request>();
+  open = set;
+  inFlight.set(page, set);
+  page.on('request', (r) => {
+    if (!LONG_LIVED.test(new URL(r.url()).pathname)) set.add(r);
+  });
+  const done = (r: Request) => set.delete(r);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return open;
+}
+
+/**
+ * Waits until the page has had no request in flight for `quietMs` (the data of what it shows has
+ * arrived), within `timeoutMs`, then goes on either way. Playwright's `networkidle` never comes
+ * while the console holds its event stream, which every signed-in console does (decision 144).
+ */
+export async function settled(page: Page, { quietMs = 500, timeoutMs = 10_000 } = {}): Promise<void> {
+  const open = trackRequests(page);
+  const end = Date.now() + timeoutMs;
+  let quietSince = open.size ? 0 : Date.now();
+  while (Date.now() < end) {
+    if (open.size) quietSince = 0;
+    else if (!quietSince) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

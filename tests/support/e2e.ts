@@ -173,7 +173,9 @@ export async function startServer(opts: StartOptions = {}): Promise<StartedServe
   delete env.TEST_DATABASE_URL;
   delete env.SEED_DEMO;
   delete env.STATIC_DIR;
-  Object.assign(env, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, NO_COLOR: '1' }, opts.env);
+  // The console builds at the usual priority: these starts share the machine with the test pool,
+  // where a build at nice 19 could wait minutes (the start test sets the product's own).
+  Object.assign(env, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, NO_COLOR: '1', BUILD_NICE: '0' }, opts.env);
 
   const t0 = performance.now();
   const child: ChildProcess = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

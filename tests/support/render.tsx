@@ -1,5 +1,5 @@
-import { cleanup, render } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { installChineseZodMessages } from '../../src/shared/api/zod-locale';
 import { type RequestLog, recordRequests } from './request-log';
 import userEvent from '@testing-library/user-event';
@@ -37,6 +37,18 @@ export function visit(server: TestServer, path: string): void {
 export function renderWithUser(ui: ReactElement) {
   const user = userEvent.setup();
   return { user, ...render(ui) };
+}
+
+/**
+ * The palette's code fetched (Ctrl+K, then Esc) and focus back on the main region: the console as
+ * it is moments after it shows, where a digit or a paste typed on the page opens the palette itself.
+ */
+export async function warmPalette(user: ReturnType<typeof userEvent.setup>): Promise<void> {
+  await user.keyboard('{Control>}k{/Control}');
+  await screen.findByRole('dialog', { name: '命令面板' }, { timeout: 8_000 });
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
+  (document.getElementById('main') as HTMLElement).focus();
 }
 
 /**

@@ -4,9 +4,9 @@ import { exportTask } from '../../src/shared/api';
 import type { TaskEvent } from '../../src/shared/api/export-task';
 
 /** Reads the task event stream as the console does: fetch with the bearer header, `data:` lines. */
-export async function openEvents(server: { url: string }, token: string) {
+export async function openEvents(server: { url: string }, token: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
-  const res = await fetch(`${server.url}${exportTask.taskEvents.path}`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  const res = await fetch(`${server.url}${exportTask.taskEvents.path}`, { headers: { ...headers, authorization: `Bearer ${token}` }, signal: controller.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const reader = res.body!.getReader();
@@ -39,6 +39,8 @@ export async function openEvents(server: { url: string }, token: string) {
   })();
   return {
     ended,
+    /** Every event read so far and not taken by `next` (a look without waiting). */
+    pending: (): readonly TaskEvent[] => queue,
     async next(): Promise<TaskEvent> {
       for (let i = 0; i < 600 && !queue.length; i++) await new Promise<void>((r) => ((waiter.wake = r), setTimeout(r, 100)));
       const e = queue.shift();

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/server/db/connection';
+import { pgliteTemplate } from './pglite-template';
 
 /** Set by the `server-pg` vitest project (from DATABASE_URL): the suite runs on PostgreSQL. */
 export const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -8,11 +9,12 @@ export const onPostgres = postgresUrl !== undefined;
 let counter = 0;
 
 /**
- * A fresh, empty database for one test file: in-memory PGlite, or a new database on the
+ * A fresh database for one test file: in-memory PGlite (a copy of the run's migrated cluster), or a new database on the
  * PostgreSQL server (dropped again on close).
  */
-export async function freshDatabase(opts: { route?: (url: URL) => URL; queryTimeoutMs?: number } = {}): Promise<Database> {
-  if (!postgresUrl) return openDatabase({ dataDir: 'memory://' });
+export async function freshDatabase(opts: { route?: (url: URL) => URL; queryTimeoutMs?: number; unmigrated?: boolean } = {}): Promise<Database> {
+  // PGlite starts from the run's migrated cluster unless the test runs the migrations itself.
+  if (!postgresUrl) return openDatabase({ dataDir: 'memory://', template: opts.unmigrated ? undefined : await pgliteTemplate() });
   const name = `t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();

@@ -209,6 +209,12 @@ describe('sniff', () => {
     expect(kinds('zhlb')).toEqual([]);
     expect(kinds('')).toEqual([]);
   });
+
+  it('offers two letters and a long number as an order, upper-cased', () => {
+    expect(sniff('dc202609180000099')).toEqual([{ kind: 'order', value: 'DC202609180000099' }]);
+    expect(kinds('DC2026')).toEqual([]);
+    expect(kinds('xhq2026091800000')).toEqual([]);
+  });
 });
 
 describe('parseMode', () => {

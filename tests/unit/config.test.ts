@@ -65,4 +65,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ JOB_INTERVAL_MS: '1000' }).jobIntervalMs).toBe(1000);
     expect(() => loadConfig({ JOB_INTERVAL_MS: 'often' })).toThrow(/JOB_INTERVAL_MS/);
   });
+
+  it('reads the refund amount that asks for a password in yuan, exactly', () => {
+    expect(loadConfig({}).refundPasswordAboveFen).toBe(20_000);
+    expect(loadConfig({ REFUND_PASSWORD_ABOVE: '500.5' }).refundPasswordAboveFen).toBe(50_050);
+    expect(loadConfig({ REFUND_PASSWORD_ABOVE: '0' }).refundPasswordAboveFen).toBe(0);
+    expect(() => loadConfig({ REFUND_PASSWORD_ABOVE: '200.001' })).toThrow(/REFUND_PASSWORD_ABOVE/);
+    expect(() => loadConfig({ REFUND_PASSWORD_ABOVE: '-1' })).toThrow(/REFUND_PASSWORD_ABOVE/);
+  });
 });

@@ -19,6 +19,13 @@ describe('personal data at rest', () => {
     expect(pii.decrypt(b)).toBe(id);
   });
 
+  it('never reuses a nonce, across the pool the nonces are drawn from (3,000 seals of one value)', () => {
+    const sealed = Array.from({ length: 3_000 }, () => pii.encrypt('13800138001'));
+    const nonces = new Set(sealed.map((s) => Buffer.from(s.slice(3), 'base64').subarray(0, 12).toString('hex')));
+    expect(nonces.size).toBe(3_000);
+    expect(sealed.every((s) => pii.decrypt(s) === '13800138001')).toBe(true);
+  });
+
   it('refuses a tampered value and another key', () => {
     const sealed = pii.encrypt('13800138001');
     const raw = Buffer.from(sealed.slice(3), 'base64');

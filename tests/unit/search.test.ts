@@ -83,6 +83,33 @@ describe('palette ranking', () => {
     expect(search(staff, '徐汇').map((m) => m.id)).toEqual(['district', 'long', 'manager-row']);
   });
 
+  it('ranks a title before an equal match in a keyword only: gj finds 公交… before GPS排序 (keyword 轨迹)', () => {
+    const cmds = buildIndex(
+      [
+        { id: 'gps', title: 'GPS排序（按轨迹排列线路站点）', keywords: ['排序', 'gps', '轨迹'] },
+        { id: 'lines', title: '公交线路' },
+      ],
+      romanize,
+    );
+    expect(search(cmds, 'gj').map((m) => m.id)).toEqual(['lines', 'gps']);
+    // A keyword still finds what its title does not name.
+    expect(ids('yg')).toEqual(['users']);
+  });
+
+  it('does not guess from two letters: fuzzy matching starts at three', () => {
+    const cmds = buildIndex(
+      [
+        { id: 'add-line', title: '新增线路' },
+        { id: 'edit', title: '修改密码' },
+      ],
+      romanize,
+    );
+    // x…g is inside xinzeng: a two-letter query keeps to the strong tiers (修改 = xg).
+    expect(search(cmds, 'xg').map((m) => m.id)).toEqual(['edit']);
+    expect(search(cmds, 'xzx').map((m) => m.id)).toEqual(['add-line']);
+    expect(search(cmds, 'xng')[0]).toMatchObject({ id: 'add-line', tier: Tier.Fuzzy });
+  });
+
   it('matches characters, letters and digits before the pinyin dictionary arrives', () => {
     const plain = buildIndex(entries);
     expect(search(plain, '火车').map((m) => m.id)).toEqual(['hcz', 'hcz2']);

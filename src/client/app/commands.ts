@@ -37,25 +37,32 @@ export const switchDistrictCommand: Command = {
   run: (c, a) => c.setDistrict(a.district || null),
 };
 
-/** `g` then a menu's letter jumps to its first page: one command per menu the account has. */
-export function jumpCommands(menus: readonly MenuEntry[]): Command[] {
+/**
+ * `g` then a menu's letter jumps to its first page that is built (`isBuilt`: the console has its
+ * screen), so `g h` opens 卡片列表 rather than 办卡申请's 「模块尚未上线」; a menu with nothing built
+ * yet still opens its first page, which says so. One command per menu the account has.
+ */
+export function jumpCommands(menus: readonly MenuEntry[], isBuilt: (component: string) => boolean = () => true): Command[] {
   return menus.flatMap((m) => {
-    const first = firstPageOf(m);
+    const first = jumpTarget(m, isBuilt);
     if (!first) return [];
     return [{ id: `jump.${m.id}`, title: m.title, group: '跳转模块', permission: SESSION, page: first.path, hotkey: `g>${MENU_JUMP_KEYS[m.id]}`, run: (ctx: CommandContext) => ctx.navigate(first.path) }];
   });
 }
 
+const jumpTarget = (m: MenuEntry, isBuilt: (component: string) => boolean) => m.children.find((c) => !c.hidden && isBuilt(c.component)) ?? firstPageOf(m);
+
 /** Menu pages are commands too, generated from the server's menus; hidden pages are not listed. */
-export function pageItems(menus: readonly MenuEntry[]): PaletteItem[] {
+export function pageItems(menus: readonly MenuEntry[], isBuilt: (component: string) => boolean = () => true): PaletteItem[] {
   return menus.flatMap((m) => {
     const visible = m.children.filter((c) => !c.hidden);
-    return visible.map((p, i) => ({
+    const jumpsTo = jumpTarget(m, isBuilt);
+    return visible.map((p) => ({
       key: `page:${p.path}`,
       title: p.title,
       subtitle: m.title,
       group: '页面',
-      hotkey: i === 0 ? keyLabel(`g>${MENU_JUMP_KEYS[m.id]}`) : undefined,
+      hotkey: p === jumpsTo ? keyLabel(`g>${MENU_JUMP_KEYS[m.id]}`) : undefined,
       run: (ctx) => ctx.navigate(p.path),
     }));
   });

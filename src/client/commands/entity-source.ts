@@ -1,5 +1,9 @@
 import type { Permission } from '../../shared/api';
+import type { RecordActions } from '../components/resource/row-action';
 import type { Sniffed } from './sniff';
+
+/** The characters a rider and card search needs before it asks the server (`@`, and numbers typed anywhere). */
+export const RIDER_QUERY_MIN = 4;
 
 /** A record the palette can find and open: a staff account, a district, later a station or a card. */
 export interface EntityRecord {
@@ -11,6 +15,11 @@ export interface EntityRecord {
   path: string;
   /** Runs just before navigating: hands personal data (a phone, a citizen id) to the screen in memory, never in `path`. */
   onOpen?(): void;
+  /**
+   * The record's row and its resource's declared actions (`recordActions(stationActions, row)`):
+   * Tab or → on the record lists those the account may take on it now.
+   */
+  actions?: RecordActions;
 }
 
 /**

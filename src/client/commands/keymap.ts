@@ -64,6 +64,9 @@ export const COMPONENT_KEYS: readonly KeyGroup[] = [
     title: '命令面板',
     rows: [
       { keys: ['>', '/', '#', '@'], what: '只搜命令 / 页面 / 站点线路 / 乘客卡片' },
+      { keys: ['Tab', '→'], what: '选中的记录（站点、版本、账号）：列出它的操作，Enter 执行（与表格行上的操作相同）' },
+      { keys: ['Alt+字母'], what: '选中的记录：直接执行它的一个操作（字母与表格行上的快捷键相同，如 Alt+S 停用）' },
+      { keys: ['←', 'Esc'], what: '从记录的操作回到搜索结果' },
       { keys: ['Backspace'], what: '输入参数时回到上一步' },
       { keys: ['Shift+Delete'], what: '移除一条最近使用' },
     ],

@@ -1,5 +1,5 @@
 import { type Romanize, type SearchEntry, buildIndex, createSearcher } from '../../shared/domain/search';
-import type { EntityRecord, EntitySource } from './entity-source';
+import { type EntityRecord, type EntitySource, RIDER_QUERY_MIN } from './entity-source';
 import { keyLabel } from './keys';
 import type { Recent } from './recents';
 import { type Sniffed, sniff } from './sniff';
@@ -66,6 +66,7 @@ export const recordItem = (r: EntityRecord, group: string): PaletteItem => ({
     r.onOpen?.();
     ctx.navigate(r.path);
   },
+  actions: r.actions,
 });
 
 export const entriesOf = (items: readonly PaletteItem[]): SearchEntry[] =>
@@ -128,6 +129,10 @@ function sniffedRows(found: readonly Sniffed[], sources: readonly EntitySource[]
 }
 
 export function emptyMessage(mode: Mode, text: string, records: number, sources: readonly EntitySource[], canOpen: (path: string) => boolean): string {
+  // Riders and cards are never listed whole: `@` searches the server once enough is typed.
+  if (mode === 'riders' && sources.some((s) => s.prefix === '@' && s.query)) {
+    return text.replace(/[\s-]/g, '').length < RIDER_QUERY_MIN ? `输入至少 ${RIDER_QUERY_MIN} 位卡号、手机号、身份证号或姓名查询乘客与卡片` : '没有匹配的乘客或卡片';
+  }
   if ((mode === 'stations' || mode === 'riders') && !records) return `${MODE_HINT[mode]}模块尚未上线，暂无可搜索的记录`;
   const numbers = sniff(text).filter((s) => s.kind === 'card' || s.kind === 'citizen-id');
   // A card or id nobody here can look up: say why, rather than "no match".

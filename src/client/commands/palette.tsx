@@ -1,10 +1,12 @@
 import { Command as Cmdk } from 'cmdk';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { dropEarlyPalette } from '../lib/type-ahead';
 import { useRomanize } from '../lib/use-romanize';
 import type { EntitySource } from './entity-source';
 import { PaletteFooter, PaletteHeader, PaletteResults } from './palette-parts';
 import { type Step, emptyMessage, listRows, parseMode, stepRows } from './palette-rows';
 import { argSteps } from './palette-steps';
+import { type Panel, usePanelControl, usePanelRows } from './use-action-panel';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import type { Command, CommandContext, PaletteItem } from './types';
 import { useEnterQueue, useQueuedEnter } from './use-enter-queue';
@@ -33,7 +35,8 @@ export interface PaletteProps {
  * Ctrl+K: one palette over pages, commands and records. cmdk is only the shell (no filtering of
  * its own); ranking is `shared/domain/search` over an index built once per list. The parts: the
  * records (use-palette-records), the index (use-palette-index), the rows (palette-rows), the
- * selection, the command's argument steps and the type-ahead Enter queue; this joins them.
+ * selection, the command's argument steps, a record's actions (use-action-panel) and the type-ahead
+ * Enter queue; this joins them.
  */
 export function Palette({ open, seed, onClose, login, commands, pages, sources, canOpen, ctx }: PaletteProps) {
   const { romanize, done: dictionarySettled } = useRomanize();
@@ -42,23 +45,32 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   canOpenRef.current = canOpen;
   const [raw, setRaw] = useState('');
   const [step, setStep] = useState<Step | null>(null);
-  const { mode, text } = parseMode(raw);
+  // A record's actions (Tab or →): the input narrows them then, it is no query (no mode, no search).
+  const [panel, setPanel] = useState<Panel | null>(null);
+  const { mode, text } = panel ? { mode: 'all' as const, text: '' } : parseMode(raw);
   const restoreFocus = useReturnFocus(open);
+  // In the commit that draws this palette: the stand-in index.html drew for an early Ctrl+K goes without a blank frame.
+  useLayoutEffect(() => {
+    if (open) dropEarlyPalette();
+  }, [open]);
   const queue = useEnterQueue(open, seed, setRaw);
-  const records = usePaletteRecords({ open, sources, canOpenRef, mode, text, asking: !!step });
+  const records = usePaletteRecords({ open, sources, canOpenRef, mode, text, asking: !!step, paused: !!panel });
   const { commandItems, pools, ready } = usePaletteIndex({ open, commands, pages, loaded: records.loaded, romanize });
   const recents = usePaletteRecents(login, open);
+  const panelRows = usePanelRows({ panel, login, canOpen, romanize, actionsOf: records.actionsOf, filter: panel ? raw.trim() : '' });
   const { remote } = records;
-  const items: PaletteItem[] = useMemo(
+  const listItems: PaletteItem[] = useMemo(
     () => (step ? stepRows(step, text, raw, romanize) : listRows({ mode, text, ready, recents: recents.list, boosts: recents.boosts, commandItems, remote, sources, canOpen })),
     [step, text, raw, mode, commandItems, recents.list, ready, recents.boosts, remote, sources, canOpen, romanize],
   );
+  const items = panel ? panelRows.rows : listItems;
   const listRef = useRef<HTMLDivElement>(null);
   const { selected, setSelected, userMoved } = usePaletteSelection(open, items, listRef);
 
   const close = () => {
     setRaw('');
     setStep(null);
+    setPanel(null);
     records.clearRemote();
     queue.reset();
     onClose();
@@ -78,6 +90,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const choose = (key: string) => {
     const item = items.find((i) => i.key === key);
     if (!item || item.disabledReason) return;
+    if (panel) return panelControl.choose(key);
     if (step) return steps.submit(key, raw);
     // Typed text after the command becomes the first argument's value, when it is text.
     if (item.command?.args?.length) return void steps.start(item.command, 0, {});
@@ -86,23 +99,43 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
 
   // Everything the query can match has arrived: the records of this opening and the dictionary.
   const settled = records.loadsPending === 0 && dictionarySettled && !!ready && ready.items === pools && ready.romanized === !!romanize;
-  useQueuedEnter(queue, { open, settled, step, raw, setRaw, items, pick: () => (userMoved.current ? selected : items[0]?.key), choose });
+  const pick = () => (userMoved.current ? selected : items[0]?.key);
+  const panelControl = usePanelControl({
+    panel,
+    setPanel,
+    rows: panelRows,
+    actionsOf: records.actionsOf,
+    listItems,
+    stepping: !!step,
+    raw,
+    setRaw,
+    setSelected,
+    userMoved,
+    queue,
+    settled,
+    pick,
+    close,
+    recordRecent: recents.record,
+    ctx,
+  });
+  useQueuedEnter(queue, { open, settled, step, panelOpen: !!panel, raw, setRaw, items, pick, choose, openPanel: panelControl.open });
 
-  const onKeyDown = (e: React.KeyboardEvent) => {
+  const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (movesSelection(e)) userMoved.current = true;
     // An Enter that confirms an IME composition is the input method's, never a row's.
     if (e.nativeEvent.isComposing || e.keyCode === 229) return;
     if (queue.takeEnter(e)) return;
+    if (panelControl.keys(e)) return;
     // A typed number's lookup row (a card, a phone, a citizen id) is first whatever else arrives:
     // the agent's Enter opens it at once, without waiting for the palette's record lists.
     const lookupFirst = !userMoved.current && !!items[0]?.key.startsWith('sniff:') && !items[0].disabledReason;
-    if (e.key === 'Enter' && !step && !settled && !lookupFirst) {
+    if (e.key === 'Enter' && !step && !panel && !settled && !lookupFirst) {
       e.preventDefault();
       queue.hold();
     } else if (e.key === 'Backspace' && !raw && step) {
       e.preventDefault();
       steps.back();
-    } else if (e.key === 'Delete' && e.shiftKey && !step && !text) recents.remove(selected);
+    } else if (e.key === 'Delete' && e.shiftKey && !step && !panel && !text) recents.remove(selected);
   };
   const onType = (value: string) => {
     // Typed after an Enter that waits for results: the keys belong to what comes next.
@@ -113,29 +146,34 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   };
 
   return (
-    <Cmdk.Dialog
-      open={open}
-      onOpenChange={(o) => (o ? undefined : close())}
-      label="命令面板"
-      shouldFilter={false}
-      value={selected}
-      // cmdk also reports its own automatic selection here, so only keys and the pointer mark a move.
-      onValueChange={setSelected}
-      loop
-      overlayClassName="fixed inset-0 z-50 bg-black/30"
-      contentClassName="fixed inset-x-0 top-[12vh] z-50 mx-auto w-[min(640px,calc(100vw-1.5rem))] overflow-hidden rounded-lg bg-white shadow-2xl"
-    >
-      <PaletteHeader step={step} raw={raw} mode={mode} onType={onType} onKeyDown={onKeyDown} />
-      <PaletteResults
-        listRef={listRef}
-        items={items}
-        busy={!step && (!settled || records.remotePending)}
-        empty={emptyMessage(mode, text, pools[mode].length, sources, canOpen)}
-        onSelect={choose}
-        onPointerMove={() => (userMoved.current = true)}
-      />
-      <PaletteFooter inStep={!!step} count={items.length} />
-    </Cmdk.Dialog>
+    <>
+      <Cmdk.Dialog
+        open={open}
+        onOpenChange={(o) => (o ? undefined : close())}
+        label="命令面板"
+        shouldFilter={false}
+        value={selected}
+        // cmdk also reports its own automatic selection here, so only keys and the pointer mark a move.
+        onValueChange={setSelected}
+        loop
+        overlayClassName="fixed inset-0 z-50 bg-black/30"
+        contentClassName="fixed inset-x-0 top-[12vh] z-50 mx-auto w-[min(640px,calc(100vw-1.5rem))] overflow-hidden rounded-lg bg-white shadow-2xl"
+      >
+        <PaletteHeader step={step} panel={panel?.item.title ?? null} raw={raw} mode={mode} onType={onType} onKeyDown={onKeyDown} />
+        <PaletteResults
+          listRef={listRef}
+          items={items}
+          busy={!step && !panel && (!settled || records.remotePending)}
+          empty={panel ? '没有匹配的操作' : emptyMessage(mode, text, pools[mode].length, sources, canOpen)}
+          hasActions={panel ? () => false : panelRows.hasActions}
+          chordsOf={panelRows.chordsOf}
+          onSelect={choose}
+          onPointerMove={() => (userMoved.current = true)}
+        />
+        <PaletteFooter inStep={!!step} inPanel={!!panel} count={items.length} />
+      </Cmdk.Dialog>
+      {panelControl.dialog}
+    </>
   );
 }
 
@@ -157,7 +195,9 @@ function useReturnFocus(open: boolean): () => void {
     // Not if the palette is open again by then: Chromium may run a fast Ctrl+K and the keys after it
     // before this timer, and taking focus back out of the new opening would swallow them.
     setTimeout(() => {
-      if (!openRef.current && target?.isConnected && window.location.href === from) target.focus();
+      // Without scrolling: focus returning to the main region would scroll the shell and take the top
+      // bar (breadcrumb, 区域, 下载中心, the user menu) out of view.
+      if (!openRef.current && target?.isConnected && window.location.href === from) target.focus({ preventScroll: true });
     }, 0);
   };
 }

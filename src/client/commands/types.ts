@@ -1,4 +1,5 @@
 import type { Endpoint, Permission } from '../../shared/api';
+import type { RecordActions } from '../components/resource/row-action';
 
 /** Where a hotkey listens; one key may mean different things in different scopes, never twice in one. */
 export type HotkeyScope = 'global' | 'table' | 'dialog';
@@ -81,4 +82,6 @@ export interface PaletteItem {
   disabledReason?: string;
   command?: Command;
   run?(ctx: CommandContext): void;
+  /** A record's row and its resource's actions: offered under it (Tab or →). */
+  actions?: RecordActions;
 }

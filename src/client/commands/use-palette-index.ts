@@ -24,7 +24,8 @@ export function usePaletteIndex({ open, commands, pages, loaded, romanize }: Ind
   const pools = useMemo((): Pools => {
     const ofMode = (m: Mode) => loaded.filter((i) => (i as ModedItem).mode === m);
     return {
-      all: [...pages, ...commandItems, ...ofMode('all')],
+      // Records are found from the default mode too, by pinyin (qslt → 七莘路体育场): `#` only narrows to them.
+      all: [...pages, ...commandItems, ...ofMode('all'), ...ofMode('stations'), ...ofMode('riders')],
       commands: commandItems,
       pages,
       stations: ofMode('stations'),

@@ -1,6 +1,7 @@
-import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { holdsPersonalNumber } from '../../shared/domain/mask';
-import type { EntitySource } from './entity-source';
+import type { RecordActions } from '../components/resource/row-action';
+import type { EntityRecord, EntitySource } from './entity-source';
 import { type Mode, recordItem, sourceMode } from './palette-rows';
 import type { PaletteItem } from './types';
 
@@ -15,19 +16,32 @@ interface RecordsQuery {
   text: string;
   /** A command's argument is being asked: the server is not searched meanwhile. */
   asking: boolean;
+  /** A record's actions are shown: the server's answers stay as they are, for the way back. */
+  paused?: boolean;
 }
 
 /**
  * The records the palette can offer: `load` sources fetched once per opening and ranked locally
  * with pinyin, and `query` sources asked on the server for what is typed.
  */
-export function usePaletteRecords({ open, sources, canOpenRef, mode, text, asking }: RecordsQuery) {
+export function usePaletteRecords({ open, sources, canOpenRef, mode, text, asking, paused }: RecordsQuery) {
   const [loadedBySource, setLoadedBySource] = useState<Record<string, PaletteItem[]>>({});
   // In the sources' own order, so ties rank the same whichever list answered first.
   const loaded = useMemo(() => sources.flatMap((src) => loadedBySource[src.id] ?? []), [sources, loadedBySource]);
   const [loadsPending, setLoadsPending] = useState(0);
+  // The newest row of each record: a list that answers as before keeps its rows (and its index), but
+  // an action must run on the row as this opening fetched it (a station moved since keeps its place).
+  const rows = useRef(new Map<string, RecordActions>()).current;
+  const keepRows = useCallback(
+    (records: readonly EntityRecord[]) => {
+      for (const r of records) if (r.actions) rows.set(r.key, r.actions);
+    },
+    [rows],
+  );
   useEffect(() => {
     if (!open) return;
+    // Rows of an earlier opening are not this one's: an item kept from then falls back to its own until its list answers.
+    rows.clear();
     let live = true;
     const loading = sources.filter((s) => s.load);
     setLoadsPending(loading.length);
@@ -35,6 +49,7 @@ export function usePaletteRecords({ open, sources, canOpenRef, mode, text, askin
       s.load!()
         .then((records) => {
           if (!live) return;
+          keepRows(records);
           const items: PaletteItem[] = records.filter((r) => canOpenRef.current(r.path)).map((r) => ({ ...recordItem(r, s.group), mode: sourceMode(s) }));
           // The same records as last time keep the same list, so reopening rebuilds no index.
           setLoadedBySource((prev) => {
@@ -51,19 +66,22 @@ export function usePaletteRecords({ open, sources, canOpenRef, mode, text, askin
     return () => {
       live = false;
     };
-  }, [open, sources, canOpenRef]);
+  }, [open, sources, canOpenRef, keepRows, rows]);
 
-  const { remote, remotePending, setRemote } = useRemoteRecords({ open, sources, canOpenRef, mode, text, asking });
-  return { loaded, loadsPending, remote, remotePending, clearRemote: () => setRemote([]) };
+  const { remote, remotePending, setRemote } = useRemoteRecords({ open, sources, canOpenRef, mode, text, asking, paused, keepRows });
+  /** A row's record and actions as last fetched. */
+  const actionsOf = useCallback((item: PaletteItem) => (item.actions ? (rows.get(item.key) ?? item.actions) : undefined), [rows]);
+  return { loaded, loadsPending, remote, remotePending, clearRemote: () => setRemote([]), actionsOf };
 }
 
 /** `query` sources: debounced, and an answer to an older query is dropped when it arrives late. */
-function useRemoteRecords({ open, sources, canOpenRef, mode, text, asking }: RecordsQuery) {
+function useRemoteRecords({ open, sources, canOpenRef, mode, text, asking, paused, keepRows }: RecordsQuery & { keepRows(records: readonly EntityRecord[]): void }) {
   const [remote, setRemote] = useState<PaletteItem[]>([]);
   const generation = useRef(0);
   // A query waiting for its debounce or its answers: the list says it is busy meanwhile.
   const [remotePending, setRemotePending] = useState(false);
   useEffect(() => {
+    if (paused && open) return;
     // A phone, citizen id or card number goes only to the sources that look numbers up in a body.
     const querying = sources.filter((s) => s.query && (mode === 'all' || sourceMode(s) === mode) && (s.takesNumbers || !holdsPersonalNumber(text)));
     if (!open || asking || text.length < 2 || !querying.length || mode === 'commands' || mode === 'pages') {
@@ -74,15 +92,24 @@ function useRemoteRecords({ open, sources, canOpenRef, mode, text, asking }: Rec
     const mine = ++generation.current;
     setRemotePending(true);
     const timer = setTimeout(() => {
-      Promise.all(querying.map((s) => s.query!(text).then((rs) => rs.filter((r) => canOpenRef.current(r.path)).map((r) => recordItem(r, s.group))).catch(() => [])))
-        .then((lists) => {
+      Promise.all(
+        querying.map((s) =>
+          s
+            .query!(text)
+            .then((rs) => ({ group: s.group, rs }))
+            .catch(() => ({ group: s.group, rs: [] as EntityRecord[] })),
+        ),
+      )
+        .then((answers) => {
+          // An answer to an older query keeps none of its rows either: they may be older than the newer query's.
           if (mine !== generation.current) return;
-          setRemote(lists.flat());
+          for (const a of answers) keepRows(a.rs);
+          setRemote(answers.flatMap((a) => a.rs.filter((r) => canOpenRef.current(r.path)).map((r) => recordItem(r, a.group))));
           setRemotePending(false);
         })
         .catch(() => undefined);
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [open, text, mode, sources, asking, canOpenRef]);
+  }, [open, text, mode, sources, asking, paused, canOpenRef, keepRows]);
   return { remote, remotePending, setRemote };
 }

@@ -20,8 +20,9 @@ interface ConfirmDialogProps {
 }
 
 /**
- * Enter (or Ctrl+Enter) confirms, Esc cancels; the confirm button has focus when it opens. An
- * irreversible one starts on 取消 instead and has no Enter-anywhere: Tab to the confirm button.
+ * Enter (or Ctrl+Enter) confirms, Esc cancels; the confirm button has focus when it opens. A
+ * dangerous one (`danger`) starts on 取消, and Ctrl+Enter confirms from anywhere. An irreversible
+ * one starts on 取消 too and has no Enter-anywhere: Tab to the confirm button.
  */
 export function ConfirmDialog({ open, title, children, confirmLabel = '确定', danger, busy, irreversible = false, onConfirm, onClose }: ConfirmDialogProps) {
   if (irreversible) {
@@ -56,10 +57,12 @@ export function ConfirmDialog({ open, title, children, confirmLabel = '确定', 
       width="max-w-sm"
       footer={
         <>
-          <Button onClick={onClose} hotkey="Esc">
+          {/* A dangerous step (禁用, 下架, 解绑…) starts on the safe choice: an Enter meant for the row
+              cancels; Ctrl+Enter, or Tab and Enter, confirms. */}
+          <Button onClick={onClose} hotkey="Esc" autoFocus={!!danger}>
             取消
           </Button>
-          <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={busy} autoFocus hotkey="Enter">
+          <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={busy} autoFocus={!danger} hotkey={danger ? 'Ctrl+Enter' : 'Enter'}>
             {confirmLabel}
           </Button>
         </>

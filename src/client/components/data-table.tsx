@@ -2,6 +2,7 @@ import { type ReactNode, useRef } from 'react';
 import type { Page } from '../../shared/api';
 import { useScreenLocation } from '../lib/screen-context';
 import { ApiError } from '../lib/errors';
+import type { ChangeMark } from '../lib/live-changes';
 import { useHiddenColumns } from './column-menu';
 import { BulkBar, KeyHints, RefreshFailed, TableToolbar } from './data-table/table-bars';
 import { TableBody } from './data-table/table-body';
@@ -50,6 +51,8 @@ interface DataTableProps<T, K extends string> {
   toolbar?: ReactNode;
   /** A line over the rows saying what the filters select (counts, sums); dimmed while it reloads. */
   summary?: { label: string; content: ReactNode; stale: boolean } | null;
+  /** Why no rows were asked for (filters the server would refuse): an alert in the summary's place. */
+  refusal?: ReactNode;
   /** Enter (and a double click) on a row. */
   onRowActivate?(row: T): void;
   /** Said to screen readers on each row, e.g. "按 Enter 编辑"; per row when only some open. */
@@ -67,6 +70,23 @@ interface DataTableProps<T, K extends string> {
   cursorKey?: string | number | null;
   /** A letter pressed on the focused row (a row action's hotkey): true when it was taken. */
   onRowLetter?(key: string, row: T): boolean;
+  /** Rows others changed a moment ago, by key (as a string): marked, and said politely once. */
+  changed?: ReadonlyMap<string, ChangeMark>;
+}
+
+/**
+ * Said once to screen readers, politely, while rows others changed are marked: which row and who,
+ * or how many; nothing when the marks fade (an empty region says nothing).
+ */
+function ChangedNote<T>({ rows, rowKey, changed, offset }: { rows: readonly T[]; rowKey(row: T): string | number; changed?: ReadonlyMap<string, ChangeMark>; offset: number }) {
+  const hits = changed?.size ? rows.flatMap((r, i) => { const m = changed.get(String(rowKey(r))); return m ? [{ i, m }] : []; }) : [];
+  const first = hits[0];
+  const note = !first ? '' : hits.length === 1 ? `第 ${offset + first.i + 1} 行刚被${first.m.by ? ` ${first.m.by} ` : '他人'}修改` : `${hits.length} 行刚被他人修改`;
+  return (
+    <div aria-live="polite" className="sr-only">
+      {note}
+    </div>
+  );
 }
 
 const isPage = <T,>(d: Page<T> | readonly T[] | undefined): d is Page<T> => !!d && !Array.isArray(d);
@@ -87,6 +107,7 @@ export function DataTable<T, K extends string = string>({
   filters,
   toolbar,
   summary,
+  refusal,
   onRowActivate,
   activateHint,
   emptyText = '暂无数据',
@@ -94,6 +115,7 @@ export function DataTable<T, K extends string = string>({
   onCurrentRow,
   cursorKey,
   onRowLetter,
+  changed,
 }: DataTableProps<T, K>) {
   const { active } = useScreenLocation();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -119,7 +141,11 @@ export function DataTable<T, K extends string = string>({
           <FilterBar fields={filters} values={state.filters} onApply={state.setFilters} onReset={state.reset} />
         </div>
       )}
-      {summary && (
+      {refusal ? (
+        <p role="alert" className="rounded border border-orange-200 bg-orange-50 px-3 py-2 text-sm text-orange-800">
+          {refusal}
+        </p>
+      ) : summary && (
         <p role="status" aria-label={summary.label} className={`text-sm text-gray-700 transition-opacity ${summary.stale ? 'opacity-60' : ''}`}>
           {summary.content}
         </p>
@@ -150,6 +176,7 @@ export function DataTable<T, K extends string = string>({
             cursor={cursor}
             selection={picked}
             cursorKey={cursorKey}
+            changed={changed}
             activateHint={activateHint}
             onRowActivate={onRowActivate}
             onRowKey={keys.onRowKey}
@@ -159,6 +186,7 @@ export function DataTable<T, K extends string = string>({
       {page && state && (
         <Pagination page={page.number} size={state.size} total={page.totalElements} totalPages={page.totalPages} onPage={cursor.turnPage} onSize={state.setSize} />
       )}
+      <ChangedNote rows={rows} rowKey={rowKey} changed={changed} offset={page ? page.number * page.size : 0} />
       {rows.length > 0 && <KeyHints activate={!!onRowActivate} select={!!selection} paged={!!page} filtered={!!filters} />}
     </div>
   );

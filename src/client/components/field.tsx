@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -7,10 +7,14 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   labelWidth?: number;
   required?: boolean;
   hint?: ReactNode;
+  /** The input itself (a dialog moves focus to a field the server refused). */
+  ref?: Ref<HTMLInputElement>;
+  /** Shown under the input besides its error or hint: what another person saved meanwhile (`StaleNote`). */
+  note?: ReactNode;
 }
 
 /** A labelled input whose error is tied to it for screen readers. */
-export function Field({ label, error, labelWidth = 80, required, hint, id, className = '', ...input }: FieldProps) {
+export function Field({ label, error, labelWidth = 80, required, hint, note, id, className = '', ...input }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const errorId = `${inputId}-error`;
@@ -35,6 +39,7 @@ export function Field({ label, error, labelWidth = 80, required, hint, id, class
         ) : (
           hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>
         )}
+        {note}
       </div>
     </div>
   );

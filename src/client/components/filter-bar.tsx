@@ -1,5 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
+import type { Endpoint } from '../../shared/api';
 import { formatDateTime, parseTypedDateTime } from '../../shared/domain/time';
+import type { CallInput } from '../lib/http';
+import { useApi } from '../lib/use-api';
 import { Button } from './button';
 
 export interface FilterOption {
@@ -7,12 +10,20 @@ export interface FilterOption {
   label: string;
 }
 
-/** A select's options from a code → label map, after 全部 (no filter), in the map's order. */
-export const withAll = (labels: Readonly<Record<string | number, string>>): FilterOption[] => [{ value: '', label: '全部' }, ...Object.entries(labels).map(([value, label]) => ({ value, label }))];
+/**
+ * A select's options that another call gives (the lines, the chosen line's buses): read while the bar
+ * shows, with the filters applied (a bus list follows the line chosen); `input` null waits.
+ */
+export interface OptionSource {
+  endpoint: Endpoint;
+  input(values: Readonly<Record<string, string>>): CallInput | null;
+  options(data: unknown): readonly FilterOption[];
+}
 
 export type FilterDef<K extends string = string> =
   | { key: K; label: string; type: 'text'; placeholder?: string; maxLength?: number }
-  | { key: K; label: string; type: 'select'; options: readonly FilterOption[] }
+  /** `options` first (全部), then what `source` answers. */
+  | { key: K; label: string; type: 'select'; options: readonly FilterOption[]; source?: OptionSource }
   /**
    * A Shanghai wall-clock time, typed as `YYYY-MM-DD HH:mm` (a date alone means its start, or its
    * end with `endOfDay`); the value kept and sent is ISO 8601 with +08:00.
@@ -80,11 +91,7 @@ export function FilterBar<K extends string>({ fields, values, onApply, onReset }
             )}
             {f.type === 'select' && (
               <select id={id} data-filter value={value} onChange={(e) => set(f.key, e.target.value, true)} className={`${CONTROL} max-w-44`}>
-                {f.options.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
+                {f.source ? <SourcedOptions fixed={f.options} source={f.source} values={values} current={value} /> : <Options options={f.options} current={value} />}
               </select>
             )}
             {f.type === 'datetime' && <DateTimeInput key={resets} id={id} iso={value} endOfDay={f.endOfDay} onChange={(iso) => set(f.key, iso)} />}
@@ -107,6 +114,22 @@ export function FilterBar<K extends string>({ fields, values, onApply, onReset }
       </div>
     </form>
   );
+}
+
+/** A select's options, keeping a value they lack (an old link, a list still loading) visible as itself. */
+function Options({ options, current }: { options: readonly FilterOption[]; current: string }) {
+  const shown = current && !options.some((o) => o.value === current) ? [...options, { value: current, label: current }] : options;
+  return shown.map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ));
+}
+
+/** Its own component: the call is a hook, and only a select fed by another call makes it. */
+function SourcedOptions({ fixed, source, values, current }: { fixed: readonly FilterOption[]; source: OptionSource; values: Readonly<Record<string, string>>; current: string }) {
+  const answer = useApi(source.endpoint, source.input(values));
+  return <Options options={answer.data === undefined ? fixed : [...fixed, ...source.options(answer.data)]} current={current} />;
 }
 
 /**

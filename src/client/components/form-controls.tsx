@@ -10,12 +10,14 @@ interface Labelled {
   labelWidth?: number;
   required?: boolean;
   hint?: ReactNode;
+  /** Shown under the control besides its error or hint: what another person saved meanwhile (`StaleNote`). */
+  note?: ReactNode;
 }
 
 const controlClass = (error?: string | null) =>
   `w-full rounded border px-3 py-1.5 text-sm outline-none focus-visible:ring-2 focus-visible:ring-[var(--theme)]/40 disabled:bg-gray-50 disabled:text-gray-500 ${error ? 'border-red-400' : 'border-gray-300 focus:border-[var(--theme)]'}`;
 
-function Row({ id, label, error, labelWidth = 80, required, hint, children }: Labelled & { id: string; children: ReactNode }) {
+function Row({ id, label, error, labelWidth = 80, required, hint, note, children }: Labelled & { id: string; children: ReactNode }) {
   return (
     <div className="mb-4 flex flex-col gap-1 sm:flex-row sm:items-start">
       <label htmlFor={id} className="shrink-0 pt-1.5 text-sm text-gray-600 sm:pr-3 sm:text-right" style={{ width: labelWidth }}>
@@ -31,6 +33,7 @@ function Row({ id, label, error, labelWidth = 80, required, hint, children }: La
         ) : (
           hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>
         )}
+        {note}
       </div>
     </div>
   );
@@ -42,11 +45,11 @@ export interface SelectFieldProps extends Labelled, Omit<SelectHTMLAttributes<HT
   placeholder?: string;
 }
 
-export function SelectField({ label, error, labelWidth, required, hint, options, placeholder, id, className = '', ...select }: SelectFieldProps) {
+export function SelectField({ label, error, labelWidth, required, hint, note, options, placeholder, id, className = '', ...select }: SelectFieldProps) {
   const autoId = useId();
   const selectId = id ?? autoId;
   return (
-    <Row id={selectId} label={label} error={error} labelWidth={labelWidth} required={required} hint={hint}>
+    <Row id={selectId} label={label} error={error} labelWidth={labelWidth} required={required} hint={hint} note={note}>
       <select
         id={selectId}
         aria-invalid={error ? true : undefined}
@@ -67,11 +70,11 @@ export function SelectField({ label, error, labelWidth, required, hint, options,
 
 export interface TextAreaFieldProps extends Labelled, TextareaHTMLAttributes<HTMLTextAreaElement> {}
 
-export function TextAreaField({ label, error, labelWidth, required, hint, id, className = '', ...area }: TextAreaFieldProps) {
+export function TextAreaField({ label, error, labelWidth, required, hint, note, id, className = '', ...area }: TextAreaFieldProps) {
   const autoId = useId();
   const areaId = id ?? autoId;
   return (
-    <Row id={areaId} label={label} error={error} labelWidth={labelWidth} required={required} hint={hint}>
+    <Row id={areaId} label={label} error={error} labelWidth={labelWidth} required={required} hint={hint} note={note}>
       <textarea
         id={areaId}
         aria-invalid={error ? true : undefined}

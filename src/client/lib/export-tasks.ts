@@ -15,9 +15,11 @@ export interface TasksState {
   live: boolean;
   /** The server gave this console's stream to a newer one of the account (another tab). */
   replaced: boolean;
+  /** A stream of this sign-in was up before: one opening now may have missed others' changes. */
+  heard: boolean;
 }
 
-export const taskStore = createStore<TasksState>({ tasks: [], live: false, replaced: false });
+export const taskStore = createStore<TasksState>({ tasks: [], live: false, replaced: false, heard: false });
 /** Opens the centre; the layout owns the dialog and sets this. */
 export const downloadCentreOpen = createStore(false);
 
@@ -74,7 +76,7 @@ export function stopTasks(): void {
   following = false;
   stopFollowing?.();
   stopFollowing = null;
-  taskStore.set({ tasks: [], live: false, replaced: false });
+  taskStore.set({ tasks: [], live: false, replaced: false, heard: false });
   downloadCentreOpen.set(false);
 }
 

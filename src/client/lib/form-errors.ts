@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from './errors';
+import { toast } from './toast';
 
 /** Messages by field name; `''` holds those that belong to no field. */
 export type FieldErrors = Record<string, string>;
@@ -55,4 +56,14 @@ export function errorsFromFailure(err: unknown, fields: readonly string[]): Fiel
     return { '': rest };
   }
   return { '': msg };
+}
+
+/**
+ * A refused save, shown as spec §8 asks: the messages beside their fields (`errorsFromFailure`) and
+ * the refusal in a toast as well; an ended session has its own notice already. Every form that
+ * saves with `{ silent: true }` goes through here, so none shows its refusal inline only.
+ */
+export function refusalShown(err: unknown, fields: readonly string[]): FieldErrors {
+  if (!(err instanceof ApiError && err.code === 401)) toast.error(err instanceof Error && err.message ? err.message : '保存失败');
+  return errorsFromFailure(err, fields);
 }

@@ -2,6 +2,8 @@ import axios, { type Options, type Response as AxiosResponse } from 'redaxios';
 import { type Endpoint, auth, buildPath, DISTRICT_HEADER, LOGIN_RESULT_HEADER } from '../../shared/api';
 import type { z } from 'zod';
 import { ApiError, describe, SessionEndedError, TIMEOUT_MSG } from './errors';
+import { CONSOLE_HEADER } from '../../shared/api/export-task';
+import { CONSOLE_ID } from './console-id';
 
 /** True when the endpoint declares no such part (the contract's default is an empty object). */
 type Lacks<S> = S extends z.ZodObject<infer Shape> ? ([keyof Shape] extends [never] ? true : false) : false;
@@ -101,6 +103,8 @@ export function createHttp(hooks: HttpHooks) {
     if (token && endpoint.id !== auth.authenticate.id) headers.authorization = `Bearer ${token}`;
     const district = input.district ?? hooks.getDistrict();
     if (district) headers[DISTRICT_HEADER] = district;
+    // Which tab asked: its own changes come back on its event stream marked as its own.
+    headers[CONSOLE_HEADER] = CONSOLE_ID;
     let data: unknown;
     if (endpoint.bodyType === 'form' && input.body) {
       headers['content-type'] = 'application/x-www-form-urlencoded';

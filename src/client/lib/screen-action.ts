@@ -13,21 +13,32 @@ import { useScreenLocation } from './screen-context';
  */
 export function useScreenAction(action: ActionRef | ScreenActionName, handler: (args: URLSearchParams) => void, args: readonly string[] = []): void {
   const name = typeof action === 'string' ? action : action[2];
+  useScreenActions([name], (_name, given) => handler(given), args);
+}
+
+/**
+ * The same for several actions with one handler, told which one ran: a resource's dialog actions
+ * (useResourceActions), each `?action=…&id=…`.
+ */
+export function useScreenActions(names: readonly ScreenActionName[], handler: (name: ScreenActionName, args: URLSearchParams) => void, args: readonly string[] = []): void {
   const { path, search, active } = useScreenLocation();
   const [, navigate] = useLocation();
   const run = useRef(handler);
   run.current = handler;
+  // A fixed list per screen, compared by value: a new array each render is the same actions.
+  const key = names.join(' ');
   useEffect(() => {
     if (!active) return;
     const params = new URLSearchParams(search);
-    if (params.get('action') !== name) return;
+    const name = params.get('action') as ScreenActionName | null;
+    if (!name || !key.split(' ').includes(name)) return;
     const given = new URLSearchParams(search);
     params.delete('action');
     for (const a of args) params.delete(a);
     const rest = params.toString();
     navigate(rest ? `${path}?${rest}` : path, { replace: true });
-    run.current(given);
+    run.current(name, given);
     // `args` is a fixed list per screen.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [active, search, path, name, navigate]);
+  }, [active, search, path, key, navigate]);
 }

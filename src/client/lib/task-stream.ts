@@ -1,10 +1,13 @@
 import { exportTask } from '../../shared/api';
-import { type ExportTask, type TaskEvent, isOpenTask, taskEventSchema } from '../../shared/api/export-task';
+import { CONSOLE_HEADER, type ExportTask, type TaskEvent, isOpenTask, taskEventSchema } from '../../shared/api/export-task';
 import { dismiss, toast } from './toast';
 import { api } from './api-client';
 import { downloadCentreOpen, ensureFollowingTasks, taskStore } from './export-tasks';
 import { saveFile } from './save-file';
 import { readToken } from './session-store';
+import { CONSOLE_ID } from './console-id';
+import { applyChange, revalidateAll } from './live-changes';
+
 
 /**
  * The account's export tasks kept current by the server's event stream (no polling), read over
@@ -15,7 +18,7 @@ import { readToken } from './session-store';
 
 const byNewest = (a: ExportTask, b: ExportTask) => b.id - a.id;
 
-function apply(event: Exclude<TaskEvent, { type: 'closed' }>) {
+function apply(event: Extract<TaskEvent, { type: 'tasks' | 'task' | 'removed' }>) {
   taskStore.set((prev) => {
     if (event.type === 'tasks') {
       // A list after a reconnect (or the first one, for a task asked for just before) may hold
@@ -106,7 +109,7 @@ export function followTasks(onStopped: (why: StreamStop) => void): () => void {
   const controller = new AbortController();
   // No area header: an account's tasks are its own whatever area it is looking at.
   const headers = (): Record<string, string> => {
-    const h: Record<string, string> = { accept: 'text/event-stream' };
+    const h: Record<string, string> = { accept: 'text/event-stream', [CONSOLE_HEADER]: CONSOLE_ID };
     const token = readToken()?.token;
     if (token) h.authorization = `Bearer ${token}`;
     return h;
@@ -123,7 +126,9 @@ export function followTasks(onStopped: (why: StreamStop) => void): () => void {
     openWhenHidden: true,
     async onopen(res) {
       if (res.ok && res.headers.get('content-type')?.includes('text/event-stream')) {
-        taskStore.set((prev) => ({ ...prev, live: true, replaced: false }));
+        // Reconnected (or taken back from another tab): what others changed meanwhile was not heard.
+        if (taskStore.get().heard) revalidateAll();
+        taskStore.set((prev) => ({ ...prev, live: true, replaced: false, heard: true }));
         return;
       }
       if (res.status === 401 || res.status === 403) throw new Fatal(String(res.status));
@@ -135,8 +140,11 @@ export function followTasks(onStopped: (why: StreamStop) => void): () => void {
       if (!msg.data) return;
       const parsed = taskEventSchema.safeParse(JSON.parse(msg.data));
       if (!parsed.success) return;
-      if (parsed.data.type === 'closed') replaced = true;
-      else apply(parsed.data);
+      const event = parsed.data;
+      if (event.type === 'closed') replaced = true;
+      else if (event.type === 'change') applyChange(event);
+      else if (event.type === 'resync') revalidateAll();
+      else apply(event);
     },
     onclose() {
       // The server ended the stream (restart, its session check): connect again, as after an error;

@@ -15,7 +15,7 @@ export interface TypeAhead {
 
 declare global {
   interface Window {
-    __typeAhead?: TypeAhead & { armed: boolean };
+    __typeAhead?: TypeAhead & { armed: boolean; draw?(): void };
   }
 }
 
@@ -24,7 +24,15 @@ export function armTypeAhead(armed: boolean) {
   const t = window.__typeAhead;
   if (!t) return;
   t.armed = armed;
-  if (!armed) Object.assign(t, { open: false, text: '', enter: false });
+  if (!armed) {
+    Object.assign(t, { open: false, text: '', enter: false });
+    t.draw?.();
+  }
+}
+
+/** The stand-in index.html draws for a Ctrl+K typed before the palette's code arrived: gone once the palette (or nothing) answers it. */
+export function dropEarlyPalette() {
+  document.getElementById('palette-early')?.remove();
 }
 
 /** Taken once by the shell: from then on its own hotkeys and palette get the keys. */

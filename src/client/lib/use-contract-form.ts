@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { Endpoint } from '../../shared/api';
-import { type FieldErrors, errorsFromFailure, validate } from './form-errors';
+import { type FieldErrors, refusalShown, validate } from './form-errors';
 import { toast } from './toast';
 import { api } from './api-client';
 import { useRevalidate } from './revalidate';
-import { ApiError } from './errors';
 import type { CallArgs, CallInput } from './http';
+import { rememberOwn } from './own-versions';
+import { type StaleSaveOptions, sameValue, useStaleSave, withVersion } from './use-stale-save';
 
 type Widen<V> = V extends number ? number : V;
 type NumbersWidened<T> = T extends object ? { [K in keyof T]: Widen<T[K]> } : T;
@@ -27,6 +28,16 @@ export interface ContractFormOptions<E extends Endpoint, V extends Record<string
   onSaved?(saved: z.output<E['response']>): void;
   /** Fields that show messages, when they differ from the values' keys (a value sent as `itemIds`). */
   errorFields?: readonly string[];
+  /**
+   * What the schema cannot know from the values alone (a password the server asks for only above
+   * an amount): field messages, or null to go on. Runs before the schema's checks.
+   */
+  check?(values: V): FieldErrors | null;
+  /**
+   * An existing record's form (issue 21): the version it was opened from, sent with the save, and
+   * how the record fills the form, to show the other's values when someone saved meanwhile.
+   */
+  stale?: StaleSaveOptions<V, z.output<E['response']>>;
 }
 
 /**
@@ -42,6 +53,7 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const fields = opts.errorFields ?? Object.keys(opts.initial);
+  const stale = useStaleSave(opts.stale, opts.initial);
 
   /** Sets one field and clears its message (and the form's), as the user corrects it. */
   const set = <K extends keyof V & string>(field: K, value: V[K]) => {
@@ -52,9 +64,10 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
   const submit = async (): Promise<boolean> => {
     if (busy) return false;
     // Any endpoint's parts: the endpoint's own schemas check them just below, before they are sent.
-    const input = opts.toInput(values) as CallInput;
+    const input = withVersion(opts.toInput(values) as CallInput, stale.version);
     // The same schemas the server parses with: what they refuse never leaves the console.
     const found =
+      opts.check?.(values) ??
       (input.query !== undefined ? validate(endpoint.query, input.query) : null) ??
       (endpoint.bodyType !== 'none' ? validate(endpoint.body, input.body ?? {}) : null);
     if (found) {
@@ -65,6 +78,8 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
     setErrors({});
     try {
       const saved = await api.call(endpoint, ...([input, { silent: true }] as CallArgs<E>));
+      stale.settled(saved);
+      rememberOwn(endpoint, saved);
       toast.success(opts.success(saved, values));
       // What the save changed refetches by its resource tags (the endpoint's `writes`, else its
       // module), in the background: the dialog closes at once, and a module's reads may be many.
@@ -72,10 +87,11 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
       opts.onSaved?.(saved);
       return true;
     } catch (err) {
-      setErrors(errorsFromFailure(err, fields));
-      // Spec §8: a refused call is also told in a toast, besides the message beside its field; an
-      // ended session has its own notice already.
-      if (!(err instanceof ApiError && err.code === 401)) toast.error(err instanceof Error && err.message ? err.message : '保存失败');
+      // A stale save keeps the typed values; the other's saved ones show beside them (use-stale-save).
+      const taken = stale.refused(err, values);
+      if (taken && Object.keys(taken).length) setValues((prev) => ({ ...prev, ...taken }));
+      // Spec §8: beside its field and in a toast.
+      setErrors(refusalShown(err, fields));
       return false;
     } finally {
       setBusy(false);
@@ -83,13 +99,10 @@ export function useContractForm<E extends Endpoint, V extends Record<string, unk
   };
 
   const dirty = Object.keys(values).some((k) => !sameValue(values[k], initial[k]));
-  return { values, set, setValues, errors, busy, submit, dirty };
-}
-
-/** Form values are strings, booleans, arrays and Sets (a permission tree's picks): compared by content. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (a instanceof Set && b instanceof Set) return a.size === b.size && [...a].every((x) => b.has(x));
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  return false;
+  /** Takes the other's saved value of a field (and its note goes). */
+  const takeTheirs = <K extends keyof V & string>(field: K) => {
+    if (field in stale.theirs) set(field, stale.theirs[field] as V[K]);
+    stale.dismiss(field);
+  };
+  return { values, set, setValues, errors, busy, submit, dirty, theirs: stale.theirs, takeTheirs, keepMine: stale.dismiss };
 }

@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../lib/errors';
+import { CLUSTER_MARK, premadeClusterTar, unpackCluster } from './pglite-cluster';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -21,6 +22,8 @@ export interface Database {
   /** Runs migrations (serialised across instances on PostgreSQL), then `afterMigrate` under the same lock. */
   migrate(afterMigrate?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as an uncompressed tar, for `OpenOptions.template`. */
+  dump?(): Promise<Blob>;
   /** PostgreSQL only: the pool's connections in all, idle, and requests waiting for one. */
   poolStats?(): { total: number; idle: number; waiting: number };
   /**
@@ -32,6 +35,11 @@ export interface Database {
    * PostgreSQL only: NOTIFY and a LISTEN that reconnects by itself (`onReconnect` after a gap, when
    * notifications may have been missed). Instances of one database tell each other through it.
    */
+  /**
+   * PGlite only: LISTEN on the one connection; a NOTIFY in a transaction is heard when it commits.
+   * (PostgreSQL's is `channel(name).listen`.)
+   */
+  listenHere?(name: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   channel?(name: string): {
     notify(payload: string): Promise<void>;
     listen(onMessage: (payload: string) => void, onReconnect: () => void): Promise<() => Promise<void>>;
@@ -49,16 +57,39 @@ export interface OpenOptions {
   log?: (msg: string, err?: unknown) => void;
   /** PostgreSQL: how long to wait for a query's answer before the connection counts as lost. */
   queryTimeoutMs?: number;
+  /**
+   * PGlite only: start from this dump of a data directory (`Database.dump`) instead of creating a
+   * cluster; the tests' databases start from one migrated cluster instead of running initdb each.
+   */
+  template?: Blob;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.log, opts.queryTimeoutMs);
-  return openPglite(opts.dataDir ?? 'memory://');
+  return openPglite(opts.dataDir ?? 'memory://', opts.template);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
-  const client = await PGlite.create(dataDir);
+/**
+ * PGlite's PostgreSQL with 32 MB of shared buffers instead of 128: the buffers are set up in the
+ * WebAssembly heap at every open, which took 1.4–1.9 s of a restart against 0.6–0.8 s (the demo
+ * city's hot tables fit; a page it lacks is one read from the OS's cache). Minimal WAL: an embedded
+ * database has no replica or archive to feed, and a table filled in the transaction that emptied it
+ * writes no WAL at all (the demo seed's big loads, db/seed/bulk.ts); crash recovery is unchanged.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB', '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
+
+async function openPglite(dataDir: string, template?: Blob): Promise<Database> {
+  // A new database starts from the given template, else from the pre-made empty cluster
+  // (db/pglite-cluster.ts; PGlite runs initdb when there is none for its version); an existing
+  // folder is opened as it is.
+  let start = template;
+  if (dataDir.startsWith('memory://')) start ??= premadeClusterTar() ?? undefined;
+  else {
+    const dir = path.resolve(dataDir);
+    fs.mkdirSync(dir, { recursive: true });
+    if (!fs.existsSync(path.join(dir, CLUSTER_MARK)) && !start) unpackCluster(dir);
+  }
+  const client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, ...(start ? { loadDataDir: start } : {}) });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -67,6 +98,8 @@ async function openPglite(dataDir: string): Promise<Database> {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
       await afterMigrate?.();
     },
+    dump: () => client.dumpDataDir('none'),
+    listenHere: (name, onMessage) => client.listen(name, onMessage),
     close: () => client.close(),
   };
 }

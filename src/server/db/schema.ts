@@ -21,6 +21,14 @@ import {
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/**
+ * An editable record's version (issue 21: edits never overwrite another's): every save and status
+ * change of the row adds one, and a save or move sent from another version is refused
+ * (`lib/row-version.ts`). Counted, not a timestamp: two saves in one millisecond (or under a test's
+ * fixed clock) would share an `updated_at`.
+ */
+export const rowVersion = () => integer('row_version').notNull().default(1);
+
 export const districts = pgTable('districts', {
   id: serial('id').primaryKey(),
   name: text('name').notNull().unique(),
@@ -46,6 +54,7 @@ export const roleGroups = pgTable('role_groups', {
   description: text('description').notNull().default(''),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
+  rowVersion: rowVersion(),
 });
 
 export const roleGroupItems = pgTable(
@@ -81,6 +90,7 @@ export const users = pgTable(
     passwordChangedAt: ts('password_changed_at').notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    rowVersion: rowVersion(),
   },
   (t) => [index('users_district_idx').on(t.districtId)],
 );
@@ -165,6 +175,7 @@ export const agreements = pgTable(
     content: text('content').notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    rowVersion: rowVersion(),
   },
   (t) => [uniqueIndex('agreements_district_code_uq').on(t.districtId, t.code)],
 );
@@ -172,6 +183,7 @@ export const agreements = pgTable(
 export const appConfig = pgTable('app_config', {
   key: text('key').primaryKey(),
   value: jsonb('value'),
+  rowVersion: rowVersion(),
 });
 
 export const payInfo = pgTable('pay_info', {
@@ -207,6 +219,7 @@ export const stations = pgTable(
     qrCode: text('qr_code').unique(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    rowVersion: rowVersion(),
   },
   (t) => [index('stations_district_name_idx').on(t.districtId, t.name), check('stations_state_ck', sql`${t.state} in (0, 1)`)],
 );
@@ -232,6 +245,7 @@ export const lineVersions = pgTable(
     createdBy: integer('created_by').references(() => users.id),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    rowVersion: rowVersion(),
   },
   (t) => [
     uniqueIndex('line_versions_one_open_uq').on(t.districtId).where(sql`${t.status} = 0`),
@@ -261,6 +275,7 @@ export const busLines = pgTable(
     fare: integer('fare').notNull().default(200),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    rowVersion: rowVersion(),
   },
   (t) => [uniqueIndex('bus_lines_version_code_uq').on(t.versionId, t.code), check('bus_lines_direction_ck', sql`${t.direction} in (-1, 0, 1)`)],
 );
@@ -313,6 +328,7 @@ export const lineDetails = pgTable('line_details', {
   state: smallint('state').notNull().default(1),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
+  rowVersion: rowVersion(),
 });
 
 export const lineDetailStations = pgTable(
@@ -398,6 +414,7 @@ export const familyBindings = pgTable(
     boundAt: ts('bound_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     unboundAt: ts('unbound_at'),
+    rowVersion: rowVersion(),
   },
   (t) => [uniqueIndex('family_bindings_live_card_uq').on(t.cardId).where(sql`${t.status} = 1`), index('family_bindings_holder_idx').on(t.holderId), index('family_bindings_district_idx').on(t.districtId, t.id)],
 );
@@ -417,7 +434,12 @@ export const familyRenewals = pgTable(
     amount: integer('amount').notNull(),
     renewedAt: ts('renewed_at').notNull(),
   },
-  (t) => [index('family_renewals_binding_idx').on(t.bindingId), index('family_renewals_district_idx').on(t.districtId, t.renewedAt)],
+  (t) => [
+    index('family_renewals_binding_idx').on(t.bindingId),
+    index('family_renewals_district_idx').on(t.districtId, t.renewedAt),
+    // The city-wide export walks (renewed_at, id) as its keyset: without a district to lead with, the one above cannot serve it.
+    index('family_renewals_renewed_idx').on(t.renewedAt, t.id),
+  ],
 );
 
 /** 优惠卡 products (spec `busDiscountCard`): ticket type 1 single, 2 monthly, 3 yearly; price in fen. */
@@ -438,6 +460,7 @@ export const discountProducts = pgTable(
     deletedAt: ts('deleted_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    rowVersion: rowVersion(),
   },
   (t) => [check('discount_products_ticket_ck', sql`${t.ticketType} in (1, 2, 3)`)],
 );

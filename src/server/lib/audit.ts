@@ -2,6 +2,7 @@ import { maskInText, maskPersonal } from '../../shared/domain/mask';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connection';
 import { sysLog } from '../db/schema';
+import { publishChange } from './changes';
 
 // Operation types and their labels are declared by the modules (src/shared/modules).
 export { OPERATION_TYPES, type OperationType } from '../../shared/api';
@@ -32,6 +33,11 @@ export interface AuditEntry {
    * for events an outsider can repeat at will, so the log cannot be flooded.
    */
   aggregateKey?: string;
+  /**
+   * The record changed, as the live console names it, when `target` does not say it as `kind/id`
+   * (an account's target is its login): its rows and open forms are marked by it.
+   */
+  record?: { kind: string; id: string | number };
 }
 
 /**
@@ -55,6 +61,8 @@ export async function audit(db: Db, actor: Actor, entry: AuditEntry, at: Date): 
     targetDistrictId: entry.targetDistrictId,
     createdAt: at,
   });
+  // In the same transaction: the consoles hear of the change when it commits, and never if it rolls back.
+  await publishChange(db, actor, entry, at);
 }
 
 async function auditAggregate(db: Db, actor: Actor, entry: AuditEntry, key: string, at: Date): Promise<void> {

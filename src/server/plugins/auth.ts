@@ -52,6 +52,20 @@ export async function sessionAlive(deps: AppDeps, sessionId: string): Promise<bo
   return now - row.session.createdAt.getTime() < deps.config.sessionMaxAgeSeconds * 1000 && now - row.session.lastSeenAt.getTime() < deps.config.tokenTtlSeconds * 1000;
 }
 
+/**
+ * What an account's reach was made from: its own row and its role group's, by their versions. A
+ * stream compares it at each ping and ends when it moved (another district, other menus), so the
+ * console reconnects with the account as it is now instead of hearing by yesterday's rights.
+ */
+export async function accessStamp(deps: AppDeps, userId: number): Promise<string> {
+  const [row] = await deps.db
+    .select({ user: t.users.rowVersion, group: t.roleGroups.rowVersion })
+    .from(t.users)
+    .leftJoin(t.roleGroups, eq(t.roleGroups.id, t.users.groupId))
+    .where(eq(t.users.id, userId));
+  return row ? `${row.user}/${row.group ?? '-'}` : 'gone';
+}
+
 export async function resolveAuth(deps: AppDeps, req: FastifyRequest): Promise<AuthContext> {
   const token = bearer(req);
   if (!token) throw unauthorized();

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Endpoint, Msg, SUCCESS, isAllowed } from '../../shared/api';
 import type { AppDeps, AuthContext } from '../context';
+import { CONSOLE_HEADER, consoleIdOf, runWithChangeScope } from '../lib/changes';
 import { AppError, badRequest, forbidden } from '../lib/errors';
 import { resolveAuth } from './auth';
 
@@ -61,14 +62,16 @@ export function createBinder(app: FastifyInstance, deps: AppDeps, opts: { checkR
       config: { endpointId: endpoint.id },
       handler: async (req, reply) => {
         const auth = await authorize(req);
-        const data = await run({
+        const input = {
           params: parse<E['params']>(endpoint.params, req.params),
           query: parse<E['query']>(endpoint.query, req.query),
           body: endpoint.bodyType === 'none' ? ({} as z.output<E['body']>) : parse<E['body']>(endpoint.body, req.body),
           req,
           reply,
           auth,
-        });
+        };
+        // The audit rows the handler writes are published as changes of the endpoint's resource tags.
+        const data = await runWithChangeScope(endpoint, consoleIdOf(req.headers[CONSOLE_HEADER]), () => run(input));
         if (endpoint.file) return reply;
         if (opts.checkResponses) {
           const checked = endpoint.response.safeParse(data);

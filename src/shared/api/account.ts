@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSLINE, endpoint, readByBody } from './endpoint';
-import { id, login, newPassword, optionalText, phone, queryBool, requiredText, timestamp } from './fields';
+import { fromVersion, id, login, newPassword, optionalText, phone, queryBool, requiredText, rowVersion, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { ROLES, grant, grantIn } from './permissions';
 import { onOffFlow } from '../frame/status-flow';
@@ -33,6 +33,7 @@ export const staffUser = z.object({
   passwordChangedDate: timestamp,
   /** Whether the caller may edit, disable or reset this account: the server's own rule, per row. */
   manageable: z.boolean(),
+  rowVersion,
 });
 export type StaffUser = z.infer<typeof staffUser>;
 
@@ -113,6 +114,7 @@ export const userUpdate = endpoint({
     activated: z.boolean().optional(),
     /** An administrator's reset; ends the account's sessions. */
     password: newPassword.optional(),
+    rowVersion: fromVersion,
   }),
   response: staffUser,
   permission: can({ buttons: ['USER_ADD', 'USER_UPDATE_STATUS'] }),
@@ -124,6 +126,7 @@ export const roleGroup = z.object({
   description: z.string(),
   itemIds: z.array(z.string()),
   userCount: z.number().int(),
+  rowVersion,
 });
 export type RoleGroup = z.infer<typeof roleGroup>;
 
@@ -151,6 +154,7 @@ export const groupUpdate = endpoint({
       .max(20_000, { error: '权限项过多' })
       .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
       .optional(),
+    rowVersion: fromVersion,
   }),
   response: roleGroup,
   // Role groups decide what everyone may do: only the super user edits them.

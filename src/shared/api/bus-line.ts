@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
-import { id, optionalText, requiredText, timestamp, wholeNumber } from './fields';
+import { fromVersion, id, optionalText, requiredText, rowVersion, timestamp, wholeNumber } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grant, grantIn } from './permissions';
 import { onOffFlow } from '../frame/status-flow';
@@ -65,6 +65,7 @@ export const busLineRow = z.object({
   terminals: z.string().nullable(),
   subLines: z.number().int(),
   updatedDate: timestamp,
+  rowVersion,
 });
 export type BusLine = z.infer<typeof busLineRow>;
 
@@ -127,6 +128,7 @@ export const busLineSave = endpoint({
       firstBus: clock('首班时间').optional(),
       lastBus: clock('末班时间').optional(),
       fare: wholeNumber('票价（分）', 0, 100_000).default(200),
+      rowVersion: fromVersion,
     })
     .refine((b) => !b.isLoop || b.direction !== -1, { error: '环线只有一个方向，请选择上行或下行', path: ['direction'] }),
   response: busLineRow,
@@ -138,7 +140,7 @@ export const busLineDisable = endpoint({
   title: '停运/恢复线路',
   method: 'POST',
   path: `${BUSLINE}/busLine/disable`,
-  body: z.object({ id: id('线路ID'), state: LINE_STATE.schema.default(0) }),
+  body: z.object({ id: id('线路ID'), state: LINE_STATE.schema.default(0), rowVersion: fromVersion }),
   response: busLineRow,
   permission: NETWORK_EDITORS,
 });
@@ -249,6 +251,7 @@ export const subLineRow = z.object({
   state: z.number().int(),
   stops: z.number().int(),
   updatedDate: timestamp,
+  rowVersion,
 });
 export type SubLine = z.infer<typeof subLineRow>;
 
@@ -286,6 +289,7 @@ export const busLineDetailSave = endpoint({
     name: requiredText('子线路名称', 40),
     direction: travel.default(0),
     state: z.union([z.literal(0), z.literal(1)], { error: '状态应为 0 或 1' }).default(1),
+    rowVersion: fromVersion,
   }),
   response: subLineRow,
   permission: NETWORK_EDITORS,

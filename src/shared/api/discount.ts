@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSCODE, endpoint } from './endpoint';
-import { id, isoDateTime, optionalText, timestamp } from './fields';
+import { fromVersion, id, isoDateTime, optionalText, rowVersion, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant, grantIn } from './permissions';
 import { buttons as rideButtons } from './ridership';
@@ -103,12 +103,34 @@ export const discountOrderRefund = endpoint({
     reason: z.string({ error: '请填写退款原因' }).trim().min(2, { error: '退款原因至少2个字' }).max(100, { error: '退款原因不能超过100个字' }),
     /** One per refund the agent means (the console makes it when the dialog opens): a retry gets the same answer. */
     idempotencyKey: z.string({ error: '缺少幂等键' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: '幂等键应为8–64位字母、数字、_ 或 -' }),
+    /**
+     * The operator's own password, required when the amount is above the refund rule's
+     * `passwordAbove` (checked, counted and locked out as the family card's unbind is).
+     */
+    pwd: z.string({ error: '密码必须是文本' }).max(128, { error: '密码过长' }).optional(),
   }),
   response: z.object({ order: discountOrderRow, refund: refundRow, replayed: z.boolean() }),
   permission: grantIn(rideButtons)({ buttons: ['REFUND_ORDER'] }),
   // The order shows here and on its card's view (卡片详情, module busUser).
   writes: ['specialCode', 'busUser'],
 });
+
+/**
+ * What a refund asks of the operator: above `passwordAbove` fen (exclusive; the server's
+ * REFUND_PASSWORD_ABOVE), the operator's own password. The console asks for it before the server
+ * would refuse.
+ */
+export const discountOrderRefundRule = endpoint({
+  id: 'discountOrder.refundRule',
+  title: '退款规则',
+  method: 'GET',
+  path: `${BUSCODE}/busDiscountCardOrder/refundRule`,
+  response: z.object({ passwordAbove: z.number().int() }),
+  permission: discountOrderRefund.permission,
+});
+
+/** Whether a refund of this many fen asks for the operator's password under that rule. */
+export const refundNeedsPassword = (amount: number, rule: { passwordAbove: number }) => amount > rule.passwordAbove;
 
 /** 优惠卡 products (spec busDiscountCard): ticket type 1 single, 2 monthly, 3 yearly; price in fen; 1 on sale. */
 export const productRow = z.object({
@@ -123,6 +145,7 @@ export const productRow = z.object({
   description: z.string().nullable(),
   orders: z.number().int(),
   updatedDate: timestamp,
+  rowVersion,
 });
 export type DiscountProduct = z.infer<typeof productRow>;
 
@@ -171,9 +194,10 @@ export const productStatus = endpoint({
   title: '上架/下架优惠卡',
   method: 'GET',
   path: `${BUSCODE}/busDiscountCard/update/status`,
-  query: z.object({ id: id('优惠卡ID'), status: PRODUCT_STATE.filter }),
+  query: z.object({ id: id('优惠卡ID'), status: PRODUCT_STATE.filter, rowVersion: fromVersion }),
   response: productRow,
   permission: PRODUCT_EDITORS,
+  mutates: true,
 });
 
 export const productSave = endpoint({
@@ -188,6 +212,7 @@ export const productSave = endpoint({
     price: z.number({ error: '价格应为数字（分）' }).int({ error: '价格应为整数（分）' }).min(0, { error: '价格不能小于0' }).max(10_000_000, { error: '价格过大' }),
     validDays: z.number({ error: '有效天数应为数字' }).int({ error: '有效天数应为整数' }).min(1, { error: '有效天数至少1天' }).max(3660, { error: '有效天数不能超过3660天' }),
     description: optionalText('说明', 200).optional(),
+    rowVersion: fromVersion,
   }),
   response: productRow,
   permission: PRODUCT_EDITORS,

@@ -37,6 +37,8 @@ export interface Endpoint<
   file: boolean;
   /** A POST that only reads: its input (a citizen id, a phone) belongs in a body, not a URL. */
   readsOnly: boolean;
+  /** A spec GET that changes data (上架/下架): a change all the same, published and never a read. */
+  mutates: boolean;
   /**
    * The spec call whose input this one takes as a JSON body instead of in the query (README decision
    * on request URLs): same permission, scope, masking and answer; the console sends personal data
@@ -66,6 +68,7 @@ interface EndpointInput<P, Q, B, R> {
   timeoutMs?: number;
   file?: boolean;
   readsOnly?: boolean;
+  mutates?: boolean;
   bodyFormOf?: string;
   reads?: readonly string[];
   writes?: readonly string[];
@@ -87,6 +90,7 @@ export function endpoint<
     timeoutMs: def.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     file: def.file ?? false,
     readsOnly: def.readsOnly ?? false,
+    mutates: def.mutates ?? false,
     bodyFormOf: def.bodyFormOf ?? null,
     reads: def.reads ?? null,
     writes: def.writes ?? null,
@@ -117,7 +121,7 @@ export function readByBody<Q extends z.ZodType, R extends z.ZodType>(spec: Endpo
   });
 }
 
-export const isMutating = (e: Pick<Endpoint, 'method'> & Partial<Pick<Endpoint, 'readsOnly'>>) => e.method !== 'GET' && !e.readsOnly;
+export const isMutating = (e: Pick<Endpoint, 'method'> & Partial<Pick<Endpoint, 'readsOnly' | 'mutates'>>) => !!e.mutates || (e.method !== 'GET' && !e.readsOnly);
 
 export type ParamsOf<E extends Endpoint> = z.input<E['params']>;
 export type QueryOf<E extends Endpoint> = z.input<E['query']>;

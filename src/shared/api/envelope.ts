@@ -47,6 +47,8 @@ export const Msg = {
   foreignDistrict: '当前用户没有权限操作该区域',
   notFound: '接口不存在',
   recordNotFound: '记录不存在',
+  /** A save or status change sent from a version of the record that is no longer its own (issue 21). */
+  staleEdit: '该记录已被他人修改，请刷新后再保存',
   badJson: '请求内容不是有效的 JSON',
   tooLarge: '请求内容过大',
   unsupportedMedia: '不支持的请求内容类型',

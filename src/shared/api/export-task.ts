@@ -127,10 +127,36 @@ export const taskEvents = endpoint({
  */
 export const STREAM_CLOSE_REASONS = ['replaced'] as const;
 
+/**
+ * A record changed and committed: the resource tags whose reads are now stale, the record (`kind`
+ * as the audit names it, `station`, and its id) when known, who (their login) and when, and `own`
+ * when it was this very console's (tab's) call, which marks nothing as changed by someone else.
+ */
+/**
+ * The header a console (one browser tab) sends with its calls and its event stream, a random id of
+ * the tab: the stream tells that tab its own changes apart. It is never sent to anybody else.
+ */
+export const CONSOLE_HEADER = 'x-console-id';
+
+export const recordChangeSchema = z.object({
+  type: z.literal('change'),
+  tags: z.array(z.string()),
+  kind: z.string().nullable(),
+  id: z.string().nullable(),
+  by: z.string().nullable(),
+  at: z.string(),
+  own: z.boolean(),
+});
+export type RecordChange = z.infer<typeof recordChangeSchema>;
+
 export const taskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tasks'), tasks: z.array(taskRow) }),
   z.object({ type: z.literal('task'), task: taskRow }),
   z.object({ type: z.literal('removed'), id: z.number().int() }),
   z.object({ type: z.literal('closed'), reason: z.enum(STREAM_CLOSE_REASONS) }),
+  // The live console (issue 21): a committed change of a record the account may read.
+  recordChangeSchema,
+  // Changes may have been missed (the server's LISTEN reconnected): refetch what is shown.
+  z.object({ type: z.literal('resync') }),
 ]);
 export type TaskEvent = z.infer<typeof taskEventSchema>;

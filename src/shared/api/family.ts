@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSCODE, endpoint, readByBody } from './endpoint';
-import { id, optionalText, timestamp } from './fields';
+import { fromVersion, id, optionalText, rowVersion, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant, grantIn } from './permissions';
 import { CARD_NO } from './card';
@@ -47,6 +47,7 @@ export const bindingRow = z.object({
   unboundDate: timestamp.nullable(),
   holder: masked,
   renewals: z.number().int(),
+  rowVersion,
 });
 export type Binding = z.infer<typeof bindingRow>;
 
@@ -145,6 +146,7 @@ export const unBindByBody = endpoint({
 const relationChange = z.object({
   id: id('绑定ID'),
   relation: z.string({ error: '请填写关系' }).trim().min(1, { error: '请填写关系' }).max(10, { error: '关系不能超过10个字' }),
+  rowVersion: fromVersion,
 });
 
 /** Spec §7: `POST updateBind?pwd=` with a body, for the spec's callers. */

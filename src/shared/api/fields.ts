@@ -68,3 +68,21 @@ export const phone = z.string().trim().regex(/^1\d{10}$/, { error: '手机号应
 
 /** Wire times are ISO 8601 strings. */
 export const timestamp = z.string();
+
+/**
+ * An editable record's version as answered (issue 21): a save or status change sends back the one it
+ * was made from, and the server refuses it when the record has moved on (`Msg.staleEdit`).
+ */
+export const rowVersion = z.number().int();
+
+/**
+ * The version a save or move starts from. Optional: a client written against the spec sends none and
+ * is served as before (last write wins); the console always sends it (README decision on stale saves).
+ */
+export const fromVersion = wholeNumber('记录版本', 1, 2_147_483_647).optional();
+
+/** What a stale refusal carries in `data`: the record as it is now, so a form can show the other's values. */
+export interface StaleRefusal<R = unknown> {
+  stale: true;
+  current: R;
+}

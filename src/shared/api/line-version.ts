@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
-import { id, isoDateTime, optionalText, requiredText, timestamp } from './fields';
+import { fromVersion, id, isoDateTime, optionalText, requiredText, rowVersion, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grantIn } from './permissions';
 import { statusFlow } from '../frame/status-flow';
@@ -50,6 +50,7 @@ export const lineVersion = z.object({
   lineCount: z.number().int(),
   createdDate: timestamp,
   updatedDate: timestamp,
+  rowVersion,
 });
 export type LineVersion = z.infer<typeof lineVersion>;
 
@@ -66,6 +67,21 @@ export const versionPage = endpoint({
   response: pageOf(lineVersion),
   permission: SESSION,
   // Each row counts its lines: adding or deleting a line changes this list's answer.
+  reads: ['version', 'bus'],
+});
+
+/**
+ * One version by id, whatever its status: a link or a palette choice (`?action=diff&id=`) names a
+ * version that may be 已下线 or on another page of the list.
+ */
+export const versionInfo = endpoint({
+  id: 'version.info',
+  title: '版本详情',
+  method: 'GET',
+  path: `${V}/query/version/info`,
+  query: z.object({ id: id('版本ID') }),
+  response: lineVersion,
+  permission: SESSION,
   reads: ['version', 'bus'],
 });
 
@@ -88,7 +104,8 @@ export const versionUpdateStatus = endpoint({
   title: '修改版本状态',
   method: 'POST',
   path: `${V}/update/status`,
-  body: z.object({ id: id('版本ID'), status: VERSION_STATE.schema, remark: optionalText('说明', 200).optional() }),
+  // `fromStatus`: the status the operator saw; a version that moved since is refused, not moved again.
+  body: z.object({ id: id('版本ID'), status: VERSION_STATE.schema, fromStatus: VERSION_STATE.schema, remark: optionalText('说明', 200).optional(), rowVersion: fromVersion }),
   response: lineVersion,
   permission: can({ buttons: ['BUS_LINE_VERSION_UPDATE_STATUS'] }),
 });
@@ -98,7 +115,7 @@ export const versionSetOnlineTime = endpoint({
   title: '设置上线时间',
   method: 'POST',
   path: `${V}/set/online/time`,
-  body: z.object({ id: id('版本ID'), onlineAt: isoDateTime('上线时间') }),
+  body: z.object({ id: id('版本ID'), onlineAt: isoDateTime('上线时间'), rowVersion: fromVersion }),
   response: lineVersion,
   permission: can({ buttons: ['BUS_LINE_VERSION_SET_ONLINE_TIME'] }),
 });
@@ -108,7 +125,7 @@ export const versionDelete = endpoint({
   title: '删除版本',
   method: 'POST',
   path: `${V}/update/del`,
-  body: z.object({ id: id('版本ID') }),
+  body: z.object({ id: id('版本ID'), fromStatus: VERSION_STATE.schema, rowVersion: fromVersion }),
   response: lineVersion,
   permission: can({ buttons: ['BUS_LINE_VERSION_UPDATE_DEL'] }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
-import { id, isoDateTime, optionalText, timestamp } from './fields';
+import { fromVersion, id, isoDateTime, optionalText, rowVersion, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { grant, grantIn } from './permissions';
 import { onOffFlow, statusFlow } from '../frame/status-flow';
@@ -75,6 +75,7 @@ export const noticeRow = z.object({
   publishedByName: z.string().nullable(),
   createdDate: timestamp,
   updatedDate: timestamp,
+  rowVersion,
   /** Whether this account may change it: a district's people read the city-wide notices only. */
   manageable: z.boolean(),
 });
@@ -137,6 +138,7 @@ export const noticeUpdateStatus = endpoint({
     toStatus: NOTICE_STATUS.schema,
     /** 定时发布 only: when the job publishes it. */
     publishAt: isoDateTime('定时发布时间').optional(),
+    rowVersion: fromVersion,
   }),
   response: noticeRow,
   // Each move is checked against its own permission (noticeMovePermission) by the server.
@@ -148,7 +150,7 @@ export const noticeTop = endpoint({
   title: '置顶公告',
   method: 'POST',
   path: `${N}/top`,
-  body: z.object({ id: id('公告ID'), top: NOTICE_TOP.schema }),
+  body: z.object({ id: id('公告ID'), top: NOTICE_TOP.schema, rowVersion: fromVersion }),
   response: noticeRow,
   permission: NOTICE_PUBLISHER,
 });

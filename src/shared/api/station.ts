@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
-import { id, optionalText, requiredText, timestamp } from './fields';
+import { fromVersion, id, optionalText, requiredText, rowVersion, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grant } from './permissions';
 import { travelQuery } from './bus-line';
@@ -32,6 +32,7 @@ export const stationRow = z.object({
   /** The short code of the station's mini-program QR (scene ≤ 32 characters); null until generated. */
   qrCode: z.string().nullable(),
   updatedDate: timestamp,
+  rowVersion,
 });
 export type Station = z.infer<typeof stationRow>;
 
@@ -64,8 +65,24 @@ export const stationSave = endpoint({
     lng,
     lat,
     state: STATION_STATE.schema.default(1),
+    rowVersion: fromVersion,
   }),
   response: stationRow,
+  permission: NETWORK_EDITORS,
+});
+
+/**
+ * 启用 / 停用 alone: the state moves from the one the operator saw (`fromStatus`), the station's
+ * name and place stay as they are now, so neither the switch nor its 撤销 undoes anyone's rename.
+ */
+export const stationUpdateState = endpoint({
+  id: 'station.updateState',
+  title: '启用或停用站点',
+  method: 'POST',
+  path: `${BUSLINE}/busStation/update/state`,
+  body: z.object({ id: id('站点ID'), state: STATION_STATE.schema, fromStatus: STATION_STATE.schema, rowVersion: fromVersion }),
+  response: stationRow,
+  // Who may save a station may switch it; its tags are the module's, as the save's, so the same reads refetch.
   permission: NETWORK_EDITORS,
 });
 

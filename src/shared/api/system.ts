@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSCODE, BUSLINE, endpoint } from './endpoint';
-import { id, isoDateTime, optionalText, requiredText, timestamp } from './fields';
+import { fromVersion, id, isoDateTime, optionalText, requiredText, rowVersion, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SESSION, grant } from './permissions';
 
@@ -78,6 +78,7 @@ export const agreement = z.object({
   title: z.string(),
   content: z.string(),
   updatedDate: timestamp,
+  rowVersion,
 });
 export type Agreement = z.infer<typeof agreement>;
 
@@ -101,6 +102,7 @@ export const agreementSave = endpoint({
     code: requiredText('协议编码', 40).regex(/^[A-Za-z0-9_-]+$/, { error: '协议编码只能包含字母、数字、_ 和 -' }),
     title: requiredText('协议标题', 100),
     content: requiredText('协议内容', 50_000),
+    rowVersion: fromVersion,
   }),
   response: agreement,
   permission: grant({ roles: ['ROLE_ADMIN'] }),
@@ -116,7 +118,13 @@ export const qrCode = endpoint({
 });
 
 /** The city centre, and the map tiles the operator configured (MAP_TILE_URL), null for none. */
-export const location = z.object({ lat: z.number(), lon: z.number(), tileUrl: z.string().nullable() });
+export const location = z.object({
+  lat: z.number(),
+  lon: z.number(),
+  tileUrl: z.string().nullable(),
+  /** The version of 基础设置 (the city centre and the QR code are saved together): 基础设置's form sends it back. */
+  rowVersion,
+});
 
 /**
  * The sidebar's QR image: an http(s) address or an inline PNG/JPEG/GIF/WebP image (data URL),
@@ -134,7 +142,7 @@ export const qrImage = z
 const latitude = z.number({ error: '纬度必须是数字' }).min(3, { error: '纬度应在 3～54 之间（中国境内）' }).max(54, { error: '纬度应在 3～54 之间（中国境内）' });
 const longitude = z.number({ error: '经度必须是数字' }).min(73, { error: '经度应在 73～136 之间（中国境内）' }).max(136, { error: '经度应在 73～136 之间（中国境内）' });
 
-export const baseSetting = z.object({ qrCode: z.string().nullable(), lat: z.number(), lon: z.number() });
+export const baseSetting = z.object({ qrCode: z.string().nullable(), lat: z.number(), lon: z.number(), rowVersion });
 export type BaseSetting = z.infer<typeof baseSetting>;
 
 /** 基础设置: the sidebar's QR code and the city centre, city-wide, so only the super user saves them. */
@@ -143,7 +151,7 @@ export const configSave = endpoint({
   title: '保存基础设置',
   method: 'POST',
   path: `${BUSCODE}/config/saveOrUpdate`,
-  body: z.object({ qrCode: qrImage.nullable(), lat: latitude, lon: longitude }),
+  body: z.object({ qrCode: qrImage.nullable(), lat: latitude, lon: longitude, rowVersion: fromVersion }),
   response: baseSetting,
   permission: grant({ roles: ['ROLE_APP_ADMIN'] }),
 });

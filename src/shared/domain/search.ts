@@ -182,19 +182,34 @@ interface Pass {
   fuzzy: number[] | null;
 }
 
+/** Shorter queries match in the strong tiers only. */
+export const FUZZY_MIN = 3;
+
+/**
+ * A match only in a subtitle or keyword weighs a tier less than the same match in a title (never
+ * below substring): `gj`, all the initials of GPS排序's keyword 轨迹, must not outrank 公交… whose
+ * title starts with them.
+ */
+function keywordDemoted(index: SearchIndex, i: number, q: string, t: Tier | 0): Tier | 0 {
+  if (t <= Tier.Substring) return t;
+  const inTitle = strongTier(index.titleText[i] as string, q);
+  return inTitle === t ? t : (Math.max(inTitle, t - 1, Tier.Substring) as Tier);
+}
+
 function run(index: SearchIndex, q: string, limit: number, strongScan: readonly number[] | null, fuzzyScan: readonly number[] | null): Pass {
   const strong: number[] = [];
   const tiers = new Uint8Array(index.ids.length);
   const n = strongScan ? strongScan.length : index.ids.length;
   for (let k = 0; k < n; k++) {
     const i = strongScan ? (strongScan[k] as number) : k;
-    const t = strongTier(index.text[i] as string, q);
+    const t = keywordDemoted(index, i, q, strongTier(index.text[i] as string, q));
     if (t) {
       strong.push(i);
       tiers[i] = t;
     }
   }
-  if (strong.length >= limit) return { strong, tiers, fuzzy: null };
+  // Two letters in order are inside most pinyin forms (`xg` in xinzeng, xianlu…): fuzzy starts at three.
+  if (strong.length >= limit || q.length < FUZZY_MIN) return { strong, tiers, fuzzy: null };
   const fuzzyHits: number[] = [];
   const m = fuzzyScan ? fuzzyScan.length : index.ids.length;
   for (let k = 0; k < m; k++) {

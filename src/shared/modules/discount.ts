@@ -22,6 +22,7 @@ export const discountModule = defineModule({
     discount.discountOrderTotal,
     discount.discountOrderMsg,
     discount.discountOrderRefund,
+    discount.discountOrderRefundRule,
     discount.productPage,
     discount.productById,
     discount.productTotal,

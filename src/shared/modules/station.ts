@@ -10,12 +10,12 @@ export const stationModule = defineModule({
     icon: 'station',
     jumpKey: 's',
     pages: [
-      { key: 'station', title: '站点', component: 'ListStation', actions: ['add', 'merge'] },
+      { key: 'station', title: '站点', component: 'ListStation', actions: ['add', 'merge', 'edit'] },
       { key: 'gps-sort', title: 'GPS排序', component: 'GpsSort' },
       { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode', actions: ['generate', 'export'] },
     ],
   },
-  endpoints: [station.stationList, station.stationSave, station.stationQrByStation, station.stationQrInit, station.stationQrSurplus, station.stationQrPage, station.stationMergePreview, station.stationMerge, station.stationListExcludeLine, station.stationListIncludeLine, station.stationQrExport],
+  endpoints: [station.stationList, station.stationSave, station.stationUpdateState, station.stationQrByStation, station.stationQrInit, station.stationQrSurplus, station.stationQrPage, station.stationMergePreview, station.stationMerge, station.stationListExcludeLine, station.stationListIncludeLine, station.stationQrExport],
   buttons: {},
   operations: {
     STATION_SAVE: '保存站点',

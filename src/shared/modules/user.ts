@@ -12,7 +12,7 @@ export const userModule = defineModule({
     jumpKey: 'u',
     roles: ['ROLE_APP_ADMIN', 'ROLE_ADMIN'],
     pages: [
-      { key: 'user-list', title: '账号列表', component: 'ListUser', actions: ['add'] },
+      { key: 'user-list', title: '账号列表', component: 'ListUser', actions: ['add', 'edit'] },
       { key: 'role-group', title: '角色组', component: 'ListRoleGroup' },
       { key: 'sys-log', title: '系统日志', component: 'ListSysLog' },
     ],

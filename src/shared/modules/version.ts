@@ -15,7 +15,7 @@ export const versionModule = defineModule({
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
-  endpoints: [lineVersion.versionPage, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff],
+  endpoints: [lineVersion.versionPage, lineVersion.versionInfo, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff],
   buttons: lineVersion.buttons,
   operations: {
     VERSION_ADD: '新增版本',

@@ -1,9 +1,10 @@
 import { Suspense, lazy, useCallback, useContext, useEffect, useState } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { CheatSheet } from '../../commands/cheat-sheet';
+import { dropHandedRowAway } from '../../components/resource/row-action';
 import { RegistryContext } from '../../commands/registry-context';
 import { downloadCentreOpen } from '../../lib/export-tasks';
-import { focusMain, rescueLostFocus } from '../../lib/focus';
+import { focusMain, keepEarlyTableKeys, leaveFieldOnEscape, rescueLostFocus } from '../../lib/focus';
 import { GrantsContext } from '../../lib/permission';
 import { useSessionEnded } from '../../lib/session-ended';
 import { MOBILE_QUERY, useMediaQuery } from '../../lib/use-media';
@@ -26,6 +27,7 @@ import { useShellDialogs } from './use-shell-dialogs';
 import { useShellLogout } from './use-shell-logout';
 import { useSidebar } from './use-sidebar';
 import { useTagTracking } from './use-tag-tracking';
+import { useTypeToSearch } from './use-type-to-search';
 
 // 下载中心 is fetched the first time it opens: the shell's first paint does not carry it.
 const DownloadCentre = lazy(() => import('./download-centre').then((m) => ({ default: m.DownloadCentre })));
@@ -68,6 +70,10 @@ export function Layout() {
     return () => clearTimeout(timer);
   }, [location]);
   useEffect(rescueLostFocus, []);
+  useEffect(leaveFieldOnEscape, []);
+  useEffect(keepEarlyTableKeys, []);
+  // A row the palette handed to a page's dialog is for that page, reached now: anywhere else drops it.
+  useEffect(() => dropHandedRowAway(location), [location]);
 
   const { menus, user } = session;
   const page = findPage(menus, location);
@@ -79,6 +85,7 @@ export function Layout() {
   const { ctx, changeDistrict } = useCommandContext(navigate, shell, useCallback(() => setViewKey((k) => k + 1), []));
   const { canOpen, commands, sources, pages, jumps, registry } = useShellRegistry(menus, user, grants, ctx);
   useCommandHotkeys(commands, jumps, ctx, location, !!ended, palette.open || dialogs.anyOpen || centreOpen);
+  useTypeToSearch(!ended && !palette.open && !dialogs.anyOpen && !centreOpen, palette.openWith);
   const cachedPages = useCachedPages(tags, menus, settings.tagsView);
 
   if (location === '/' || location === '') return <Redirect to={home} replace />;

@@ -1,4 +1,5 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { useTitleOf } from '../../lib/screen-title';
 import type { MenuPage } from '../menus';
 import { AreaSelector } from './area-selector';
 
@@ -19,6 +20,7 @@ interface NavbarProps {
 
 /** Hamburger, breadcrumb, area selector and the user-name menu (spec §2). */
 export function Navbar(p: NavbarProps) {
+  const title = useTitleOf(p.page?.path, p.page?.title ?? '');
   return (
     <header className="flex h-12 items-center gap-3 border-b border-gray-200 bg-white px-3 shadow-sm">
       <button
@@ -37,8 +39,9 @@ export function Navbar(p: NavbarProps) {
             <li aria-hidden="true" className="hidden sm:block">
               /
             </li>
-            <li aria-current="page" className="truncate text-gray-800">
-              {p.page.title}
+            {/* The page's one <h1>: the title already shown here, so nothing new appears on screen. */}
+            <li aria-current="page" className="min-w-0 truncate text-gray-800">
+              <h1 className="truncate text-sm font-normal">{title}</h1>
             </li>
           </ol>
         ) : (

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { MAIN_ID } from '../../lib/focus';
+import { useTitleOf } from '../../lib/screen-title';
 import { ScreenContext } from '../../lib/screen-context';
 import { type MenuEntry, type MenuPage, findPage } from '../menus';
 import { Screen } from '../screens';
@@ -29,6 +30,7 @@ interface StackProps {
 
 /** The main region: the current screen, and the cached tabs' screens kept mounted but hidden. */
 export function ScreenStack({ page, search, cachedPages, viewKey, fixedHeader }: StackProps) {
+  const title = useTitleOf(page.path, page.title);
   const currentCached = page.cached && cachedPages.some((c) => c.page.path === page.path);
   const screenFor = (p: MenuPage, s: string, active: boolean) => (
     <ScreenContext.Provider value={{ path: p.path, search: s, active }}>
@@ -36,7 +38,7 @@ export function ScreenStack({ page, search, cachedPages, viewKey, fixedHeader }:
     </ScreenContext.Provider>
   );
   return (
-    <main key={viewKey} id={MAIN_ID} tabIndex={-1} aria-label={page.title} className={`flex-1 outline-none ${fixedHeader ? 'overflow-y-auto' : ''}`}>
+    <main key={viewKey} id={MAIN_ID} tabIndex={-1} aria-label={title} className={`flex-1 outline-none ${fixedHeader ? 'min-h-0 overflow-y-auto' : ''}`}>
       {cachedPages.map(({ tag, page: p }) => (
         <div key={p.path} hidden={p.path !== page.path}>
           {screenFor(p, p.path === page.path ? search : (tag.path.split('?')[1] ?? ''), p.path === page.path)}

@@ -19,6 +19,16 @@ export function ShellSidebar({ mobile, menus, current, desktopOpen, mobileOpen, 
         <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
         <DialogPanel className="fixed inset-y-0 left-0 shadow-xl">
           <Sidebar menus={menus} current={current} collapsed={false} mobile onNavigate={onCloseMobile} />
+          {/* A finger needs a way out besides the dimmed page; Esc closes it too. */}
+          <button
+            type="button"
+            onClick={onCloseMobile}
+            aria-label="关闭菜单"
+            title="关闭菜单 (Esc)"
+            className="absolute top-2 left-full ml-2 grid size-9 place-items-center rounded-full bg-white text-lg leading-none text-gray-700 shadow focus-visible:outline-2 focus-visible:outline-[var(--theme)]"
+          >
+            <span aria-hidden="true">✕</span>
+          </button>
         </DialogPanel>
       </Dialog>
     );

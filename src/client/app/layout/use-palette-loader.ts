@@ -1,7 +1,7 @@
 import { type ComponentType, useCallback, useEffect, useRef, useState } from 'react';
 import type { PaletteProps } from '../../commands/palette';
 import { toast } from '../../lib/toast';
-import { type TypeAhead, claimTypeAhead } from '../../lib/type-ahead';
+import { type TypeAhead, claimTypeAhead, dropEarlyPalette } from '../../lib/type-ahead';
 
 const loadPalette = () => import('../../commands/palette');
 
@@ -34,7 +34,7 @@ export function usePaletteLoader() {
       if (!live) return;
       // Without a palette the buffered keys have nowhere to go: the type-ahead is let go either way.
       const typed = claimTypeAhead();
-      if (!loaded || !typed) return;
+      if (!loaded || !typed) return dropEarlyPalette();
       setSeed(typed);
       setOpen(true);
     });
@@ -51,5 +51,15 @@ export function usePaletteLoader() {
     if (!paletteLoaded.current) void fetchPalette().then((loaded) => loaded || toast.error('命令面板加载失败，请检查网络后重试'));
   }, [fetchPalette]);
 
-  return { PaletteView, open, seed, setOpen, show };
+  /** Opens with `text` typed (a digit or a paste where no field took it). */
+  const openWith = useCallback(
+    (text: string) => {
+      setSeed({ open: true, text, enter: false });
+      setOpen(true);
+      if (!paletteLoaded.current) void fetchPalette().then((loaded) => loaded || toast.error('命令面板加载失败，请检查网络后重试'));
+    },
+    [fetchPalette],
+  );
+
+  return { PaletteView, open, seed, setOpen, show, openWith };
 }

@@ -9,7 +9,7 @@ import { useRevalidate } from '../../lib/revalidate';
 import { sessionEndedShowing } from '../../lib/session-ended';
 import { saveDistrict } from '../../lib/session-store';
 import { jumpCommands, pageItems } from '../commands';
-import { COMMANDS, SOURCES } from '../features';
+import { COMMANDS, SCREENS, SOURCES } from '../features';
 import { type MenuEntry, findPage } from '../menus';
 import type { Session } from '../session';
 import { updateSettings } from '../settings';
@@ -77,6 +77,9 @@ export function useCommandContext(navigate: (path: string) => void, shell: Recor
  * page a path leads to (`canOpen`) checks what the palette offers, a command, a record source and
  * each record row, so nothing offered ends on /404.
  */
+/** The console has a screen for it: not a planned page's 「模块尚未上线」. */
+const isBuilt = (component: string) => Object.hasOwn(SCREENS, component);
+
 export function useShellRegistry(menus: readonly MenuEntry[], user: Session['user'], grants: Grants | null, ctx: CommandContext) {
   const canOpen = useCallback((path: string) => !!findPage(menus, new URL(path, window.location.origin).pathname), [menus]);
   const commands = useMemo(
@@ -84,8 +87,8 @@ export function useShellRegistry(menus: readonly MenuEntry[], user: Session['use
     [grants, user, canOpen],
   );
   const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && canOpen(s.page)), [grants, canOpen]);
-  const pages = useMemo(() => pageItems(menus), [menus]);
-  const jumps = useMemo(() => jumpCommands(menus), [menus]);
+  const pages = useMemo(() => pageItems(menus, isBuilt), [menus]);
+  const jumps = useMemo(() => jumpCommands(menus, isBuilt), [menus]);
   const registry = useMemo(() => ({ commands, jumps, ctx }), [commands, jumps, ctx]);
   return { canOpen, commands, sources, pages, jumps, registry };
 }

@@ -2,13 +2,17 @@
 // share (the card link, the reveal, unbind and refund dialogs, the palette's lookup hand-off). It
 // sits above components/ and lib/ and below the features: features and app/ may import it, never
 // components/, commands/ or lib/ (eslint.config.js refuses that), and it imports no feature.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { card, discount, family } from '../../../shared/api';
+import { refundNeedsPassword } from '../../../shared/api/discount';
+import { maskName, maskPhone } from '../../../shared/domain/mask';
 import { fenToYuan } from '../../../shared/domain/money';
+import { DetailList } from '../../components/resource/detail-list';
 import { Field } from '../../components/field';
 import { FormError } from '../../components/form-controls';
 import { Modal, ModalActions } from '../../components/modal';
 import { api } from '../../lib/api-client';
+import { useApi } from '../../lib/use-api';
 import { useContractForm } from '../../lib/use-contract-form';
 
 /** 查看实名信息: asks why, then shows one rider in full; closing forgets the values. */
@@ -72,21 +76,78 @@ export function UnbindDialog({ cardNo, onClose, onDone }: { cardNo: string; onCl
   );
 }
 
-/** 订单退款: a reason; the idempotency key is made when the dialog opens, so a retry never refunds twice. */
-export function RefundDialog({ order, onClose, onDone }: { order: { id: number; orderNo: string; amount: number }; onClose(): void; onDone(): void }) {
+/** An order as the refund shows it: the rider as the answer that listed it gave (masked), or none. */
+export interface RefundOrder {
+  id: number;
+  orderNo: string;
+  amount: number;
+  cardNo: string;
+  riderName?: string | null;
+  riderPhone: string | null;
+}
+
+/** 乘客 as the confirmation names them: masked again here, so no caller can show more. */
+const riderOf = (o: RefundOrder) => (o.riderPhone ? [o.riderName ? maskName(o.riderName) : null, maskPhone(o.riderPhone)].filter(Boolean).join(' ') : '不记名');
+
+/**
+ * 订单退款: the confirmation names the amount, the card and the rider (masked); a reason; above the
+ * server's refund rule (REFUND_PASSWORD_ABOVE) the operator's own password, checked and locked out
+ * as the unbind's is. The idempotency key is made when the dialog opens, so a retry never refunds
+ * twice. Should the rule not have arrived, the server's refusal under `pwd` shows the field.
+ */
+export function RefundDialog({ order, onClose, onDone }: { order: RefundOrder; onClose(): void; onDone(): void }) {
   const [key] = useState(() => crypto.randomUUID());
+  const rule = useApi(discount.discountOrderRefundRule);
+  const ruleAsks = !!rule.data && refundNeedsPassword(order.amount, rule.data);
   const form = useContractForm(discount.discountOrderRefund, {
-    initial: { reason: '' },
-    toInput: (v) => ({ body: { id: order.id, reason: v.reason, idempotencyKey: key } }),
+    initial: { reason: '', pwd: '' },
+    toInput: (v) => ({ body: { id: order.id, reason: v.reason, idempotencyKey: key, ...(v.pwd ? { pwd: v.pwd } : {}) } }),
+    check: (v) => (ruleAsks && !v.pwd ? { pwd: `退款金额超过 ${fenToYuan(rule.data?.passwordAbove)} 元，请输入您的登录密码` } : null),
     success: (r) => `订单 ${r.order.orderNo} 已退款 ${fenToYuan(r.refund.amount)} 元${r.replayed ? '（此前已办理）' : ''}`,
     // Wherever the order shows (the card view, the order list, its detail, totals and counts): the refund's tags.
     onSaved: onDone,
   });
   const { values, errors, set } = form;
+  // Once the server has asked (the rule had not arrived), the field stays while the password is typed.
+  const [serverAsked, setServerAsked] = useState(false);
+  const asks = ruleAsks || serverAsked || !!errors.pwd;
+  // A missing or wrong password: focus lands on it, selected, so the next keys retype it.
+  const pwdInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!errors.pwd) return;
+    setServerAsked(true);
+    pwdInput.current?.focus();
+    pwdInput.current?.select();
+  }, [errors.pwd]);
+  const amount = `${fenToYuan(order.amount)} 元`;
   return (
-    <Modal open title={`订单退款 · ${order.orderNo}`} onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} submitLabel={`退款 ${fenToYuan(order.amount)} 元`} />}>
+    <Modal open title={`订单退款 · ${order.orderNo}`} onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} submitLabel={`退款 ${amount}`} />}>
       <FormError>{errors['']}</FormError>
+      <div className="mb-4 rounded border border-amber-200 bg-amber-50 px-3 py-2">
+        <DetailList
+          termWidth="5rem"
+          items={[
+            { term: '退款金额', value: <strong className="tabular-nums text-red-700">{amount}</strong> },
+            { term: '卡号', value: <span className="tabular-nums">{order.cardNo}</span> },
+            { term: '乘客', value: <span className="tabular-nums">{riderOf(order)}</span> },
+          ]}
+        />
+      </div>
       <Field label="退款原因" required autoFocus maxLength={100} placeholder="如 乘客申请退款" value={values.reason} onChange={(e) => set('reason', e.target.value)} error={errors.reason} />
+      {asks && (
+        <Field
+          label="您的登录密码"
+          required
+          ref={pwdInput}
+          type="password"
+          autoComplete="current-password"
+          maxLength={128}
+          value={values.pwd}
+          onChange={(e) => set('pwd', e.target.value)}
+          error={errors.pwd}
+          hint={`${rule.data ? `金额超过 ${fenToYuan(rule.data.passwordAbove)} 元，` : ''}需验证登录密码；连续输错 5 次将锁定 30 分钟`}
+        />
+      )}
     </Modal>
   );
 }

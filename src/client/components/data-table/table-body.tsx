@@ -19,6 +19,8 @@ interface TableBodyProps<T> {
   cursor: RowCursor;
   selection: Selection<T>;
   cursorKey: RowKey | null | undefined;
+  /** Rows others changed a moment ago (the live console), by key as a string. */
+  changed: ReadonlyMap<string, unknown> | undefined;
   activateHint: string | ((row: T) => string | undefined) | undefined;
   onRowActivate: ((row: T) => void) | undefined;
   onRowKey(e: ReactKeyboardEvent<HTMLTableRowElement>, i: number, row: T): void;
@@ -56,9 +58,10 @@ function StateRow({ colSpan, className = '', role, children }: { colSpan: number
   );
 }
 
-function BodyRow<T>({ row, i, rowKey, offset, visible, cursor, selection, cursorKey, activateHint, onRowActivate, onRowKey }: TableBodyProps<T> & { row: T; i: number }) {
+function BodyRow<T>({ row, i, rowKey, offset, visible, cursor, selection, cursorKey, changed, activateHint, onRowActivate, onRowKey }: TableBodyProps<T> & { row: T; i: number }) {
   const key = rowKey(row);
   const picked = selection.isPicked(key);
+  const isChanged = !!changed?.has(String(key));
   return (
     <tr
       ref={(el) => {
@@ -73,7 +76,8 @@ function BodyRow<T>({ row, i, rowKey, offset, visible, cursor, selection, cursor
       }}
       onKeyDown={(e) => onRowKey(e, i, row)}
       onDoubleClick={onRowActivate ? () => onRowActivate(row) : undefined}
-      className={`border-t border-gray-100 hover:bg-gray-50 focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${picked ? 'bg-[#ecf5ff]' : ''} ${cursorKey != null && key === cursorKey ? 'bg-amber-50' : ''}`}
+      data-changed={isChanged || undefined}
+      className={`border-t border-gray-100 transition-colors duration-700 hover:bg-gray-50 ${isChanged ? 'bg-yellow-100' : ''} focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${picked ? 'bg-[#ecf5ff]' : ''} ${cursorKey != null && key === cursorKey ? 'bg-amber-50' : ''}`}
     >
       {selection.enabled && (
         <td className="w-8 px-3 py-2">

@@ -1,6 +1,6 @@
 import { type KeyboardEvent as ReactKeyboardEvent, type RefObject, useEffect, useRef } from 'react';
 import type { Page } from '../../../shared/api';
-import { MAIN_ID } from '../../lib/focus';
+import { MAIN_ID, dropEarlyTableKey, takeEarlyTableKey } from '../../lib/focus';
 import type { RowCursor } from './use-row-cursor';
 import type { RowKey, Selection } from './use-selection';
 
@@ -89,6 +89,11 @@ function useScreenKeys<T>({ active, rootRef, rows, current, focusRow, onRowActiv
   // Read by the document-level key listener without re-binding it on every render.
   const latest = useRef({ rows, onRowActivate });
   latest.current = { rows, onRowActivate };
+  // A j or k typed on the main region before this table could take it (its code or its rows were
+  // still coming) is applied once the rows are here.
+  useEffect(() => {
+    if (active && rows.length && takeEarlyTableKey()) focusRow(current);
+  }, [active, rows.length, current, focusRow]);
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
@@ -106,8 +111,10 @@ function useScreenKeys<T>({ active, rootRef, rows, current, focusRow, onRowActiv
         }
       } else if (!t || t === document.body || t.id === MAIN_ID) {
         // Focus rests on the main region after every navigation: the keys work from there at once.
-        if ((e.key === 'j' || e.key === 'k') && focusRow(current)) e.preventDefault();
-        else if (e.key === 'Enter') {
+        if ((e.key === 'j' || e.key === 'k') && focusRow(current)) {
+          e.preventDefault();
+          dropEarlyTableKey();
+        } else if (e.key === 'Enter') {
           const row = latest.current.rows[current];
           const activate = latest.current.onRowActivate;
           if (row && activate && focusRow(current)) {

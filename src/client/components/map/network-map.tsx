@@ -165,6 +165,7 @@ export function NetworkMap(props: NetworkMapProps) {
       edit.points.forEach(([lng, lat], i) => {
         const v = L.circleMarker([lat, lng], { radius: i === edit.selected ? 7 : 5, color: '#fff', weight: 2, fillColor: i === edit.selected ? '#d4380d' : THEME, fillOpacity: 1, bubblingMouseEvents: false }).addTo(g);
         v.bindTooltip(textBlock(`轨迹点 ${i + 1}`), { direction: 'top' });
+        offTabOrder(v);
         v.on('mousedown', () => {
           edit.onSelect(i);
           dragVertex(
@@ -191,6 +192,7 @@ export function NetworkMap(props: NetworkMapProps) {
       }).addTo(g);
       // An element, not the name: Leaflet writes a string tooltip as HTML, and names are typed by users.
       marker.bindTooltip(textBlock(pt.name), { direction: 'top', permanent: selected, className: 'text-xs' });
+      offTabOrder(marker);
       marker.on('click', () => latest.current.onSelect?.(pt.id));
       if (props.onMovePoint)
         marker.on('mousedown', () => {
@@ -225,6 +227,9 @@ export function NetworkMap(props: NetworkMapProps) {
   return (
     <div className={`flex flex-col gap-1 ${props.className ?? ''}`}>
       <div ref={host} role="application" aria-label={`${props.label}（地图，可用键盘操作）`} className="h-full min-h-72 w-full rounded border border-gray-200 !bg-[#f3f1ec] !font-sans focus-visible:outline-2 focus-visible:outline-[var(--theme)]" />
+      <p role="status" className="sr-only">
+        {selectedName(props)}
+      </p>
       <p className="text-xs text-gray-600">
         {MAP_KEYS.filter(([, what]) => (props.editPath ? true : !what.includes('轨迹点'))).map(([key, what]) => (
           <span key={key} className="mr-3 inline-block">
@@ -252,6 +257,24 @@ export function NetworkMap(props: NetworkMapProps) {
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/**
+ * The map is one Tab stop (and its zoom buttons): a marker is reached by `[` / `]` from there, and
+ * the one chosen is said in words below the map. Chromium would otherwise stop Tab on every
+ * clickable SVG shape, tens of unnamed stops between the table and what follows it.
+ */
+function offTabOrder(layer: L.Path) {
+  const el = layer.getElement();
+  if (!el) return;
+  el.setAttribute('tabindex', '-1');
+  el.setAttribute('aria-hidden', 'true');
+}
+
+/** The station chosen on the map, in words: the markers themselves are out of the Tab order. */
+function selectedName(p: NetworkMapProps): string {
+  const pt = p.points.find((x) => x.id === p.selectedId);
+  return pt ? `已选站点：${pt.name}` : '';
+}
 
 /**
  * Follows the pointer until it is released (anywhere: the release may happen off the map); the map

@@ -1,10 +1,11 @@
-import type { FormEvent, KeyboardEvent } from 'react';
+import { type FormEvent, type KeyboardEvent, useRef } from 'react';
 import { type Agreement, system } from '../../../shared/api';
 import { formatDateTime } from '../../../shared/domain/time';
 import { Button } from '../button';
 import { Field } from '../field';
 import { FormError, TextAreaField } from '../form-controls';
 import { ScreenSection } from '../screen-section';
+import { StaleNote } from '../stale-note';
 import { useNoAreaChosen } from '../../lib/current-user';
 import { useAllowed } from '../../lib/permission';
 import { useApi } from '../../lib/use-api';
@@ -50,10 +51,19 @@ export function AgreementPage({ code, title, defaultTitle }: AgreementPageProps)
 
 function AgreementForm({ agreement, code, title, defaultTitle }: AgreementPageProps & { agreement: Agreement | null }) {
   const canSave = useAllowed(system.agreementSave.permission);
+  // The row this form edits: the one it was opened on, or the one its own first save made. A row
+  // someone else made meanwhile (the list refetched) is not this form's: saving as new meets the
+  // duplicate refusal instead of overwriting it without a version.
+  const ownId = useRef(agreement?.id ?? null);
   const form = useContractForm(system.agreementSave, {
     initial: { title: agreement?.title ?? defaultTitle, content: agreement?.content ?? '' },
-    toInput: (v) => ({ body: { ...(agreement ? { id: agreement.id } : {}), code, title: v.title, content: v.content } }),
+    toInput: (v) => ({ body: { ...(ownId.current !== null ? { id: ownId.current } : {}), code, title: v.title, content: v.content } }),
     success: (saved) => `已保存协议「${saved.title}」`,
+    onSaved: (saved) => {
+      ownId.current = saved.id;
+    },
+    // Saved from the version it was opened on; another's save meanwhile shows beside the typed text.
+    stale: { version: agreement?.rowVersion, valuesOf: (a) => ({ title: a.title, content: a.content }) },
   });
   const { values, errors, set } = form;
   // Nothing stored and nothing to save: an empty form with a made-up title would mislead.
@@ -75,7 +85,7 @@ function AgreementForm({ agreement, code, title, defaultTitle }: AgreementPagePr
       {!agreement && <p className="mb-4 rounded bg-orange-50 px-3 py-2 text-sm text-orange-800">本区域还没有{title}{canSave ? '，保存后小程序即可显示。' : '。'}</p>}
       {!canSave && <p className="mb-4 rounded bg-gray-50 px-3 py-2 text-sm text-gray-700">只读：只有区域管理员可以修改协议。</p>}
       <fieldset disabled={form.busy} className="contents">
-        <Field label="标题" required autoFocus={canSave} readOnly={!canSave} maxLength={100} value={values.title} onChange={(e) => set('title', e.target.value)} error={errors.title} />
+        <Field label="标题" required readOnly={!canSave} maxLength={100} value={values.title} onChange={(e) => set('title', e.target.value)} error={errors.title} note={<StaleNote form={form} field="title" />} />
         <TextAreaField
           label="内容"
           required
@@ -86,6 +96,7 @@ function AgreementForm({ agreement, code, title, defaultTitle }: AgreementPagePr
           onChange={(e) => set('content', e.target.value)}
           error={errors.content}
           hint={`${values.content.length} / 50000 字${canSave ? '；按 Ctrl+S 保存' : ''}`}
+          note={<StaleNote form={form} field="content" show={(v) => (v.length > 80 ? `${v.slice(0, 80)}…` : v)} />}
         />
       </fieldset>
       <div className="flex items-center justify-end gap-3">

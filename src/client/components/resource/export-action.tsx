@@ -10,6 +10,7 @@ import { useScreenAction } from '../../lib/screen-action';
 import { addTask, announceQueued } from '../../lib/task-stream';
 import { toast } from '../../lib/toast';
 import { Button } from '../button';
+import type { ListRefusal } from './resource-list';
 
 export interface ExportDecl<E extends Endpoint> {
   /** The palette's `?action=` that runs it on the screen (the page's declared action). */
@@ -23,6 +24,11 @@ export interface ExportDecl<E extends Endpoint> {
   filters: FiltersOf<E>;
   /** A direct file: the name it is saved under (before its time) and the toast once saved. */
   file?: { name: string; done: string };
+  /**
+   * The list's refusal of these filters (its `guard`, a range too long): the button is disabled and
+   * the palette's `?action=export` says the refusal and sends nothing.
+   */
+  refusal?: ListRefusal | null;
 }
 
 const inputOf = <E extends Endpoint>(endpoint: E, filters: FiltersOf<E>): CallInput => (endpoint.bodyFormOf ? { body: filters } : { query: filters });
@@ -53,6 +59,10 @@ export function useExportAction<E extends Endpoint>(decl: ExportDecl<E>) {
   const running = useRef(false);
   const run = async (): Promise<void> => {
     if (running.current) return;
+    if (decl.refusal) {
+      toast.error(`无法导出：${decl.refusal.message}`);
+      return;
+    }
     running.current = true;
     setBusy(true);
     try {
@@ -66,7 +76,7 @@ export function useExportAction<E extends Endpoint>(decl: ExportDecl<E>) {
     }
   };
   useScreenAction(decl.on, () => void run());
-  return { busy, run, task: !decl.endpoint.file };
+  return { busy, run, task: !decl.endpoint.file, refused: !!decl.refusal };
 }
 
 export type ExportAction = ReturnType<typeof useExportAction>;
@@ -74,7 +84,7 @@ export type ExportAction = ReturnType<typeof useExportAction>;
 /** The toolbar's 导出 button of an export action. */
 export function ExportButton({ action, label = '导出 Excel', disabled = false, title }: { action: ExportAction; label?: string; disabled?: boolean; title?: string }) {
   return (
-    <Button className="h-8" disabled={disabled || action.busy} onClick={() => void action.run()} title={title}>
+    <Button className="h-8" disabled={disabled || action.busy || action.refused} onClick={() => void action.run()} title={title}>
       {action.busy ? (action.task ? '提交中…' : '导出中…') : label}
     </Button>
   );

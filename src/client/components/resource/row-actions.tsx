@@ -1,88 +1,32 @@
 import { type ReactNode, useContext, useEffect, useRef, useState } from 'react';
-import { type Endpoint, type Permission, isAllowed } from '../../../shared/api';
+import { useLocation } from 'wouter';
+import { isAllowed } from '../../../shared/api';
+import { useCurrentUser } from '../../lib/current-user';
+import { newestOwn, rememberOwn } from '../../lib/own-versions';
 import { GrantsContext } from '../../lib/permission';
-import { api } from '../../lib/api-client';
-import type { CallInput } from '../../lib/http';
 import { useRevalidate } from '../../lib/revalidate';
+import { useScreenActions } from '../../lib/screen-action';
+import { toast } from '../../lib/toast';
 import { Button } from '../button';
 import { ConfirmDialog } from '../confirm-dialog';
-import { toast } from '../../lib/toast';
+import {
+  type CallAction,
+  type DialogsOf,
+  type Resource,
+  type ResourceAction,
+  type RowAction,
+  type Who,
+  isCall,
+  isDialog,
+  isGo,
+  takeHandedRow,
+  textOf,
+} from './row-action';
+
+export { type CallAction, type OpenAction, type RowAction, callAction } from './row-action';
 
 /** Keys the table itself uses on a row: an action may not take them. */
 export const TABLE_KEYS = new Set(['j', 'k', 'x', ' ', 'enter', 'escape', 'home', 'end', 'pageup', 'pagedown', '/']);
-
-type Text<R> = string | ((row: R) => string);
-const textOf = <R,>(t: Text<R>, row: R) => (typeof t === 'function' ? t(row) : t);
-
-interface ActionBase<R> {
-  id: string;
-  label: Text<R>;
-  /** The screen reader's name and Enter's hint when the button says it shorter (查看实名 → 查看实名信息). */
-  fullLabel?: Text<R>;
-  /** One key on the focused row (shown on the button and in its title); never j, k, x or Space. */
-  hotkey?: string;
-  /** Who may: the contract's declaration, the same rule the server enforces. */
-  permission: Permission;
-  /** Rows it applies to (an account may not disable itself). */
-  when?(row: R): boolean;
-  danger?: boolean | ((row: R) => boolean);
-  /** Enter and a double click on the row do this one. */
-  primary?: boolean;
-}
-
-/** An action that opens the page's own dialog (编辑, 详情). */
-export interface OpenAction<R> extends ActionBase<R> {
-  open(row: R): void;
-}
-
-export interface Confirm<R> {
-  title: Text<R>;
-  /** Names the record (and its district) and says what follows. */
-  body(row: R): ReactNode;
-  confirmLabel?: Text<R>;
-  /** 作废, 删除, 合并: focus starts on 取消 (ConfirmDialog). */
-  irreversible?: boolean;
-  /**
-   * Close on the server's refusal too: when asking again would get the same answer (a version
-   * without lines), the refusal toast is the end of it. Unset, the dialog stays for another try.
-   */
-  closeOnRefusal?: boolean;
-}
-
-/** An action that is one call: asked first when it cannot be undone, or offering 撤销 when it can. */
-export interface CallAction<R> extends ActionBase<R> {
-  /** What the call changes: its tags decide which reads refetch. */
-  endpoint: Endpoint;
-  run(row: R): Promise<unknown>;
-  /** The success toast. */
-  done(row: R): string;
-  confirm?: Confirm<R>;
-  /** The way back: a toast with 撤销 (and Ctrl+Z) for 10 s. */
-  undo?: { endpoint: Endpoint; run(row: R): Promise<unknown>; done(row: R): string };
-  /** Offered in the bulk bar for the selected rows, each in turn. */
-  bulk?: boolean;
-}
-
-export type RowAction<R> = OpenAction<R> | CallAction<R>;
-
-const isCall = <R,>(a: RowAction<R>): a is CallAction<R> => 'run' in a;
-
-/** A call action whose input is checked against its endpoint's schemas at compile time. */
-export function callAction<R, E extends Endpoint>(def: Omit<CallAction<R>, 'run' | 'endpoint' | 'undo'> & {
-  endpoint: E;
-  input(row: R): CallInput<E>;
-  /** The call that takes it back: the same endpoint with the old values, unless another is named. */
-  undo?: { input(row: R): CallInput<E>; done(row: R): string };
-}): CallAction<R> {
-  const { input, undo, ...rest } = def;
-  // A generic E leaves call's rest-parameter form unresolved; the input is CallInput<E> all the same.
-  const send = (row: R, make: (row: R) => CallInput<E>) => (api.call as (e: E, i: CallInput<E>) => Promise<unknown>)(def.endpoint, make(row));
-  return {
-    ...rest,
-    run: (row) => send(row, input),
-    undo: undo ? { endpoint: def.endpoint, run: (row) => send(row, undo.input), done: undo.done } : undefined,
-  };
-}
 
 export const UNDO_MS = 10_000;
 
@@ -114,6 +58,131 @@ function useUndoKey() {
   }, []);
 }
 
+/** What a question says. */
+interface Question {
+  title: string;
+  confirmLabel: string;
+  danger: boolean;
+  irreversible?: boolean;
+  closeOnRefusal?: boolean;
+  body: ReactNode;
+}
+
+/**
+ * A question on screen: the action asked (by id) about its rows. Its texts, and the call confirmed
+ * with its toast, come from the action's current declaration when the runner is given one (a
+ * table's useRowActions), not from the one the key pressed: a name still loading then (a sub-line's
+ * district) appears when it arrives, as it would in a page's own dialog.
+ */
+interface Asking {
+  id: string;
+  question(current: CallAction<never> | undefined): Question;
+  go(current: CallAction<never> | undefined): Promise<boolean>;
+}
+
+const dangerOf = <R,>(a: { danger?: boolean | ((row: R) => boolean) }, row: R) => (typeof a.danger === 'function' ? a.danger(row) : !!a.danger);
+
+/**
+ * What runs a call action, wherever it was chosen (a row's button, its hotkey, the bulk bar, the
+ * palette under a record): busy state, the question naming the record, the success toast, 撤销 with
+ * Ctrl+Z, and the refetch of what changed. Render `dialog` once. `current`: the actions as this
+ * render declares them, which a question on screen reads (Asking).
+ */
+export function useActionRunner(current: readonly RowAction<never>[] = []) {
+  const revalidate = useRevalidate();
+  const [asking, setAsking] = useState<Asking | null>(null);
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
+  useUndoKey();
+
+  const run = async <R,>(action: CallAction<R>, rows: readonly R[]): Promise<boolean> => {
+    if (busyRef.current) return false;
+    busyRef.current = true;
+    setBusy(true);
+    let ok = 0;
+    try {
+      for (const row of rows) {
+        const answer = await action.run(row);
+        rememberOwn(action.endpoint, answer);
+        ok++;
+        if (action.undo && rows.length === 1) {
+          const undo = action.undo;
+          offerUndo(action.done(row), () => {
+            // From the version the change made, or one this console's own saves made since.
+            void undo.run(row, newestOwn(action.endpoint, answer)).then((back) => {
+              rememberOwn(undo.endpoint, back);
+              toast.success(undo.done(row));
+              void revalidate(undo.endpoint);
+            }, () => undefined);
+          });
+        } else if (rows.length === 1) toast.success(action.done(row));
+      }
+      if (rows.length > 1) toast.success(`${textOf(action.label, rows[0]!)}：已完成 ${ok} 项`);
+      return true;
+    } catch {
+      // The HTTP client has shown the refusal; a dialog stays open for another try or Esc.
+      if (ok && rows.length > 1) toast.info(`已完成 ${ok} 项，其余未处理`);
+      return false;
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+      if (ok) void revalidate(action.endpoint);
+    }
+  };
+
+  /** Asks first, naming the record (or listing the rows of a bulk run). */
+  const ask = <R,>(action: CallAction<R>, rows: readonly R[], rowName: (row: R) => string) => {
+    const first = rows[0];
+    const confirm = action.confirm;
+    if (first === undefined || !confirm) return;
+    const questionOf = (a: CallAction<R>): Question => {
+      const c = a.confirm ?? confirm;
+      const label = textOf(a.label, first);
+      return {
+        title: rows.length > 1 ? `${textOf(c.title, first)}（${rows.length} 项）` : textOf(c.title, first),
+        confirmLabel: c.confirmLabel ? textOf(c.confirmLabel, first) : label,
+        danger: dangerOf(a, first),
+        irreversible: c.irreversible,
+        closeOnRefusal: c.closeOnRefusal,
+        body: rows.length > 1 ? <p>将对所选 {rows.length} 项执行「{label}」：{rows.map(rowName).join('、')}</p> : c.body(first),
+      };
+    };
+    // The current declaration is the same action of the same page, so of the same row type.
+    const latest = (now: CallAction<never> | undefined) => (now as CallAction<R> | undefined) ?? action;
+    setAsking({ id: action.id, question: (now) => questionOf(latest(now)), go: (now) => run(latest(now), rows) });
+  };
+
+  /** One row: asked first when the action declares a question, else run at once. */
+  const start = <R,>(action: CallAction<R>, row: R, rowName: (row: R) => string) => {
+    if (action.confirm) ask(action, [row], rowName);
+    else void run(action, [row]);
+  };
+
+  const now = asking ? current.filter(isCall).find((a) => a.id === asking.id) : undefined;
+  const question = asking?.question(now);
+  const dialog =
+    asking && question ? (
+      <ConfirmDialog
+        open
+        title={question.title}
+        confirmLabel={question.confirmLabel}
+        danger={question.danger}
+        irreversible={question.irreversible}
+        busy={busy}
+        onConfirm={() => void asking.go(now).then((done) => (done || question.closeOnRefusal) && setAsking(null))}
+        onClose={() => setAsking(null)}
+      >
+        {question.body}
+      </ConfirmDialog>
+    ) : null;
+  return { run, ask, start, busy, dialog };
+}
+
+/** The signed-in account, for an action's `when` (nobody disables themselves). */
+export function useWho(): Who {
+  return { login: useCurrentUser().data?.login ?? '' };
+}
+
 export interface RowActions<R> {
   /** The actions this account may use on this row. */
   of(row: R): RowAction<R>[];
@@ -134,60 +203,23 @@ export interface RowActions<R> {
 /**
  * Row actions declared once: the table's 操作 buttons, the focused row's hotkeys, Enter, the bulk
  * bar and the palette all trigger the same declaration. Busy state, confirmation, the success toast,
- * 撤销 and the refetch of what changed belong here, not to the page.
+ * 撤销 and the refetch of what changed belong to the runner, not to the page.
  */
 export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row: R) => string): RowActions<R> {
   const grants = useContext(GrantsContext);
-  const revalidate = useRevalidate();
-  const [asking, setAsking] = useState<{ action: CallAction<R>; rows: readonly R[] } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const busyRef = useRef(false);
-  useUndoKey();
+  const who = useWho();
+  const runner = useActionRunner(actions);
   const allowed = actions.filter((a) => isAllowed(a.permission, grants));
   for (const a of allowed) if (a.hotkey && TABLE_KEYS.has(a.hotkey.toLowerCase())) throw new Error(`row action ${a.id}: ${a.hotkey} is the table's own key`);
-  const of = (row: R) => allowed.filter((a) => !a.when || a.when(row));
+  const applies = (a: RowAction<R>, row: R) => !a.when || a.when(row, who);
+  const of = (row: R) => allowed.filter((a) => applies(a, row));
 
-  const run = async (action: CallAction<R>, rows: readonly R[]): Promise<boolean> => {
-    if (busyRef.current) return false;
-    busyRef.current = true;
-    setBusy(true);
-    let ok = 0;
-    try {
-      for (const row of rows) {
-        await action.run(row);
-        ok++;
-        if (action.undo && rows.length === 1) {
-          const undo = action.undo;
-          offerUndo(action.done(row), () => {
-            void undo.run(row).then(() => {
-              toast.success(undo.done(row));
-              void revalidate(undo.endpoint);
-            }, () => undefined);
-          });
-        } else if (rows.length === 1) toast.success(action.done(row));
-      }
-      if (rows.length > 1) toast.success(`${textOf(action.label, rows[0]!)}：已完成 ${ok} 项`);
-      return true;
-    } catch {
-      // The HTTP client has shown the refusal; a dialog stays open for another try or Esc.
-      if (ok && rows.length > 1) toast.info(`已完成 ${ok} 项，其余未处理`);
-      return false;
-    } finally {
-      busyRef.current = false;
-      setBusy(false);
-      if (ok) void revalidate(action.endpoint);
-    }
-  };
-
-  const trigger = (action: RowAction<R>, row: R) => {
-    if (!isCall(action)) return action.open(row);
-    if (action.confirm) setAsking({ action, rows: [row] });
-    else void run(action, [row]);
-  };
+  const [, navigate] = useLocation();
+  const trigger = (action: RowAction<R>, row: R) => (isCall(action) ? runner.start(action, row, rowName) : isGo(action) ? navigate(action.to(row)) : action.open(row));
 
   const label = (a: RowAction<R>, row: R) => textOf(a.label, row);
   const fullLabel = (a: RowAction<R>, row: R) => textOf(a.fullLabel ?? a.label, row);
-  const danger = (a: RowAction<R>, row: R) => (typeof a.danger === 'function' ? a.danger(row) : !!a.danger);
+  const spoken = (a: RowAction<R>, row: R) => (a.spoken ? a.spoken(row, rowName(row)) : `${fullLabel(a, row)} ${rowName(row)}`);
   const buttons = (row: R) => (
     <span className="flex gap-1">
       {of(row).map((a) => (
@@ -195,8 +227,8 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
           key={a.id}
           variant="text"
           onClick={() => trigger(a, row)}
-          className={danger(a, row) ? '!text-red-600' : ''}
-          aria-label={`${fullLabel(a, row)} ${rowName(row)}`}
+          className={dangerOf(a, row) ? '!text-red-600' : ''}
+          aria-label={spoken(a, row)}
           aria-keyshortcuts={a.hotkey}
           aria-haspopup={isCall(a) && a.confirm ? 'dialog' : undefined}
           title={a.hotkey ? `${label(a, row)}（${a.hotkey}）` : undefined}
@@ -209,9 +241,6 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
 
   const primaryAction = allowed.find((a) => a.primary);
   const bulkActions = allowed.filter((a): a is CallAction<R> => isCall(a) && !!a.bulk);
-  const pending = asking;
-  const first = pending?.rows[0];
-  const confirm = pending?.action.confirm;
   return {
     of,
     trigger,
@@ -222,20 +251,20 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
       trigger(a, row);
       return true;
     },
-    primary: primaryAction ? (row) => (!primaryAction.when || primaryAction.when(row)) && trigger(primaryAction, row) : undefined,
-    primaryHint: primaryAction ? (row) => (!primaryAction.when || primaryAction.when(row) ? `按 Enter ${fullLabel(primaryAction, row)}` : undefined) : undefined,
+    primary: primaryAction ? (row) => applies(primaryAction, row) && trigger(primaryAction, row) : undefined,
+    primaryHint: primaryAction ? (row) => (applies(primaryAction, row) ? `按 Enter ${fullLabel(primaryAction, row)}` : undefined) : undefined,
     bulk: bulkActions.length
       ? (rows, clear) =>
           bulkActions.map((a) => {
-            const fit = rows.filter((r) => !a.when || a.when(r));
+            const fit = rows.filter((r) => applies(a, r));
             return (
               <Button
                 key={a.id}
                 className="h-8"
-                disabled={!fit.length || busy}
+                disabled={!fit.length || runner.busy}
                 onClick={() => {
-                  if (a.confirm) setAsking({ action: a, rows: fit });
-                  else void run(a, fit).then((done) => done && clear());
+                  if (a.confirm) runner.ask(a, fit, rowName);
+                  else void runner.run(a, fit).then((done) => done && clear());
                 }}
               >
                 {`${fit[0] ? label(a, fit[0]) : a.id}（${fit.length}）`}
@@ -243,21 +272,50 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
             );
           })
       : null,
-    dialog:
-      pending && first && confirm ? (
-        <ConfirmDialog
-          open
-          title={pending.rows.length > 1 ? `${textOf(confirm.title, first)}（${pending.rows.length} 项）` : textOf(confirm.title, first)}
-          confirmLabel={confirm.confirmLabel ? textOf(confirm.confirmLabel, first) : label(pending.action, first)}
-          danger={danger(pending.action, first)}
-          irreversible={confirm.irreversible}
-          busy={busy}
-          onConfirm={() => void run(pending.action, pending.rows).then((done) => (done || confirm.closeOnRefusal) && setAsking(null))}
-          onClose={() => setAsking(null)}
-        >
-          {pending.rows.length > 1 ? <p>将对所选 {pending.rows.length} 项执行「{label(pending.action, first)}」：{pending.rows.map(rowName).join('、')}</p> : confirm.body(first)}
-        </ConfirmDialog>
-      ) : null,
+    dialog: runner.dialog,
     any: allowed.length > 0,
   };
+}
+
+/**
+ * A resource's declared actions on its page: the same as useRowActions, with each dialog action
+ * running the page's handler for it (`handlers`, one per page action the resource opens). The
+ * page's address for it (`?action=edit&id=…`, where the palette lands) runs the same handler, with
+ * the row the palette handed over, else the row on the list's page (`rows`), else `find(id)`.
+ */
+export function useResourceActions<R, A extends readonly ResourceAction<R>[]>(
+  resource: Resource<R, A>,
+  handlers: Readonly<Record<DialogsOf<A>, (row: R) => void>>,
+  opts: { rows?: readonly R[] } = {},
+): RowActions<R> {
+  const grants = useContext(GrantsContext);
+  const who = useWho();
+  const handlerOf = (name: string) => (handlers as Readonly<Record<string, (row: R) => void>>)[name];
+  const actions: RowAction<R>[] = resource.actions.map((a) => {
+    if (!isDialog(a)) return a;
+    const handler = handlerOf(a.opens[2]);
+    if (!handler) throw new Error(`row action ${a.id}: the page gives no handler for ${a.opens[2]}`);
+    return { ...a, open: handler };
+  });
+  const dialogs = resource.actions.filter(isDialog);
+  useScreenActions(
+    dialogs.map((a) => a.opens[2]),
+    (name, args) => {
+      const id = args.get('id') ?? '';
+      const action = dialogs.find((a) => a.opens[2] === name);
+      // Handed for this very page action (module, page, action) and id: the row is this resource's.
+      const known = (action && (takeHandedRow(action.opens, id) as R | undefined)) ?? opts.rows?.find((r) => String(resource.id(r)) === id);
+      const found = known !== undefined ? Promise.resolve(known) : (resource.find?.(id) ?? Promise.resolve(undefined)).catch(() => undefined);
+      void found.then((row) => {
+        // The same rule as the button: the account may, and the action applies to the row as it is now.
+        if (row === undefined || !action || !isAllowed(action.permission, grants) || (action.when && !action.when(row, who))) {
+          toast.error('记录不存在，或当前不能执行该操作');
+          return;
+        }
+        handlerOf(name)?.(row);
+      });
+    },
+    ['id'],
+  );
+  return useRowActions(actions, resource.name);
 }

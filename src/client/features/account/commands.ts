@@ -2,10 +2,12 @@ import { type StaffUser, account, system } from '../../../shared/api';
 import { formatDateTime } from '../../../shared/domain/time';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
+import { recordActions } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
 import { holdsPersonalNumber, maskPhone } from '../../../shared/domain/mask';
 import { pagePath } from '../../../shared/modules';
 import { staffKeyword } from './staff-keyword';
+import { userActions } from './user-actions';
 
 /** The datetime-local value (Shanghai wall time) as the ISO the contract expects. */
 const shanghaiIso = (local: string) => (local ? `${local.length === 16 ? `${local}:00` : local}+08:00` : undefined);
@@ -64,6 +66,7 @@ const staffRecord = (u: StaffUser) => ({
   subtitle: [u.groupName, u.districtName, u.activated ? null : '已禁用'].filter(Boolean).join(' · '),
   keywords: [u.login, u.phone ?? ''],
   path: pagePath('user', 'user-list', { query: { keyword: u.login } }),
+  actions: recordActions(userActions, u),
 });
 
 export const accountSources: EntitySource[] = [

@@ -4,7 +4,6 @@ import { useApi } from '../../lib/use-api';
 
 export const useLines = (query: QueryOf<typeof busLine.busLineList>) => useApi(busLine.busLineList, { query });
 export const useLineInfo = (id: number | null) => useApi(busLine.busLineInfoCall, id ? { query: { id } } : null);
-export const useSubLines = (query: QueryOf<typeof busLine.busLineDetailList>) => useApi(busLine.busLineDetailList, { query });
 export const useSubLineInfo = (id: number | null) => useApi(busLine.busLineDetailInfo, id ? { query: { id } } : null);
 /** Every station of the line's district not yet on the direction: the stop picker's choices. */
 export const useStationsOffLine = (lineId: number | null, direction: 0 | 1) =>

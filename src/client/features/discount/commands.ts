@@ -2,7 +2,10 @@ import { discount } from '../../../shared/api';
 import { ticketTypeLabel } from '../../../shared/api/card';
 import { fenToYuan } from '../../../shared/domain/money';
 import { pagePath } from '../../../shared/modules';
+import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
+import { recordActions } from '../../components/resource/row-action';
+import { orderActions, orderListPath } from './order-actions';
 import { toast } from '../../lib/toast';
 import { api } from '../../lib/api-client';
 import { queryText } from '../../lib/http';
@@ -77,5 +80,19 @@ export const discountCommands: Command[] = [
     permission: discount.downloadOrder.permission,
     page: pagePath('specialCode', 'special-code-list'),
     run: (ctx) => ctx.navigate(pagePath('specialCode', 'special-code-list', { action: 'export' })),
+  },
+];
+
+/**
+ * A typed or pasted order number (`DC2026…`) is offered as the order, with its actions (退款, Alt+T)
+ * under it: 特殊码列表 filtered to it, where the refund opens for it.
+ */
+export const discountSources: EntitySource[] = [
+  {
+    id: 'orders',
+    group: '订单',
+    permission: discount.discountOrderPage.permission,
+    page: pagePath('specialCode', 'special-code-list'),
+    lookup: (s) => (s.kind === 'order' ? { key: `order:${s.value}`, title: `订单 ${s.value}`, path: orderListPath(s.value), actions: recordActions(orderActions, { orderNo: s.value }) } : null),
   },
 ];

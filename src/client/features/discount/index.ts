@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { discountCommands } from './commands';
+import { discountCommands, discountSources } from './commands';
 
 /** 特殊码管理 (module `specialCode`): discount-card products, their orders, counts and refunds. */
 export const discountFeature = defineFeature({
@@ -12,5 +12,5 @@ export const discountFeature = defineFeature({
     SpecialCodeAgreement: lazy(() => import('./pages/special-code-agreement-page').then((m) => ({ default: m.SpecialCodeAgreementPage }))),
   },
   commands: discountCommands,
-  sources: [],
+  sources: discountSources,
 });

@@ -1,12 +1,14 @@
 import { card } from '../../../shared/api';
 import { CARD_NO, cardCategoryLabel, cardStateLabel } from '../../../shared/api/card';
 import { CARD_VIEW, type CardViewAction, cardViewPath } from '../../business/desk/card-no-link';
-import type { EntityRecord, EntitySource } from '../../commands/entity-source';
+import { type EntityRecord, type EntitySource, RIDER_QUERY_MIN } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
 import { maskCitizenId, maskPhone } from '../../../shared/domain/mask';
 import { pagePath } from '../../../shared/modules';
 import { api } from '../../lib/api-client';
 import { handOff } from '../../business/desk/lookup-handoff';
+import { recordActions } from '../../components/resource/row-action';
+import { cardActions } from './card-actions';
 import { cardViewScreen } from './card-view-chunk';
 
 
@@ -90,7 +92,7 @@ export const riderSources: EntitySource[] = [
     takesNumbers: true,
     lookup(s): EntityRecord | null {
       if (s.kind === 'card' || s.kind === 'citizen-id' || s.kind === 'phone') void cardViewScreen.preload();
-      if (s.kind === 'card' && CARD_NO.test(s.value)) return { key: `card:${s.value}`, title: `查询卡片 ${s.value}`, path: cardViewPath(s.value) };
+      if (s.kind === 'card' && CARD_NO.test(s.value)) return { key: `card:${s.value}`, title: `查询卡片 ${s.value}`, path: cardViewPath(s.value), actions: recordActions(cardActions, { cardNo: s.value }) };
       // Keys and titles are kept in the recents (local storage): masked, never the whole number.
       if (s.kind === 'citizen-id') return { key: `citizen:${maskCitizenId(s.value)}`, title: `按身份证号查询 ${maskCitizenId(s.value)}`, path: CARD_VIEW, onOpen: () => handOff(s.value) };
       if (s.kind === 'phone') return { key: `phone:${maskPhone(s.value)}`, title: `按手机号查询 ${maskPhone(s.value)}`, path: CARD_VIEW, onOpen: () => handOff(s.value) };
@@ -98,10 +100,16 @@ export const riderSources: EntitySource[] = [
     },
     async query(q) {
       const v = q.replace(/[\s-]/g, '');
-      if (v.length < 4) return [];
+      if (v.length < RIDER_QUERY_MIN) return [];
       const res = await api.call(card.cardLookup, { body: { q: v } }, { silent: true });
       return [
-        ...res.cards.map((c) => ({ key: `card:${c.cardNo}`, title: c.cardNo, subtitle: `${cardLabel(c)}${c.holder ? ` · ${c.holder.name ?? ''} ${c.holder.phone}` : ''}`, path: cardViewPath(c.cardNo) })),
+        ...res.cards.map((c) => ({
+          key: `card:${c.cardNo}`,
+          title: c.cardNo,
+          subtitle: `${cardLabel(c)}${c.holder ? ` · ${c.holder.name ?? ''} ${c.holder.phone}` : ''}`,
+          path: cardViewPath(c.cardNo),
+          actions: recordActions(cardActions, { cardNo: c.cardNo }),
+        })),
         ...res.riders.map((r) => ({ key: `rider:${r.id}`, title: `${r.name ?? '未实名'} ${r.phone}`, subtitle: `${r.cards} 张卡 · ${r.districtName ?? ''}`, path: CARD_VIEW, onOpen: () => handOff(v) })),
       ];
     },

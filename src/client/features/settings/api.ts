@@ -1,8 +1,6 @@
-import { type QueryOf, system } from '../../../shared/api';
+import { system } from '../../../shared/api';
 import { useApi } from '../../lib/use-api';
 
-export const useDistrictPage = (query: QueryOf<typeof system.districtPage>) => useApi(system.districtPage, { query });
 /** The area list as the area selector reads it (spec §7: page 0, size 1000): one cache entry for both. */
 export const useAllDistricts = () => useApi(system.districtPage, { query: { page: 0, size: 1000 } });
-export const useAgreements = (code: string) => useApi(system.agreementList, { query: code ? { code } : {} });
 export { useCurrentUser, useNoAreaChosen } from '../../lib/current-user';

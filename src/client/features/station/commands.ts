@@ -1,8 +1,10 @@
-import { station } from '../../../shared/api';
+import { type Station, station } from '../../../shared/api';
 import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
+import { recordActions } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
+import { stationActions } from './station-actions';
 
 /** The area's stations as palette choices, searchable by pinyin and initials. */
 const stationOptions = async () => {
@@ -60,13 +62,15 @@ export const stationCommands: Command[] = [
     page: pagePath('station', 'gps-sort'),
     run: (ctx) => ctx.navigate(pagePath('station', 'gps-sort')),
   },
-]; 
+];
 
-const stationRecord = (s: { id: number; name: string; districtName: string | null; state: number }) => ({
+/** A station as a `#` record: Enter opens 站点 filtered by its name; Tab its row actions (停用, 编辑). */
+const stationRecord = (s: Station) => ({
   key: `station:${s.id}`,
   title: s.name,
   subtitle: [s.districtName, s.state ? null : '停用'].filter(Boolean).join(' · '),
   path: pagePath('station', 'station', { query: { name: s.name } }),
+  actions: recordActions(stationActions, s),
 });
 
 export const stationSources: EntitySource[] = [

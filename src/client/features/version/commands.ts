@@ -4,9 +4,11 @@ import { parseTypedDateTime } from '../../../shared/domain/time';
 import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
+import { handRow, recordActions } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
 import { queryText } from '../../lib/http';
 import { toast } from '../../lib/toast';
+import { versionActions } from './version-actions';
 import { versionTitle } from './version-title';
 
 /** The area's versions in the given statuses, as palette choices. */
@@ -17,7 +19,7 @@ const versionsIn = (...statuses: VersionStatus[]) => async () => {
 const passedVersions = versionsIn(2);
 
 /** 提交审核 and 退回 from the palette (each undoes the other): the same calls, refusals and toasts as the buttons. */
-function statusCommand(id: string, title: string, from: VersionStatus[], to: 0 | 1, done: string, keywords: string[]): Command {
+function statusCommand(id: string, title: string, from: 0 | 1, to: 0 | 1, done: string, keywords: string[]): Command {
   return {
     id,
     title,
@@ -25,10 +27,11 @@ function statusCommand(id: string, title: string, from: VersionStatus[], to: 0 |
     keywords,
     permission: lineVersion.versionUpdateStatus.permission,
     page: pagePath('version', 'version'),
-    args: [{ name: 'id', label: `选择${from.map(VERSION_STATE.label).join('或')}的版本`, kind: 'choice', options: versionsIn(...from) }],
+    args: [{ name: 'id', label: `选择${VERSION_STATE.label(from)}的版本`, kind: 'choice', options: versionsIn(from) }],
     run: (ctx, a) => {
       api
-        .call(lineVersion.versionUpdateStatus, { body: { id: Number(a.id), status: to } })
+        // Chosen among the versions in `from`: one moved since is refused as stale.
+        .call(lineVersion.versionUpdateStatus, { body: { id: Number(a.id), status: to, fromStatus: from } })
         .then((v) => {
           toast.success(`版本${versionTitle(v)}已${done}`);
           ctx.navigate(pagePath('version', 'version', { query: { status: to } }));
@@ -67,9 +70,9 @@ export const versionCommands: Command[] = [
     page: pagePath('version', 'version'),
     run: (ctx) => ctx.navigate(pagePath('version', 'version', { action: 'add' })),
   },
-  statusCommand('version.submit', '提交版本审核', [0], 1, '提交审核', ['提交', 'submit', 'tijiao']),
+  statusCommand('version.submit', '提交版本审核', 0, 1, '提交审核', ['提交', 'submit', 'tijiao']),
   askingCommand('version.pass', '审核通过版本', [1], 'pass', ['审核', 'pass', 'shenhe']),
-  statusCommand('version.return', '退回版本（改回开放编辑）', [1], 0, '退回', ['退回', 'return']),
+  statusCommand('version.return', '退回版本（改回开放编辑）', 1, 0, '退回', ['退回', 'return']),
   askingCommand('version.void', '作废版本', [0, 1, 2], 'void', ['作废', '删除', 'void']),
   {
     id: 'version.diff',
@@ -112,7 +115,10 @@ export const versionCommands: Command[] = [
   },
 ];
 
-/** The area's versions as `#` records (pinyin: chunji → 2027 春季线网): Enter opens the diff against online. */
+/**
+ * The area's versions as `#` records (pinyin: chunji → 2027 春季线网): Enter opens the diff against
+ * online (the row handed over, so the page need not look it up); Tab the version's row actions.
+ */
 export const versionSources: EntitySource[] = [
   {
     id: 'versions',
@@ -127,6 +133,8 @@ export const versionSources: EntitySource[] = [
         title: v.name,
         subtitle: [VERSION_STATE.label(v.status), v.districtName].filter(Boolean).join(' · '),
         path: v.status === 3 ? pagePath('version', 'version', { query: { status: 3 } }) : pagePath('version', 'version', { action: 'diff', query: { id: v.id } }),
+        onOpen: v.status === 3 ? undefined : () => handRow(['version', 'version', 'diff'], v.id, v),
+        actions: recordActions(versionActions, v),
       }));
     },
   },

@@ -20,5 +20,11 @@ export const DISTRICTS: ReadonlyArray<{ name: string; code: string; lat: number;
   { name: '崇明区', code: '310151', lat: 31.6229, lon: 121.3973 },
 ];
 
+/**
+ * The demo city's first `count` districts with the ids the seed gives them (1, 2, …), written
+ * explicitly: plans made before the database exists (db/seed/ahead.ts) refer to them.
+ */
+export const demoDistricts = (count: number) => DISTRICTS.slice(0, count).map((d, i) => ({ ...d, id: i + 1, sort: i + 1 }));
+
 export const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '黄', '赵', '吴', '周', '徐', '孙', '马', '朱', '胡', '郭', '何', '林', '罗', '高'];
 export const GIVEN_NAMES = ['伟', '芳', '娜', '敏', '静', '丽', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超', '秀英', '霞', '平', '刚', '桂英', '建华', '晓东', '海燕'];

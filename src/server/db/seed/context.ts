@@ -1,5 +1,6 @@
 import type { ModuleId } from '../../../shared/api';
 import type { Pii } from '../../lib/pii';
+import type { Ahead } from './ahead';
 import type { Db } from '../connection';
 import { DISTRICTS } from './city';
 import type { Rng } from './rng';
@@ -28,6 +29,10 @@ export interface SeedContext {
   passwordMaxAgeDays: number;
   /** Encrypts and indexes personal data as the app will read it. */
   pii: Pii;
+  /** The city's seed value: a plan's stream is made from it (db/seed/ahead.ts). */
+  seed: number;
+  /** Plans made on the seed's worker, when one runs (a first start on a new PGlite folder). */
+  ahead?: Ahead;
 }
 
 /** A step of the seed; the frame has its own and each server module adds its (`ServerModule.seed`). */

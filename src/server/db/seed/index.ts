@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { MODULES, menuCatalogue } from '../../../shared/api';
 import * as t from '../schema';
-import { DISTRICTS } from './city';
+import { continueIds } from './bulk';
+import { demoDistricts } from './city';
 import type { SeedGenerator } from './context';
 
+export type { Ahead } from './ahead';
 export { DEMO_PASSWORD, PROFILES, type ModuleSeed, type SeedContext, type SeedGenerator, type SeedProfile } from './context';
 
 /**
@@ -44,7 +46,8 @@ export const demoGenerators: SeedGenerator[] = [
   {
     name: 'districts',
     async run({ db, profile }) {
-      await db.insert(t.districts).values(DISTRICTS.slice(0, profile.districts).map((d, i) => ({ ...d, sort: i + 1 })));
+      await db.insert(t.districts).values(demoDistricts(profile.districts));
+      await continueIds(db, 'districts');
     },
   },
 ];

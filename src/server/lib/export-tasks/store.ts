@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import { and, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { isAllowed } from '../../../shared/api';
+import { exportTask, isAllowed } from '../../../shared/api';
 import { type ExportTask, type TaskPhase, EXPORT_OPEN_PER_USER } from '../../../shared/api/export-task';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../audit';
 import { fail, notFound } from '../errors';
-import { paged } from '../paging';
+import { listService } from '../list';
 import { iso } from '../sql';
 import type { AnyExportKind } from './kind';
 
@@ -56,23 +56,22 @@ export async function createTask(deps: AppDeps, a: AuthContext, kind: AnyExportK
   });
 }
 
-export async function listTasks(deps: AppDeps, a: AuthContext, q: { page: number; size: number; sort?: string | undefined }) {
-  const cond = and(eq(x.userId, a.user.id), ne(x.phase, 'deleted'));
-  return paged(
-    q,
-    async (limit, offset) =>
-      (
-        await deps.db
-          .select()
-          .from(x)
-          .where(cond)
-          .orderBy(q.sort === 'createdDate,asc' ? x.id : desc(x.id))
-          .limit(limit)
-          .offset(offset)
-      ).map(taskDto),
-    () => deps.db.select({ n: count() }).from(x).where(cond),
-  );
-}
+/** 下载中心's list: the account's own tasks, newest first; deleted ones are in none. */
+const taskList = listService({
+  endpoint: exportTask.taskList,
+  select: (db) => db.select().from(x),
+  count: (db) => db.select({ n: count() }).from(x),
+  scope: (a: Pick<AuthContext, 'districtScope' | 'user'>) => eq(x.userId, a.user.id),
+  base: ne(x.phase, 'deleted'),
+  filters: {},
+  // Ids follow creation: the id is the creation order, ties and all.
+  sorts: { createdDate: x.id },
+  order: { column: x.id, dir: 'desc' },
+  key: { column: x.id, of: (r) => r.id },
+  dto: (r) => taskDto(r),
+});
+
+export const listTasks = (deps: AppDeps, a: AuthContext, q: { page: number; size: number; sort?: `createdDate,${'asc' | 'desc'}` | undefined }) => taskList.page(deps, a, q);
 
 /** The open and the latest tasks of an account: what the download centre shows on connect. */
 export async function recentTasks(db: Db, userId: number, limit = 50): Promise<ExportTask[]> {

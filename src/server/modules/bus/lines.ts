@@ -9,6 +9,7 @@ import { audit } from '../../lib/audit';
 import { fail, isUniqueViolation } from '../../lib/errors';
 import { listService } from '../../lib/list';
 import { contains, iso } from '../../lib/sql';
+import { checkVersion, updateVersioned } from '../../lib/row-version';
 import { type LineRow, canEdit, currentVersions, listVersions, loadLine, lockEditableLine, openVersionForNewLine, versionRef } from './access';
 import { stopsOf } from './stops';
 
@@ -47,6 +48,7 @@ export const lineDto = (r: Row) => ({
   terminals: r.first && r.last ? `${r.first} — ${r.last}` : null,
   subLines: Number(r.subLines),
   updatedDate: iso(r.line.updatedAt),
+  rowVersion: r.line.rowVersion,
 });
 
 const selectLines = (db: Db) => db.select(columns).from(t.busLines).innerJoin(t.lineVersions, eq(t.lineVersions.id, t.busLines.versionId));
@@ -110,7 +112,7 @@ export async function saveLine(deps: AppDeps, a: AuthContext, body: SaveBody) {
       }
       const { line, version } = await lockEditableLine(tx, a, body.id);
       const before = await lineRow(tx, line.id);
-      await tx.update(t.busLines).set({ ...fields, updatedAt: now }).where(eq(t.busLines.id, line.id));
+      await updateVersioned(tx, { table: t.busLines, key: t.busLines.id, id: line.id, version: body.rowVersion, set: { ...fields, updatedAt: now }, current: () => before });
       // A direction the line no longer travels loses its stops, path and sub-lines.
       const dropped = travelledBy(line.direction).filter((d) => !travelledBy(body.direction).includes(d));
       if (dropped.length) {
@@ -130,13 +132,14 @@ export async function saveLine(deps: AppDeps, a: AuthContext, body: SaveBody) {
   }
 }
 
-export async function setLineState(deps: AppDeps, a: AuthContext, body: { id: number; state: 0 | 1 }) {
+export async function setLineState(deps: AppDeps, a: AuthContext, body: { id: number; state: 0 | 1; rowVersion?: number | undefined }) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const { line, version } = await lockEditableLine(tx, a, body.id);
+    await checkVersion(line, body.rowVersion, () => lineRow(tx, line.id));
     if (line.state === body.state) throw fail(`线路「${line.name}」已经${body.state ? '在运营' : '停运'}`);
     const before = await lineRow(tx, line.id);
-    await tx.update(t.busLines).set({ state: body.state, updatedAt: now }).where(eq(t.busLines.id, line.id));
+    await updateVersioned(tx, { table: t.busLines, key: t.busLines.id, id: line.id, version: body.rowVersion, set: { state: body.state, updatedAt: now }, current: () => before });
     const after = await lineRow(tx, line.id);
     await audit(tx, a.actor, { type: 'LINE_STATE', targetDistrictId: version.districtId, target: `line/${line.id}`, summary: `线路「${line.name}」${body.state ? '恢复运营' : '停运'}`, before, after }, now);
     return after;

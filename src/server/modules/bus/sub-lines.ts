@@ -10,6 +10,7 @@ import { fail, notFound } from '../../lib/errors';
 import { paged } from '../../lib/paging';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
+import { nextVersion, updateVersioned } from '../../lib/row-version';
 import { canEdit, listVersions, lockEditableLine, lockStations, versionRef } from './access';
 import { stopsOf, syncSubLine } from './stops';
 
@@ -40,6 +41,7 @@ const dto = (r: Row) => ({
   state: r.d.state,
   stops: Number(r.stops),
   updatedDate: iso(r.d.updatedAt),
+  rowVersion: r.d.rowVersion,
 });
 
 const select = (db: Db) =>
@@ -121,7 +123,7 @@ export async function saveSubLine(deps: AppDeps, a: AuthContext, body: SaveBody)
     }
     const before = await loadDetail(tx, a, body.id);
     if (before.d.lineId !== line.id) throw fail('子线路不属于该线路，不能改到其他线路');
-    await tx.update(t.lineDetails).set({ ...fields, updatedAt: now }).where(eq(t.lineDetails.id, body.id));
+    await updateVersioned(tx, { table: t.lineDetails, key: t.lineDetails.id, id: body.id, version: body.rowVersion, set: { ...fields, updatedAt: now }, current: () => dto(before) });
     // Another direction means other stops: start from the line's stops again only if all were served.
     if (before.d.direction !== body.direction) {
       const lineStops = (await stopsOf(tx, line.id, body.direction)).map((s) => s.stationId);
@@ -155,7 +157,7 @@ async function writeSubLineStops(deps: AppDeps, a: AuthContext, id: number, pick
     const wanted = new Set(chosen);
     const next = lineStops.filter((s) => wanted.has(s));
     const all = allOn ?? (next.length === lineStops.length && lineStops.length > 0);
-    await tx.update(t.lineDetails).set({ allStationsOn: all, updatedAt: now }).where(eq(t.lineDetails.id, id));
+    await tx.update(t.lineDetails).set({ allStationsOn: all, updatedAt: now, rowVersion: nextVersion(t.lineDetails.rowVersion) }).where(eq(t.lineDetails.id, id));
     await lockStations(tx, next);
     await tx.delete(t.lineDetailStations).where(eq(t.lineDetailStations.detailId, id));
     if (next.length) await tx.insert(t.lineDetailStations).values(next.map((stationId, seq) => ({ detailId: id, seq, stationId })));

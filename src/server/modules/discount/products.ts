@@ -10,6 +10,7 @@ import { fail, notFound } from '../../lib/errors';
 import { listService } from '../../lib/list';
 import { assertInScope } from '../../lib/scope';
 import { moveStatus } from '../../lib/transition';
+import { checkVersion, nextVersion, updateVersioned } from '../../lib/row-version';
 import { contains, iso } from '../../lib/sql';
 
 type Filters = z.output<typeof discount.productTotal.query>;
@@ -31,6 +32,7 @@ const dto = ({ p, districtName, orders: n }: Row) => ({
   description: p.description,
   orders: Number(n),
   updatedDate: iso(p.updatedAt),
+  rowVersion: p.rowVersion,
 });
 
 /** 规则设置: the area's products by name, ticket type and sale; deleted ones (kept for their orders' history) are in no list. */
@@ -90,7 +92,7 @@ export async function saveProduct(deps: AppDeps, a: AuthContext, body: SaveBody)
     }
     const p = await load(tx, a, body.id, true);
     const before = await row(tx, p.id);
-    await tx.update(t.discountProducts).set(values).where(eq(t.discountProducts.id, p.id));
+    await updateVersioned(tx, { table: t.discountProducts, key: t.discountProducts.id, id: p.id, version: body.rowVersion, set: values, current: () => before });
     const after = await row(tx, p.id);
     await audit(tx, a.actor, { type: 'DISCOUNT_CARD_SAVE', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `修改优惠卡「${after.name}」`, before, after }, now);
     return after;
@@ -98,14 +100,15 @@ export async function saveProduct(deps: AppDeps, a: AuthContext, body: SaveBody)
 }
 
 /** 上架/下架: a guarded move of the product's sale status, audited with the rows before and after. */
-export async function setStatus(deps: AppDeps, a: AuthContext, q: { id: number; status: 0 | 1 }) {
+export async function setStatus(deps: AppDeps, a: AuthContext, q: { id: number; status: 0 | 1; rowVersion?: number | undefined }) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const p = await load(tx, a, q.id, true);
     const what = `优惠卡「${p.name}」`;
+    await checkVersion(p, q.rowVersion, () => row(tx, p.id));
     if (p.status === q.status) throw fail(`${what}已经${q.status ? '上架' : '下架'}`);
     const before = await row(tx, p.id);
-    await moveStatus(tx, { flow: PRODUCT_STATE, table: t.discountProducts, key: t.discountProducts.id, id: p.id, status: t.discountProducts.status, to: q.status, set: { status: q.status, updatedAt: now }, what });
+    await moveStatus(tx, { flow: PRODUCT_STATE, table: t.discountProducts, key: t.discountProducts.id, id: p.id, status: t.discountProducts.status, to: q.status, set: { status: q.status, updatedAt: now }, what, version: { column: t.discountProducts.rowVersion, sent: q.rowVersion, current: () => before } });
     const after = await row(tx, p.id);
     await audit(tx, a.actor, { type: 'DISCOUNT_CARD_STATUS', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `${what}${q.status ? '上架' : '下架'}`, before, after }, now);
     return after;
@@ -119,7 +122,7 @@ export async function deleteProduct(deps: AppDeps, a: AuthContext, id: number) {
     const p = await load(tx, a, id, true);
     const before = await row(tx, p.id);
     if (before.orders > 0) throw fail(`优惠卡「${p.name}」已有 ${before.orders} 笔订单，不能删除，请改为下架`);
-    await tx.update(t.discountProducts).set({ deletedAt: now, status: 0, updatedAt: now }).where(eq(t.discountProducts.id, p.id));
+    await tx.update(t.discountProducts).set({ deletedAt: now, status: 0, updatedAt: now, rowVersion: nextVersion(t.discountProducts.rowVersion) }).where(eq(t.discountProducts.id, p.id));
     await audit(tx, a.actor, { type: 'DISCOUNT_CARD_DELETE', targetDistrictId: p.districtId, target: `discount-card/${p.id}`, summary: `删除优惠卡「${p.name}」`, before }, now);
     return { id: p.id };
   });

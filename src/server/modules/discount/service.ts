@@ -3,13 +3,14 @@ import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { discount } from '../../../shared/api';
 import { TICKET_TYPES } from '../../../shared/api/card';
-import { ORDER_PAY_STATE } from '../../../shared/api/discount';
+import { ORDER_PAY_STATE, refundNeedsPassword } from '../../../shared/api/discount';
+import { fenToYuan } from '../../../shared/domain/money';
 import { maskPhone } from '../../../shared/domain/mask';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
-import { fail, isUniqueViolation, notFound } from '../../lib/errors';
+import { fail, failOn, isUniqueViolation, notFound } from '../../lib/errors';
 import { listService } from '../../lib/list';
 import { moveStatus } from '../../lib/transition';
 import { paged } from '../../lib/paging';
@@ -17,6 +18,7 @@ import { assertInScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { computedRows, defineExport, listRows, sendExport } from '../../lib/export-definition';
 import { shanghaiDateTime } from '../../../shared/domain/time';
+import { verifyOwnPassword } from '../shell/credential-guard';
 
 type Filters = z.output<typeof discount.discountOrderTotal.query>;
 type PageQuery = z.output<typeof discount.discountOrderPage.query>;
@@ -114,13 +116,39 @@ async function replay(deps: AppDeps, a: AuthContext, key: string, orderId: numbe
   return { order, refund: refundDto(done), replayed: true };
 }
 
+export const refundRule = (deps: AppDeps) => ({ passwordAbove: deps.config.refundPasswordAboveFen });
+
+const askPassword = (deps: AppDeps, amount: number) => `退款金额 ${fenToYuan(amount)} 元超过 ${fenToYuan(deps.config.refundPasswordAboveFen)} 元，请输入您的登录密码`;
+
+/**
+ * Money safeguard by amount: a refund above the rule asks for the operator's own password, through
+ * the unbind's guard (the same lockout counters, LOGIN_FAIL and LOCK rows). A missing password is
+ * no guess, so it is not counted; it is refused under the field and logged as a refused refund.
+ * Runs before anything is locked or changed; answers whether the password was checked.
+ */
+async function guardAmount(deps: AppDeps, a: AuthContext, ip: string, body: RefundBody): Promise<boolean> {
+  const [o] = await deps.db.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id));
+  if (!o) throw notFound('订单不存在');
+  assertInScope(a, o.districtId);
+  if (!refundNeedsPassword(o.amount, refundRule(deps))) return false;
+  const what = `订单 ${o.orderNo} 退款 ${fenToYuan(o.amount)} 元`;
+  if (!body.pwd) {
+    await audit(deps.db, a.actor, { type: 'ORDER_REFUND', targetDistrictId: o.districtId, target: `discount-order/${o.id}`, summary: `${what}被拒：超过 ${fenToYuan(deps.config.refundPasswordAboveFen)} 元须输入登录密码`, result: 0 }, deps.clock.now());
+    throw failOn('pwd', askPassword(deps, o.amount));
+  }
+  await verifyOwnPassword(deps, a, ip, body.pwd, { failure: `${what}：登录密码错误`, wrong: '登录密码错误', field: 'pwd' });
+  return true;
+}
+
 /**
  * 订单退款, exactly once: a retry with the same key gets the first answer; otherwise the order goes
  * from paid to refunded only through its flow's guarded move (`where pay_status = 1`), with its
  * ledger row (unique per order and per key) and audit row in the same transaction. Racing requests
- * queue on the order's row; the losers find it refunded.
+ * queue on the order's row; the losers find it refunded. Above the refund rule's amount the
+ * operator's password comes first (guardAmount), also for a retry.
  */
-export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBody) {
+export async function refundOrder(deps: AppDeps, a: AuthContext, ip: string, body: RefundBody) {
+  const checked = await guardAmount(deps, a, ip, body);
   const earlier = await replay(deps, a, body.idempotencyKey, body.id);
   if (earlier) return earlier;
   const now = deps.clock.now();
@@ -130,13 +158,15 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
       const [current] = await tx.select().from(t.discountOrders).where(eq(t.discountOrders.id, body.id)).for('update');
       if (!current) throw notFound('订单不存在');
       assertInScope(a, current.districtId);
+      // The amount the guard read is the one refunded: an order's amount is never edited, but the check costs nothing.
+      if (!checked && refundNeedsPassword(current.amount, refundRule(deps))) throw failOn('pwd', askPassword(deps, current.amount));
       const what = `订单 ${current.orderNo}`;
       if (current.payStatus === 2) throw fail(`${what} 已退款，不能重复退款`);
       if (current.payStatus !== 1) throw fail(`${what} 未支付，不能退款`);
       await moveStatus(tx, { flow: ORDER_PAY_STATE, table: t.discountOrders, key: t.discountOrders.id, id: current.id, status: t.discountOrders.payStatus, from: 1, to: 2, set: { payStatus: 2, refundedAt: now }, what });
       const [refund] = await tx.insert(t.refunds).values({ orderId: current.id, amount: current.amount, idempotencyKey: body.idempotencyKey, reason: body.reason, operatorId: a.actor.id, createdAt: now }).returning();
       const { order } = await orderById(deps, tx, current.id);
-      await audit(tx, a.actor, { type: 'ORDER_REFUND', targetDistrictId: current.districtId, target: `discount-order/${current.id}`, summary: `订单 ${current.orderNo} 退款 ${(current.amount / 100).toFixed(2)} 元：${body.reason}`, before: { payStatus: 1 }, after: { payStatus: 2, refund: refund!.id } }, now);
+      await audit(tx, a.actor, { type: 'ORDER_REFUND', targetDistrictId: current.districtId, target: `discount-order/${current.id}`, summary: `订单 ${current.orderNo} 退款 ${fenToYuan(current.amount)} 元${checked ? '（已验证登录密码）' : ''}：${body.reason}`, before: { payStatus: 1 }, after: { payStatus: 2, refund: refund!.id } }, now);
       return { order, refund: refundDto(refund!), replayed: false };
     });
   } catch (err) {

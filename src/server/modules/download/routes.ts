@@ -2,9 +2,10 @@ import { Code, Msg, exportTask } from '../../../shared/api';
 import type { TaskEvent } from '../../../shared/api';
 import * as t from '../../db/schema';
 import { recentTasks, cancelTask, deleteTask, listTasks, openDownload } from '../../lib/export-tasks/store';
+import { CONSOLE_HEADER, type ChangeEvent, consoleIdOf, readableTags } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import { attachmentHeader } from '../../lib/xlsx';
-import { sessionAlive } from '../../plugins/auth';
+import { accessStamp, sessionAlive } from '../../plugins/auth';
 import type { ServerModule } from '../module';
 
 /** A console refused a stream because the instance holds all it may tries again after this long. */
@@ -41,12 +42,26 @@ export const downloadServer: ServerModule = {
       // The client may leave at any point, also while the list is being read.
       res.once('close', () => slot.release());
       // Subscribed before the list is read: a change made meanwhile is sent after it, not lost.
-      const early: Parameters<Parameters<typeof deps.exports.hub.subscribe>[1]>[0][] = [];
+      const early: (Parameters<Parameters<typeof deps.exports.hub.subscribe>[1]>[0] | ChangeEvent)[] = [];
       let deliver: ((e: (typeof early)[number]) => void) | null = null;
-      const unsubscribe = deps.exports.hub.subscribe(auth.user.id, (e) => (deliver ? deliver(e) : early.push(e)));
+      const unsubscribeTasks = deps.exports.hub.subscribe(auth.user.id, (e) => (deliver ? deliver(e) : early.push(e)));
+      // Changes of records (the live console): an account bound to its district hears of that district's only.
+      const unsubscribeChanges = deps.changes.subscribe({
+        userId: auth.user.id,
+        districtId: auth.user.openDistrict ? null : auth.user.districtId,
+        readable: readableTags(auth),
+        consoleId: consoleIdOf(req.headers[CONSOLE_HEADER]),
+        send: (e) => (deliver ? deliver(e) : early.push(e)),
+      });
+      const unsubscribe = () => {
+        unsubscribeTasks();
+        unsubscribeChanges();
+      };
       let tasks;
+      let access: string;
       try {
         tasks = await recentTasks(deps.db, auth.user.id);
+        access = await accessStamp(deps, auth.user.id);
       } catch (err) {
         unsubscribe();
         slot.release();
@@ -84,7 +99,10 @@ export const downloadServer: ServerModule = {
       };
       deliver = (e) => {
         if (e.type === 'closing') return end();
+        if (e.type === 'change') return void send(e);
         if (e.type !== 'resync') return void send(e);
+        // Changes may have been missed: the console refetches what it shows, and the task list comes again.
+        send({ type: 'resync' });
         recentTasks(deps.db, auth.user.id).then((list) => open && send({ type: 'tasks', tasks: list }), () => undefined);
       };
       // A stream outlives no session: logged out, replaced or idle, it ends (and the console's next
@@ -92,6 +110,9 @@ export const downloadServer: ServerModule = {
       const ping = setInterval(() => {
         res.write(': ping\n\n');
         sessionAlive(deps, auth.session.id).then((alive) => alive || end(), () => undefined);
+        // The district and menus the changes are filtered by were read at the start: another
+        // district or role group since ends the stream, and the console reconnects as it is now.
+        accessStamp(deps, auth.user.id).then((now) => now === access || end(), () => undefined);
       }, deps.config.exports.pingMs);
       ping.unref();
       res.once('close', () => end());

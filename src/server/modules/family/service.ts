@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { family } from '../../../shared/api';
@@ -11,11 +11,11 @@ import { audit } from '../../lib/audit';
 import { fail, notFound } from '../../lib/errors';
 import { maskedRider } from '../../lib/masked-rider';
 import { listService } from '../../lib/list';
-import { paged } from '../../lib/paging';
+import { checkVersion, nextVersion } from '../../lib/row-version';
 import { moveStatus } from '../../lib/transition';
-import { assertInScope, inScope } from '../../lib/scope';
+import { assertInScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
-import { EXPORT_BATCH, defineExport, listRows, sendExport } from '../../lib/export-definition';
+import { defineExport, keysetRows, listRows, sendExport } from '../../lib/export-definition';
 import { verifyOwnPassword } from '../shell/credential-guard';
 import { type CardCentre, bindable } from './card-centre';
 import { shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
@@ -23,6 +23,7 @@ import { shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
 type BindFilters = z.output<typeof family.bindSummary.query>;
 type BindPageQuery = z.output<typeof family.bindPage.query>;
 type RenewQuery = z.output<typeof family.renewLogPage.query>;
+type RenewFilters = z.output<typeof family.renewLogSummary.query>;
 
 const renewals = sql<number>`(select count(*)::int from ${t.familyRenewals} r where r.binding_id = ${t.familyBindings.id})`;
 const columns = { b: t.familyBindings, c: t.busCards, r: t.riders, renewals };
@@ -42,6 +43,7 @@ const dto = (deps: AppDeps, { b, c, r, renewals: n }: Row) => ({
   unboundDate: b.unboundAt ? iso(b.unboundAt) : null,
   holder: maskedRider(deps.pii, r),
   renewals: Number(n),
+  rowVersion: b.rowVersion,
 });
 
 /**
@@ -84,42 +86,53 @@ export async function bindingSummary(deps: AppDeps, a: AuthContext, q: BindFilte
   return { total: r?.total ?? 0, bound: Number(r?.bound ?? 0), unbound: Number(r?.unbound ?? 0), expiringSoon: Number(r?.expiringSoon ?? 0) };
 }
 
-function renewWhere(a: Pick<AuthContext, 'districtScope'>, q: { busCardNo?: string | undefined }) {
-  return and(inScope(a, t.familyRenewals.districtId), q.busCardNo ? eq(t.busCards.cardNo, q.busCardNo) : undefined);
-}
+const renewed = t.familyRenewals;
 
-export async function pageRenewals(deps: AppDeps, a: Pick<AuthContext, 'districtScope'>, q: RenewQuery) {
-  const cond = renewWhere(a, q);
-  const base = (db: Db) =>
-    db
-      .select({ n: t.familyRenewals, cardNo: t.busCards.cardNo, r: t.riders })
-      .from(t.familyRenewals)
-      .innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId))
-      .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
-      .innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId));
-  return paged(
-    q,
-    async (limit, offset) =>
-      (await base(deps.db).where(cond).orderBy(q.sort === 'renewedDate,asc' ? sql`${t.familyRenewals.renewedAt} asc` : sql`${t.familyRenewals.renewedAt} desc`, desc(t.familyRenewals.id)).limit(limit).offset(offset)).map(({ n, cardNo, r }) => ({
-        id: n.id,
-        bindingId: n.bindingId,
-        cardNo,
-        months: n.months,
-        amount: n.amount,
-        renewedDate: iso(n.renewedAt),
-        holder: maskedRider(deps.pii, r),
-      })),
-    () => deps.db.select({ n: count() }).from(t.familyRenewals).innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId)).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)).where(cond),
-  );
-}
-
-export async function renewalSummary(deps: AppDeps, a: AuthContext, q: { busCardNo?: string | undefined }) {
-  const [r] = await deps.db
-    .select({ count: count(), amount: sql<number>`coalesce(sum(${t.familyRenewals.amount}), 0)::int` })
-    .from(t.familyRenewals)
-    .innerJoin(t.familyBindings, eq(t.familyBindings.id, t.familyRenewals.bindingId))
+/**
+ * Renewals with their card and binder, and the time as the database writes it: the export's cursor
+ * (a JS Date would drop microseconds and repeat rows).
+ */
+const selectRenewals = (db: Db) =>
+  db
+    .select({ n: renewed, cardNo: t.busCards.cardNo, r: t.riders, cursorAt: sql<string>`${renewed.renewedAt}::text` })
+    .from(renewed)
+    .innerJoin(t.familyBindings, eq(t.familyBindings.id, renewed.bindingId))
     .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
-    .where(renewWhere(a, q));
+    .innerJoin(t.riders, eq(t.riders.id, t.familyBindings.holderId));
+type RenewalRow = { n: typeof renewed.$inferSelect; cardNo: string; r: typeof t.riders.$inferSelect };
+
+const renewalDto = (pii: AppDeps['pii'], { n, cardNo, r }: RenewalRow) => ({
+  id: n.id,
+  bindingId: n.bindingId,
+  cardNo,
+  months: n.months,
+  amount: n.amount,
+  renewedDate: iso(n.renewedAt),
+  holder: maskedRider(pii, r),
+});
+
+/** 续费记录: the area's renewals by card, newest first. The page, the sums and the export filter through it. */
+const renewalList = listService({
+  endpoint: family.renewLogPage,
+  select: selectRenewals,
+  count: (db) => db.select({ n: count() }).from(renewed).innerJoin(t.familyBindings, eq(t.familyBindings.id, renewed.bindingId)).innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId)),
+  scope: renewed.districtId,
+  filters: { busCardNo: (no) => eq(t.busCards.cardNo, no) },
+  sorts: { renewedDate: renewed.renewedAt },
+  order: { column: renewed.renewedAt, dir: 'desc' },
+  key: { column: renewed.id, of: (x) => x.n.id },
+  dto: (x, { deps }) => renewalDto(deps.pii, x),
+});
+
+export const pageRenewals = (deps: AppDeps, a: AuthContext, q: RenewQuery) => renewalList.page(deps, a, q);
+
+export async function renewalSummary(deps: AppDeps, a: AuthContext, q: RenewFilters) {
+  const [r] = await deps.db
+    .select({ count: count(), amount: sql<number>`coalesce(sum(${renewed.amount}), 0)::int` })
+    .from(renewed)
+    .innerJoin(t.familyBindings, eq(t.familyBindings.id, renewed.bindingId))
+    .innerJoin(t.busCards, eq(t.busCards.id, t.familyBindings.cardId))
+    .where(renewalList.where(deps, a, q));
   return { count: r?.count ?? 0, amount: Number(r?.amount ?? 0) };
 }
 
@@ -146,23 +159,24 @@ export async function unbind(deps: AppDeps, a: AuthContext, ip: string, q: { bus
     if (!live) throw fail('没有找到该卡与该身份证号的有效绑定');
     assertInScope(a, live.b.districtId);
     const before = await bindingRow(deps, tx, live.b.id);
-    await moveStatus(tx, { flow: BINDING_STATE, table: t.familyBindings, key: t.familyBindings.id, id: live.b.id, status: t.familyBindings.status, from: 1, to: 0, set: { status: 0, unboundAt: now }, what: `亲情卡 ${q.busCardNo} 的绑定` });
+    await moveStatus(tx, { flow: BINDING_STATE, table: t.familyBindings, key: t.familyBindings.id, id: live.b.id, status: t.familyBindings.status, from: 1, to: 0, set: { status: 0, unboundAt: now }, what: `亲情卡 ${q.busCardNo} 的绑定`, version: { column: t.familyBindings.rowVersion, sent: undefined, current: () => null } });
     const after = await bindingRow(deps, tx, live.b.id);
     await audit(tx, a.actor, { type: 'FAMILY_UNBIND', targetDistrictId: live.b.districtId, target: `family-binding/${live.b.id}`, summary: `解绑亲情卡 ${q.busCardNo}`, before, after }, now);
     return after;
   });
 }
 
-export async function updateBinding(deps: AppDeps, a: AuthContext, ip: string, pwd: string, body: { id: number; relation: string }) {
+export async function updateBinding(deps: AppDeps, a: AuthContext, ip: string, pwd: string, body: { id: number; relation: string; rowVersion?: number | undefined }) {
   await verifyOwnPassword(deps, a, ip, pwd, PWD);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [b] = await tx.select().from(t.familyBindings).where(eq(t.familyBindings.id, body.id)).for('update');
     if (!b) throw notFound('绑定关系不存在');
     assertInScope(a, b.districtId);
+    await checkVersion(b, body.rowVersion, () => bindingRow(deps, tx, b.id));
     if (b.status !== 1) throw fail('该绑定已解除，不能修改');
     const before = await bindingRow(deps, tx, b.id);
-    await tx.update(t.familyBindings).set({ relation: body.relation }).where(eq(t.familyBindings.id, b.id));
+    await tx.update(t.familyBindings).set({ relation: body.relation, rowVersion: nextVersion(t.familyBindings.rowVersion) }).where(eq(t.familyBindings.id, b.id));
     const after = await bindingRow(deps, tx, b.id);
     await audit(tx, a.actor, { type: 'FAMILY_UPDATE', targetDistrictId: b.districtId, target: `family-binding/${b.id}`, summary: `修改亲情卡 ${after.cardNo} 的关系：${before.relation} → ${after.relation}`, before, after }, now);
     return after;
@@ -206,10 +220,12 @@ export const bindingsExport = defineExport({
 
 export const exportBindings = (deps: AppDeps, a: AuthContext, q: BindFilters, reply: FastifyReply) => sendExport(deps, a, bindingsExport, q, reply);
 
-type RenewFilters = { busCardNo?: string | undefined };
-type Renewal = Awaited<ReturnType<typeof pageRenewals>>['content'][number];
+type Renewal = ReturnType<typeof renewalDto>;
 
-/** 导出 of 续期记录 (a direct file): the list's pages in its renewed order, the binder masked. */
+/**
+ * 导出 of 续期记录 (a direct file): the list's rows of the filter (its scope and filters) in the order
+ * they were renewed, a keyset batch at a time on (renewed_at, id), the binder masked.
+ */
 export const renewalsExport = defineExport({
   id: 'family.renewals',
   permission: family.renewLogExport.permission,
@@ -224,16 +240,17 @@ export const renewalsExport = defineExport({
     { header: '金额（元）', width: 10, cell: (r) => r.amount / 100 },
     { header: '续期时间', width: 20, cell: (r) => shanghaiDateTime(r.renewedDate) },
   ],
-  rows: {
-    // Pages of the list itself until it moves to listService (then listRows); the scope is the request's.
-    async *batches({ deps, scope }, q: RenewFilters) {
-      for (let page = 0; ; page++) {
-        const res = await pageRenewals(deps, scope, { page, size: EXPORT_BATCH, busCardNo: q.busCardNo, sort: 'renewedDate,asc' });
-        if (res.content.length) yield res.content;
-        if (res.content.length < EXPORT_BATCH) return;
-      }
+  rows: keysetRows({
+    read: async ({ deps, scope }, q: RenewFilters, after: { at: string; id: number } | null, limit) => {
+      const rows = await selectRenewals(deps.db)
+        // The plain bound lets the (district, renewed_at) index start at the cursor; the row comparison breaks ties.
+        .where(and(renewalList.where(deps, scope, q), after ? sql`${renewed.renewedAt} >= ${after.at}::timestamptz and (${renewed.renewedAt}, ${renewed.id}) > (${after.at}::timestamptz, ${after.id})` : undefined))
+        .orderBy(asc(renewed.renewedAt), asc(renewed.id))
+        .limit(limit);
+      return rows.map((x) => ({ ...renewalDto(deps.pii, x), cursorAt: x.cursorAt }));
     },
-  },
+    cursor: (x) => ({ at: x.cursorAt, id: x.id }),
+  }),
   audit: { operation: 'FAMILY_EXPORT', summary: () => '导出亲情卡续期记录（绑定人信息已脱敏）' },
 });
 

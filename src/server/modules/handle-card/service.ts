@@ -1,10 +1,10 @@
 import { and, count, eq, gte, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { card } from '../../../shared/api';
+import { card } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
-import { cardRows } from '../../lib/card-rows';
-import { orderBy, paged } from '../../lib/paging';
+import { cardDto, selectCards } from '../../lib/card-rows';
+import { listService } from '../../lib/list';
 import { inScope } from '../../lib/scope';
 
 type PageQuery = z.output<typeof card.cardPage.query>;
@@ -15,20 +15,24 @@ type PageQuery = z.output<typeof card.cardPage.query>;
  */
 const prefixRange = (p: string) => and(gte(t.busCards.cardNo, p.padEnd(16, '0')), lte(t.busCards.cardNo, p.padEnd(16, '9')));
 
-export async function pageCards(deps: AppDeps, a: AuthContext, q: PageQuery) {
-  const cond = and(
-    inScope(a, t.busCards.districtId),
-    q.cardNo ? prefixRange(q.cardNo) : undefined,
-    q.state !== undefined ? eq(t.busCards.state, q.state) : undefined,
-    q.category !== undefined ? eq(t.busCards.category, q.category) : undefined,
-  );
-  const order = orderBy(q.sort, { issuedDate: t.busCards.issuedAt, balance: t.busCards.balance }, { column: t.busCards.cardNo, dir: 'asc' }, t.busCards.id);
-  return paged(
-    q,
-    (limit, offset) => cardRows(deps, cond, { limit, offset, order }),
-    () => deps.db.select({ n: count() }).from(t.busCards).where(cond),
-  );
-}
+/** 卡片列表: the area's cards by number prefix, state and category, in number order. */
+const cardList = listService({
+  endpoint: card.cardPage,
+  select: selectCards,
+  count: (db) => db.select({ n: count() }).from(t.busCards),
+  scope: t.busCards.districtId,
+  filters: {
+    cardNo: (prefix) => prefixRange(prefix),
+    state: (state) => eq(t.busCards.state, state),
+    category: (category) => eq(t.busCards.category, category),
+  },
+  sorts: { issuedDate: t.busCards.issuedAt, balance: t.busCards.balance },
+  order: { column: t.busCards.cardNo, dir: 'asc' },
+  key: { column: t.busCards.id, of: (x) => x.c.id },
+  dto: (x, { deps }) => cardDto(deps.pii, x),
+});
+
+export const pageCards = (deps: AppDeps, a: AuthContext, q: PageQuery) => cardList.page(deps, a, q);
 
 export async function stateCounts(deps: AppDeps, a: AuthContext) {
   const rows = await deps.db.select({ state: t.busCards.state, count: sql<number>`count(*)::int` }).from(t.busCards).where(inScope(a, t.busCards.districtId)).groupBy(t.busCards.state).orderBy(t.busCards.state);

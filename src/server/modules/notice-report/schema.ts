@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-import { districts, users } from '../../db/schema';
+import { districts, rowVersion, users } from '../../db/schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -29,6 +29,7 @@ export const notices = pgTable(
     publishedBy: integer('published_by').references(() => users.id),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    rowVersion: rowVersion(),
   },
   (t) => [
     index('notices_district_idx').on(t.districtId, t.status),

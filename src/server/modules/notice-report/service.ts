@@ -14,6 +14,7 @@ import { listService } from '../../lib/list';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
 import { moveStatus } from '../../lib/transition';
+import { checkVersion, nextVersion, updateVersioned } from '../../lib/row-version';
 import { notices } from './schema';
 
 type PageQuery = z.output<typeof notice.noticePage.query>;
@@ -38,6 +39,7 @@ const columns = {
   viewCount: notices.viewCount,
   createdAt: notices.createdAt,
   updatedAt: notices.updatedAt,
+  rowVersion: notices.rowVersion,
   districtName: t.districts.name,
   createdByName: creator.firstName,
   publishedByName: publisher.firstName,
@@ -79,6 +81,7 @@ const dto = (r: Row, a: Scope) => ({
   publishedByName: r.publishedByName,
   createdDate: iso(r.createdAt),
   updatedDate: iso(r.updatedAt),
+  rowVersion: r.rowVersion,
   manageable: manageable(a, r.districtId),
 });
 
@@ -133,7 +136,7 @@ export async function noticeById(deps: AppDeps, a: AuthContext, id: number) {
 
 /** The row under its lock, refused unless this account may change it. */
 async function lockManageable(tx: Db, a: AuthContext, id: number) {
-  const [row] = await tx.select({ id: notices.id, districtId: notices.districtId, title: notices.title, status: notices.status, top: notices.top, expireAt: notices.expireAt }).from(notices).where(eq(notices.id, id)).for('update');
+  const [row] = await tx.select({ id: notices.id, districtId: notices.districtId, title: notices.title, status: notices.status, top: notices.top, expireAt: notices.expireAt, rowVersion: notices.rowVersion }).from(notices).where(eq(notices.id, id)).for('update');
   if (!row) throw notFound('公告不存在');
   assertManageable(a, row.districtId);
   return row;
@@ -172,7 +175,19 @@ export async function updateStatus(deps: AppDeps, a: AuthContext, body: StatusBo
           ? { status: to, top: 0, updatedAt: now }
           : { status: to, top: 0, publishAt: null, publishedBy: null, updatedAt: now };
     const what = `公告「${row.title}」`;
-    const { from } = await moveStatus(tx, { flow: NOTICE_STATUS, table: notices, key: notices.id, id: row.id, status: notices.status, from: body.fromStatus, to, set, what, stale: `${what}已被他人处理，请刷新后查看` });
+    const { from } = await moveStatus(tx, {
+      flow: NOTICE_STATUS,
+      table: notices,
+      key: notices.id,
+      id: row.id,
+      status: notices.status,
+      from: body.fromStatus,
+      to,
+      set,
+      what,
+      stale: `${what}已被他人处理，请刷新后查看`,
+      version: { column: notices.rowVersion, sent: body.rowVersion, current: async () => dto(await load(tx, row.id), a) },
+    });
     const after = dto(await load(tx, row.id), a);
     const when = to === 1 && at ? `，将于 ${formatDateTime(at)} 发布` : '';
     await audit(tx, a.actor, { type: moveType(from, to), targetDistrictId: row.districtId, target: `notice/${row.id}`, summary: `${what}：${NOTICE_STATUS.label(from)} → ${NOTICE_STATUS.label(to)}${when}`, before: { status: from }, after }, now);
@@ -190,6 +205,7 @@ export async function setTop(deps: AppDeps, a: AuthContext, body: TopBody) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const row = await lockManageable(tx, a, body.id);
+    await checkVersion(row, body.rowVersion, async () => dto(await load(tx, row.id), a));
     if (row.top === body.top) return dto(await load(tx, row.id), a);
     if (body.top === 1) {
       if (row.status === 3) throw fail('已下线的公告不能置顶');
@@ -198,7 +214,7 @@ export async function setTop(deps: AppDeps, a: AuthContext, body: TopBody) {
       const [pinned] = await tx.select({ n: count() }).from(notices).where(and(sameArea, eq(notices.top, 1), ne(notices.status, 3)));
       if ((pinned?.n ?? 0) >= NOTICE_TOP_LIMIT) throw fail(`每个区域最多置顶${NOTICE_TOP_LIMIT}条公告`);
     }
-    await tx.update(notices).set({ top: body.top, updatedAt: now }).where(eq(notices.id, row.id));
+    await updateVersioned(tx, { table: notices, key: notices.id, id: row.id, version: body.rowVersion, set: { top: body.top, updatedAt: now }, current: async () => dto(await load(tx, row.id), a) });
     const after = dto(await load(tx, row.id), a);
     await audit(tx, a.actor, { type: 'NOTICE_TOP', targetDistrictId: row.districtId, target: `notice/${row.id}`, summary: `${body.top ? '置顶' : '取消置顶'}公告「${row.title}」`, before: { top: row.top }, after: { top: body.top } }, now);
     return after;
@@ -231,7 +247,7 @@ async function moveOneDue(deps: AppDeps, kind: 'publish' | 'expire'): Promise<nu
     const [row] = await tx.select({ id: notices.id, title: notices.title, districtId: notices.districtId }).from(notices).where(due).orderBy(notices.id).limit(1).for('update', { skipLocked: true });
     if (!row) return null;
     const set = kind === 'publish' ? { status: 2, updatedAt: now } : { status: 3, top: 0, updatedAt: now };
-    await tx.update(notices).set(set).where(eq(notices.id, row.id));
+    await tx.update(notices).set({ ...set, rowVersion: nextVersion(notices.rowVersion) }).where(eq(notices.id, row.id));
     const entry = kind === 'publish' ? { type: 'NOTICE_PUBLISH' as const, summary: `公告「${row.title}」已按定时发布` } : { type: 'NOTICE_EXPIRE' as const, summary: `公告「${row.title}」已到下线时间，自动下线` };
     await audit(tx, SYSTEM_ACTOR, { ...entry, targetDistrictId: row.districtId, target: `notice/${row.id}`, after: set }, now);
     return row.id;

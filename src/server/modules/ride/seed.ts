@@ -120,11 +120,6 @@ async function seedRides(ctx: SeedContext): Promise<void> {
     }
   }
   await bulkInsert(db, 'ride_records', ['ride_at', 'district_id', 'line_code', 'line_name', 'bus_name', 'direction', 'station_name', 'card_no', 'card_category', 'ticket_type', 'amount', 'pay_status', 'recharge_status', 'order_no', 'pay_channel', 'paid_at'], rows);
-  // The days with records: from the records themselves, so the two always agree.
-  await db.execute(sql`
-    insert into day_take_bus_totals (day, district_id, line_code, line_name, bus_name, ticket_type, card_category, rides, amount)
-    select (ride_at at time zone 'Asia/Shanghai')::date, district_id, line_code, min(line_name), bus_name, ticket_type, card_category, count(*), sum(amount)
-    from ride_records group by 1, 2, 3, 5, 6, 7`);
   // The 60 whole days before: the same model, as daily totals only (their raw records are not kept).
   const totals: (string | number)[][] = [];
   for (let back = AGGREGATE_DAYS; back > RAW_DAYS; back--) {
@@ -144,7 +139,13 @@ async function seedRides(ctx: SeedContext): Promise<void> {
       }
     }
   }
+  // Loaded first, into the empty table, so the load writes no WAL (db/seed/bulk.ts).
   await bulkInsert(db, 'day_take_bus_totals', ['day', 'district_id', 'line_code', 'line_name', 'bus_name', 'ticket_type', 'card_category', 'rides', 'amount'], totals);
+  // The days with records: from the records themselves, so the two always agree.
+  await db.execute(sql`
+    insert into day_take_bus_totals (day, district_id, line_code, line_name, bus_name, ticket_type, card_category, rides, amount)
+    select (ride_at at time zone 'Asia/Shanghai')::date, district_id, line_code, min(line_name), bus_name, ticket_type, card_category, count(*), sum(amount)
+    from ride_records group by 1, 2, 3, 5, 6, 7`);
 }
 
 export const rideDemoSeed: readonly SeedGenerator[] = [{ name: 'rides', run: seedRides }];

@@ -1,30 +1,32 @@
-import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { system } from '../../../shared/api';
+import { system } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, failOn, notFound, uniqueOr } from '../../lib/errors';
-import { orderBy, paged } from '../../lib/paging';
+import { listService } from '../../lib/list';
 import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
+import { checkVersion, nextVersion } from '../../lib/row-version';
 
 type DistrictQuery = z.output<typeof system.districtPage.query>;
 
-export async function pageDistricts(deps: AppDeps, a: AuthContext, q: DistrictQuery) {
-  const where: (SQL | undefined)[] = [];
-  // Without openDistrict the area list is the account's own district.
-  if (!a.user.openDistrict) where.push(eq(t.districts.id, a.user.districtId ?? -1));
-  if (q.name) where.push(contains(t.districts.name, q.name));
-  const cond = and(...where);
-  const order = orderBy(q.sort, { name: t.districts.name, code: t.districts.code }, { column: t.districts.sort, dir: 'asc' }, t.districts.id);
-  const columns = { id: t.districts.id, name: t.districts.name, code: t.districts.code, lat: t.districts.lat, lon: t.districts.lon };
-  return paged(
-    q,
-    (limit, offset) => deps.db.select(columns).from(t.districts).where(cond).orderBy(...order).limit(limit).offset(offset),
-    () => deps.db.select({ n: count() }).from(t.districts).where(cond),
-  );
-}
+/** 区域管理 and the area selector: the districts by name, in their own order. */
+const districtList = listService({
+  endpoint: system.districtPage,
+  select: (db) => db.select({ id: t.districts.id, name: t.districts.name, code: t.districts.code, lat: t.districts.lat, lon: t.districts.lon }).from(t.districts),
+  count: (db) => db.select({ n: count() }).from(t.districts),
+  // Without openDistrict the area list is the account's own district, whatever district is chosen.
+  scope: (a: AuthContext) => (a.user.openDistrict ? undefined : eq(t.districts.id, a.user.districtId ?? -1)),
+  filters: { name: (name) => contains(t.districts.name, name) },
+  sorts: { name: t.districts.name, code: t.districts.code },
+  order: { column: t.districts.sort, dir: 'asc' },
+  key: { column: t.districts.id, of: (d) => d.id },
+  dto: (d) => d,
+});
+
+export const pageDistricts = (deps: AppDeps, a: AuthContext, q: DistrictQuery) => districtList.page(deps, a, q);
 
 const agreementDto = (r: typeof t.agreements.$inferSelect) => ({
   id: r.id,
@@ -33,6 +35,7 @@ const agreementDto = (r: typeof t.agreements.$inferSelect) => ({
   title: r.title,
   content: r.content,
   updatedDate: iso(r.updatedAt),
+  rowVersion: r.rowVersion,
 });
 
 export async function listAgreements(deps: AppDeps, a: AuthContext, code: string | undefined) {
@@ -55,6 +58,7 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
       const [before] = await tx.select().from(t.agreements).where(eq(t.agreements.id, body.id)).for('update');
       if (!before) throw notFound('协议不存在');
       assertInScope(a, before.districtId);
+      await checkVersion(before, body.rowVersion, () => agreementDto(before));
       const [dup] = await tx
         .select({ id: t.agreements.id })
         .from(t.agreements)
@@ -62,7 +66,7 @@ export async function saveAgreement(deps: AppDeps, a: AuthContext, body: Agreeme
       if (dup && dup.id !== before.id) throw failOn(DUPLICATE_CODE.field, DUPLICATE_CODE.msg);
       const [after] = await tx
         .update(t.agreements)
-        .set({ code: body.code, title: body.title, content: body.content, updatedAt: now })
+        .set({ code: body.code, title: body.title, content: body.content, updatedAt: now, rowVersion: nextVersion(t.agreements.rowVersion) })
         .where(eq(t.agreements.id, body.id))
         .returning();
       if (!after) throw notFound('协议不存在');
@@ -92,9 +96,10 @@ export async function qrCode(deps: AppDeps): Promise<string | null> {
 }
 
 export async function cityLocation(deps: AppDeps) {
-  const v = (await configValue(deps, 'cityCenter')) as { lat?: unknown; lon?: unknown } | null;
+  const [row] = await deps.db.select().from(t.appConfig).where(eq(t.appConfig.key, 'cityCenter'));
+  const v = (row?.value ?? null) as { lat?: unknown; lon?: unknown } | null;
   if (!v || typeof v.lat !== 'number' || typeof v.lon !== 'number') throw fail('未配置城市中心坐标');
-  return { lat: v.lat, lon: v.lon, tileUrl: deps.config.mapTileUrl };
+  return { lat: v.lat, lon: v.lon, tileUrl: deps.config.mapTileUrl, rowVersion: row!.rowVersion };
 }
 
 type BaseSettingBody = z.output<typeof system.configSave.body>;
@@ -112,13 +117,17 @@ export async function saveBaseSetting(deps: AppDeps, a: AuthContext, body: BaseS
     const oldQr = value('qrCode');
     const oldCentre = value('cityCenter') as { lat?: number; lon?: number } | null;
     const before = { qrCode: qrForLog(typeof oldQr === 'string' ? oldQr : null), lat: oldCentre?.lat ?? null, lon: oldCentre?.lon ?? null };
+    // 基础设置's version is the city centre row's: the two are saved together, and both move on.
+    const version = rows.find((r) => r.key === 'cityCenter')?.rowVersion ?? 0;
+    await checkVersion({ rowVersion: version }, body.rowVersion, () => ({ qrCode: typeof oldQr === 'string' ? oldQr : null, lat: oldCentre?.lat ?? null, lon: oldCentre?.lon ?? null, rowVersion: version }));
     const upsert = (key: string, v: unknown) =>
-      tx.insert(t.appConfig).values({ key, value: v }).onConflictDoUpdate({ target: t.appConfig.key, set: { value: v } });
+      tx.insert(t.appConfig).values({ key, value: v }).onConflictDoUpdate({ target: t.appConfig.key, set: { value: v, rowVersion: nextVersion(t.appConfig.rowVersion) } });
     await upsert('qrCode', body.qrCode);
     await upsert('cityCenter', { lat: body.lat, lon: body.lon });
     const after = { qrCode: qrForLog(body.qrCode), lat: body.lat, lon: body.lon };
     await audit(tx, a.actor, { type: 'CONFIG_SAVE', targetDistrictId: null, target: 'base-setting', summary: '保存基础设置（侧边栏二维码、城市中心坐标）', before, after }, now);
-    return { qrCode: body.qrCode, lat: body.lat, lon: body.lon };
+    const [centre] = await tx.select({ v: t.appConfig.rowVersion }).from(t.appConfig).where(eq(t.appConfig.key, 'cityCenter'));
+    return { qrCode: body.qrCode, lat: body.lat, lon: body.lon, rowVersion: centre?.v ?? 1 };
   });
 }
 

@@ -15,6 +15,7 @@ export const stationServer: ServerModule = {
   routes(b, deps) {
     b.bind(station.stationList, ({ auth, query }) => service.listStations(deps, auth, query));
     b.bind(station.stationSave, ({ auth, body }) => service.saveStation(deps, auth, body));
+    b.bind(station.stationUpdateState, ({ auth, body }) => service.updateStationState(deps, auth, body));
     b.bind(station.stationQrByStation, ({ auth, query }) => service.qrByStation(deps, auth, query.stationId));
     b.bind(station.stationQrInit, ({ auth }) => service.qrInit(deps, auth));
     b.bind(station.stationQrSurplus, ({ auth }) => service.qrSurplus(deps, auth));

@@ -3,20 +3,22 @@ import type { FastifyReply } from 'fastify';
 import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { station } from '../../../shared/api';
-import { STATION_QR_PAGE } from '../../../shared/api/station';
+import { STATION_QR_PAGE, STATION_STATE } from '../../../shared/api/station';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { listService } from '../../lib/list';
-import { orderBy, paged } from '../../lib/paging';
 import { assertInScope, inScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
+import { moveStatus } from '../../lib/transition';
+import { updateVersioned } from '../../lib/row-version';
 import { defineExport, listRows, sendExport } from '../../lib/export-definition';
 
 type ListQuery = z.output<typeof station.stationList.query>;
 type SaveBody = z.output<typeof station.stationSave.body>;
+type StateBody = z.output<typeof station.stationUpdateState.body>;
 type QrPageQuery = z.output<typeof station.stationQrPage.query>;
 
 export const stationColumns = { station: t.stations, districtName: t.districts.name };
@@ -31,6 +33,7 @@ export const stationDto = (r: { station: typeof t.stations.$inferSelect; distric
   state: r.station.state === 0 ? (0 as const) : (1 as const),
   qrCode: r.station.qrCode,
   updatedDate: iso(r.station.updatedAt),
+  rowVersion: r.station.rowVersion,
 });
 
 export const selectStations = (db: Db) => db.select(stationColumns).from(t.stations).leftJoin(t.districts, eq(t.districts.id, t.stations.districtId));
@@ -71,7 +74,7 @@ export async function saveStation(deps: AppDeps, a: AuthContext, body: SaveBody)
       const [before] = await tx.select().from(t.stations).where(eq(t.stations.id, body.id)).for('update');
       if (!before) throw notFound('站点不存在');
       assertInScope(a, before.districtId);
-      await tx.update(t.stations).set(values).where(eq(t.stations.id, body.id));
+      await updateVersioned(tx, { table: t.stations, key: t.stations.id, id: body.id, version: body.rowVersion, set: values, current: async () => stationDto(await loadStation(tx, before.id)) });
       const after = await loadStation(tx, body.id);
       await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: before.districtId, target: `station/${before.id}`, summary: `修改站点「${after.station.name}」`, before: stationDto({ station: before, districtName: after.districtName }), after: stationDto(after) }, now);
       return stationDto(after);
@@ -81,6 +84,39 @@ export async function saveStation(deps: AppDeps, a: AuthContext, body: SaveBody)
     const [created] = await tx.insert(t.stations).values({ ...values, districtId: a.districtScope, createdAt: now }).returning({ id: t.stations.id });
     const after = await loadStation(tx, created!.id);
     await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: a.districtScope, target: `station/${created!.id}`, summary: `新增站点「${after.station.name}」`, after: stationDto(after) }, now);
+    return stationDto(after);
+  });
+}
+
+/**
+ * 启用 / 停用: the state alone, from the one the operator saw, through the status flow (row lock,
+ * stale check, guarded update) with its audit row in the same transaction. The name and place are
+ * left as they are now: a switch (or its 撤销) never writes back a name someone has since changed.
+ */
+export async function updateStationState(deps: AppDeps, a: AuthContext, body: StateBody) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(t.stations).where(eq(t.stations.id, body.id)).for('update');
+    if (!row) throw notFound('站点不存在');
+    assertInScope(a, row.districtId);
+    const before = await loadStation(tx, body.id);
+    const what = `站点「${row.name}」`;
+    await moveStatus(tx, {
+      flow: STATION_STATE,
+      table: t.stations,
+      key: t.stations.id,
+      id: body.id,
+      status: t.stations.state,
+      from: body.fromStatus,
+      to: body.state,
+      set: { state: body.state, updatedAt: now },
+      what,
+      // On or off: a row that is no longer as the operator saw it is already where they wanted it.
+      stale: `${what}已被他人${STATION_STATE.label(body.state)}，请刷新后查看`,
+      version: { column: t.stations.rowVersion, sent: body.rowVersion, current: () => stationDto(before) },
+    });
+    const after = await loadStation(tx, body.id);
+    await audit(tx, a.actor, { type: 'STATION_SAVE', targetDistrictId: row.districtId, target: `station/${row.id}`, summary: `${STATION_STATE.label(body.state)}站点「${row.name}」`, before: stationDto(before), after: stationDto(after) }, now);
     return stationDto(after);
   });
 }
@@ -171,18 +207,21 @@ export async function qrSurplus(deps: AppDeps, a: AuthContext) {
   return { surplus: total - (row?.withCode ?? 0), total };
 }
 
-export async function qrPage(deps: AppDeps, a: AuthContext, q: QrPageQuery) {
-  const cond = and(inScope(a, t.stations.districtId), isNotNull(t.stations.qrCode), q.name ? contains(t.stations.name, q.name) : undefined);
-  const order = orderBy(q.sort, { name: t.stations.name }, { column: t.stations.id, dir: 'asc' }, t.stations.id);
-  return paged(
-    q,
-    async (limit, offset) =>
-      (await deps.db.select({ id: t.stations.id, name: t.stations.name, qrCode: t.stations.qrCode }).from(t.stations).where(cond).orderBy(...order).limit(limit).offset(offset)).map((r) =>
-        qrDto({ id: r.id, name: r.name, qrCode: r.qrCode ?? '' }),
-      ),
-    () => deps.db.select({ n: count() }).from(t.stations).where(cond),
-  );
-}
+/** 站点二维码: the area's stations that have a code, by name. */
+const qrList = listService({
+  endpoint: station.stationQrPage,
+  select: (db) => db.select({ id: t.stations.id, name: t.stations.name, qrCode: t.stations.qrCode }).from(t.stations),
+  count: (db) => db.select({ n: count() }).from(t.stations),
+  scope: t.stations.districtId,
+  base: isNotNull(t.stations.qrCode),
+  filters: { name: (name) => contains(t.stations.name, name) },
+  sorts: { name: t.stations.name },
+  order: { column: t.stations.id, dir: 'asc' },
+  key: { column: t.stations.id, of: (r) => r.id },
+  dto: (r) => qrDto({ id: r.id, name: r.name, qrCode: r.qrCode ?? '' }),
+});
+
+export const qrPage = (deps: AppDeps, a: AuthContext, q: QrPageQuery) => qrList.page(deps, a, q);
 
 /** 导出站点二维码 (the spec's direct file): the list's stations that have a code, in id order. */
 export const qrExportDef = defineExport({

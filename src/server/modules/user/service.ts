@@ -10,6 +10,7 @@ import { fail, failOn, forbidden, notFound, uniqueOr } from '../../lib/errors';
 import { groupExceeds, rankOf } from '../../lib/grants';
 import { clearName, nameKeyOf } from '../../lib/login-throttle';
 import { type ListContext, listService } from '../../lib/list';
+import { checkVersion, nextVersion, updateVersioned } from '../../lib/row-version';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
 import { endSessions } from '../../plugins/auth';
@@ -44,6 +45,7 @@ function toDto(row: { user: typeof t.users.$inferSelect; groupName: string | nul
     createdDate: iso(u.createdAt),
     lastModifiedDate: iso(u.updatedAt),
     passwordChangedDate: iso(u.passwordChangedAt),
+    rowVersion: u.rowVersion,
   };
 }
 
@@ -185,7 +187,7 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
         .onConflictDoNothing()
         .returning();
       if (!row) throw failOn(LOGIN_TAKEN.field, LOGIN_TAKEN.msg);
-      await audit(tx, a.actor, { type: 'USER_ADD', targetDistrictId: row.districtId, target: login, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
+      await audit(tx, a.actor, { type: 'USER_ADD', targetDistrictId: row.districtId, target: login, record: { kind: 'user', id: row.id }, summary: `新增账号 ${login}（${body.firstName}）`, after: publicView(row) }, now);
       const saved = await loadUser(tx, row.id);
       return toDto(saved, now, await touchable(tx, a, saved.user));
     }),
@@ -193,7 +195,7 @@ export async function addUser(deps: AppDeps, a: AuthContext, body: AddBody) {
 }
 
 export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody) {
-  const { id, activated, password, authority, ...fields } = body;
+  const { id, activated, password, authority, rowVersion: sentVersion, ...fields } = body;
   const hash = password ? await deps.passwords.hash(password) : undefined;
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
@@ -201,6 +203,10 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
     const [target] = await tx.select().from(t.users).where(eq(t.users.id, id)).for('update');
     if (!target) throw notFound('账号不存在');
     await assertCanTouch(tx, a, target);
+    await checkVersion(target, sentVersion, async () => {
+      const fresh = await loadUser(tx, id);
+      return toDto(fresh, now, await touchable(tx, a, fresh.user));
+    });
     const changesStatus = activated !== undefined && activated !== target.activated;
     const changesProfile = password !== undefined || authority !== undefined || Object.values(fields).some((v) => v !== undefined);
     if (changesStatus && !isAllowed(account.userStatusPermission, a)) throw forbidden();
@@ -229,6 +235,7 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
         ...(activated !== undefined ? { activated } : {}),
         ...(hash ? { passwordHash: hash, passwordChangedAt: now, failedCount: 0, lockedUntil: null } : {}),
         updatedAt: now,
+        rowVersion: nextVersion(t.users.rowVersion),
       })
       .where(eq(t.users.id, id))
       .returning();
@@ -243,10 +250,10 @@ export async function updateUser(deps: AppDeps, a: AuthContext, body: UpdateBody
     const summary = changesStatus ? `${activated ? '启用' : '禁用'}账号 ${target.login}` : `编辑账号 ${target.login}`;
     // The row is about the district the account belongs to after the change: its managers may
     // read the account now, so before and after tell them nothing they could not look up.
-    await audit(tx, a.actor, { type, targetDistrictId: row.districtId, target: target.login, summary, before: publicView(target), after: publicView(row) }, now);
+    await audit(tx, a.actor, { type, targetDistrictId: row.districtId, target: target.login, record: { kind: 'user', id }, summary, before: publicView(target), after: publicView(row) }, now);
     if (target.districtId !== null && target.districtId !== row.districtId) {
       // The old district's managers learn that the account left, but not its new state.
-      await audit(tx, a.actor, { type: 'USER_UPDATE', targetDistrictId: target.districtId, target: target.login, summary: `账号 ${target.login} 已调出本区域` }, now);
+      await audit(tx, a.actor, { type: 'USER_UPDATE', targetDistrictId: target.districtId, target: target.login, record: { kind: 'user', id }, summary: `账号 ${target.login} 已调出本区域` }, now);
     }
     const saved = await loadUser(tx, id);
     return toDto(saved, now, await touchable(tx, a, saved.user));
@@ -275,6 +282,7 @@ async function groupDtos(db: Db, ids?: number[]) {
     description: g.description,
     itemIds: items.filter((i) => i.groupId === g.id).map((i) => i.itemId),
     userCount: users.find((u) => u.groupId === g.id)?.n ?? 0,
+    rowVersion: g.rowVersion,
   }));
 }
 
@@ -287,6 +295,7 @@ export async function updateGroup(deps: AppDeps, a: AuthContext, q: GroupQuery) 
       await tx.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.id, q.id)).for('update');
       const [before] = await groupDtos(tx, [q.id]);
       if (!before) throw notFound('角色组不存在');
+      await checkVersion(before, q.rowVersion, () => before);
       if (q.name && q.name !== before.name) {
         const [dup] = await tx.select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, q.name));
         if (dup) throw failOn(GROUP_NAME_TAKEN.field, GROUP_NAME_TAKEN.msg);
@@ -296,10 +305,14 @@ export async function updateGroup(deps: AppDeps, a: AuthContext, q: GroupQuery) 
         const unknown = q.itemIds.filter((i) => !known.some((k) => k.id === i));
         if (unknown.length) throw failOn('itemIds', `权限项不存在：${unknown.slice(0, 5).join('、')}`);
       }
-      await tx
-        .update(t.roleGroups)
-        .set({ ...(q.name ? { name: q.name } : {}), ...(q.description !== undefined ? { description: q.description } : {}), updatedAt: now })
-        .where(eq(t.roleGroups.id, q.id));
+      await updateVersioned(tx, {
+        table: t.roleGroups,
+        key: t.roleGroups.id,
+        id: q.id,
+        version: q.rowVersion,
+        set: { ...(q.name ? { name: q.name } : {}), ...(q.description !== undefined ? { description: q.description } : {}), updatedAt: now },
+        current: () => before,
+      });
       if (q.itemIds) {
         await tx.delete(t.roleGroupItems).where(eq(t.roleGroupItems.groupId, q.id));
         if (q.itemIds.length) await tx.insert(t.roleGroupItems).values(q.itemIds.map((itemId) => ({ groupId: q.id, itemId })));

@@ -1,31 +1,35 @@
-import { and, count, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { count, eq, gte, lte } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { system } from '../../../shared/api';
+import { system } from '../../../shared/api';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { OPERATION_TYPES, type OperationType } from '../../lib/audit';
-import { orderBy, paged } from '../../lib/paging';
-import { inScope } from '../../lib/scope';
+import { listService } from '../../lib/list';
 import { contains, iso } from '../../lib/sql';
 
 type LogQuery = z.output<typeof system.sysLogPage.query>;
 
-export async function pageLogs(deps: AppDeps, a: AuthContext, q: LogQuery) {
+/** 系统日志: the log rows about the area, by operation, operator, result and time, newest first. */
+const logList = listService({
+  endpoint: system.sysLogPage,
+  select: (db) => db.select().from(t.sysLog),
+  count: (db) => db.select({ n: count() }).from(t.sysLog),
   // Rows are scoped by the district they are about, not by where the operator sat (Decision 38).
-  const where: (SQL | undefined)[] = [inScope(a, t.sysLog.targetDistrictId)];
-  if (q.operationType) where.push(eq(t.sysLog.operationType, q.operationType));
-  if (q.operator) where.push(contains(t.sysLog.operatorLogin, q.operator));
-  if (q.result !== undefined) where.push(eq(t.sysLog.result, q.result));
-  if (q.startTime) where.push(gte(t.sysLog.createdAt, new Date(q.startTime)));
-  if (q.endTime) where.push(lte(t.sysLog.createdAt, new Date(q.endTime)));
-  const cond = and(...where);
-  const order = orderBy(q.sort, { createdDate: t.sysLog.createdAt, operationType: t.sysLog.operationType }, { column: t.sysLog.createdAt, dir: 'desc' }, t.sysLog.id);
-  return paged(
-    q,
-    async (limit, offset) => (await deps.db.select().from(t.sysLog).where(cond).orderBy(...order).limit(limit).offset(offset)).map(toDto),
-    () => deps.db.select({ n: count() }).from(t.sysLog).where(cond),
-  );
-}
+  scope: t.sysLog.targetDistrictId,
+  filters: {
+    operationType: (type) => eq(t.sysLog.operationType, type),
+    operator: (login) => contains(t.sysLog.operatorLogin, login),
+    result: (result) => eq(t.sysLog.result, result),
+    startTime: (from) => gte(t.sysLog.createdAt, new Date(from)),
+    endTime: (to) => lte(t.sysLog.createdAt, new Date(to)),
+  },
+  sorts: { createdDate: t.sysLog.createdAt, operationType: t.sysLog.operationType },
+  order: { column: t.sysLog.createdAt, dir: 'desc' },
+  key: { column: t.sysLog.id, of: (r) => r.id },
+  dto: (r) => toDto(r),
+});
+
+export const pageLogs = (deps: AppDeps, a: AuthContext, q: LogQuery) => logList.page(deps, a, q);
 
 const toDto = (r: typeof t.sysLog.$inferSelect) => ({
   id: r.id,

@@ -13,10 +13,11 @@ export const versionServer: ServerModule = {
   tables: [t.lineVersions, t.busLines, t.lineStations, t.lineRoutes, t.lineDetails, t.lineDetailStations],
   routes(b, deps) {
     b.bind(lineVersion.versionPage, ({ auth, query }) => service.pageVersions(deps, auth, query));
+    b.bind(lineVersion.versionInfo, ({ auth, query }) => service.versionById(deps, auth, query.id));
     b.bind(lineVersion.versionAdd, ({ auth, body }) => service.addVersion(deps, auth, body));
     b.bind(lineVersion.versionUpdateStatus, ({ auth, body }) => service.updateStatus(deps, auth, body));
     b.bind(lineVersion.versionSetOnlineTime, ({ auth, body }) => service.setOnlineTime(deps, auth, body));
-    b.bind(lineVersion.versionDelete, ({ auth, body }) => service.deleteVersion(deps, auth, body.id));
+    b.bind(lineVersion.versionDelete, ({ auth, body }) => service.deleteVersion(deps, auth, body));
     b.bind(lineVersion.versionDiff, ({ auth, query }) => versionDiff(deps, auth, query.id));
   },
   jobs: [{ name: 'version-go-live', everyMs: 30_000, run: (deps) => service.takeDueVersionsOnline(deps) }],

@@ -29,26 +29,54 @@ export const versionDemoSeed: SeedGenerator[] = [
           stops,
           profile.name === 'demo' ? { lines: i % 2 ? 7 : 8, minStops: 15, maxStops: 32, loops: i % 2 } : { lines: 2, minStops: 3, maxStops: 8, loops: 0 },
         );
-        for (const plan of planned) {
-          const code = String(lineNo++);
-          const [line] = await db
-            .insert(t.busLines)
-            .values({ versionId: online!.id, code, name: `${code}路`, direction: plan.isLoop ? 0 : -1, isLoop: plan.isLoop, firstBus: '05:30', lastBus: rng.next() < 0.3 ? '23:00' : '21:30', fare: rng.pick([200, 200, 200, 300]), createdAt: at(-75), updatedAt: at(-75) })
-            .returning();
-          const { up, down } = plan;
-          await db.insert(t.lineStations).values([
-            ...up.map((s, seq) => ({ lineId: line!.id, direction: 0, seq, stationId: s.id })),
-            ...down.map((s, seq) => ({ lineId: line!.id, direction: 1, seq, stationId: s.id })),
-          ]);
-          const path = (list: typeof up) => list.map((s) => [s.lng, s.lat] as [number, number]);
-          await db.insert(t.lineRoutes).values([{ lineId: line!.id, direction: 0, points: path(up) }, ...(down.length ? [{ lineId: line!.id, direction: 1, points: path(down) }] : [])]);
-          // Some lines run a short working (区间) or an express (大站快车) on the up direction.
-          const kind = plan.isLoop ? null : Number(code) % 3 === 0 ? '区间' : Number(code) % 5 === 0 ? '大站快车' : null;
-          if (kind && up.length >= 4) {
-            const served = kind === '区间' ? up.slice(1, -1) : up.filter((_, k) => k % 2 === 0 || k === up.length - 1);
-            const [detail] = await db.insert(t.lineDetails).values({ lineId: line!.id, name: `${code}路${kind}`, direction: 0, createdAt: at(-75), updatedAt: at(-75) }).returning();
-            await db.insert(t.lineDetailStations).values(served.map((s, seq) => ({ detailId: detail!.id, seq, stationId: s.id })));
-          }
+        // A district's lines in a few statements, not five per line: the ids come out as before.
+        const codes = planned.map(() => String(lineNo++));
+        const inserted = await db
+          .insert(t.busLines)
+          .values(
+            planned.map((plan, k) => ({
+              versionId: online!.id,
+              code: codes[k]!,
+              name: `${codes[k]}路`,
+              direction: plan.isLoop ? 0 : -1,
+              isLoop: plan.isLoop,
+              firstBus: '05:30',
+              lastBus: rng.next() < 0.3 ? '23:00' : '21:30',
+              fare: rng.pick([200, 200, 200, 300]),
+              createdAt: at(-75),
+              updatedAt: at(-75),
+            })),
+          )
+          .returning({ id: t.busLines.id, code: t.busLines.code });
+        // Matched back by code (unique within a version), not by the order of the answer.
+        const idOf = new Map(inserted.map((l) => [l.code, l.id]));
+        const lines = codes.map((code) => ({ id: idOf.get(code)! }));
+        const path = (list: readonly { lng: number; lat: number }[]) => list.map((s) => [s.lng, s.lat] as [number, number]);
+        await db.insert(t.lineStations).values(
+          planned.flatMap(({ up, down }, k) => [
+            ...up.map((s, seq) => ({ lineId: lines[k]!.id, direction: 0, seq, stationId: s.id })),
+            ...down.map((s, seq) => ({ lineId: lines[k]!.id, direction: 1, seq, stationId: s.id })),
+          ]),
+        );
+        await db
+          .insert(t.lineRoutes)
+          .values(planned.flatMap(({ up, down }, k) => [{ lineId: lines[k]!.id, direction: 0, points: path(up) }, ...(down.length ? [{ lineId: lines[k]!.id, direction: 1, points: path(down) }] : [])]));
+        // Some lines run a short working (区间) or an express (大站快车) on the up direction.
+        const variants = planned.flatMap(({ up, isLoop }, k) => {
+          const code = codes[k]!;
+          const kind = isLoop ? null : Number(code) % 3 === 0 ? '区间' : Number(code) % 5 === 0 ? '大站快车' : null;
+          if (!kind || up.length < 4) return [];
+          const served = kind === '区间' ? up.slice(1, -1) : up.filter((_, j) => j % 2 === 0 || j === up.length - 1);
+          return [{ lineId: lines[k]!.id, name: `${code}路${kind}`, served }];
+        });
+        if (variants.length) {
+          const details = await db
+            .insert(t.lineDetails)
+            .values(variants.map((v) => ({ lineId: v.lineId, name: v.name, direction: 0, createdAt: at(-75), updatedAt: at(-75) })))
+            .returning({ id: t.lineDetails.id, lineId: t.lineDetails.lineId });
+          // A line has at most one variant here: matched back by its line.
+          const detailOf = new Map(details.map((d) => [d.lineId, d.id]));
+          await db.insert(t.lineDetailStations).values(variants.flatMap((v) => v.served.map((s, seq) => ({ detailId: detailOf.get(v.lineId)!, seq, stationId: s.id }))));
         }
         const [open] = await db.insert(t.lineVersions).values({ districtId: d.id, name: '2027 春季线网（编辑中）', status: 0, createdAt: at(-3), updatedAt: at(-3) }).returning();
         await copyNetwork(db, online!.id, open!.id, at(-3));

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { lineVersion as api } from '../../../shared/api';
 import { VERSION_STATE, type VersionStatus } from '../../../shared/api/line-version';
@@ -10,6 +10,7 @@ import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { listService } from '../../lib/list';
 import { assertInScope } from '../../lib/scope';
 import { moveStatus } from '../../lib/transition';
+import { checkVersion, nextVersion, updateVersioned } from '../../lib/row-version';
 import { iso } from '../../lib/sql';
 import { validateVersion } from './validate';
 
@@ -17,6 +18,7 @@ type PageQuery = z.output<typeof api.versionPage.query>;
 type AddBody = z.output<typeof api.versionAdd.body>;
 type StatusBody = z.output<typeof api.versionUpdateStatus.body>;
 type OnlineBody = z.output<typeof api.versionSetOnlineTime.body>;
+type DeleteBody = z.output<typeof api.versionDelete.body>;
 
 const lineCount = sql<number>`(select count(*)::int from ${t.busLines} where ${t.busLines.versionId} = ${t.lineVersions.id})`;
 const columns = { v: t.lineVersions, districtName: t.districts.name, lineCount };
@@ -33,6 +35,7 @@ const dto = (r: { v: typeof t.lineVersions.$inferSelect; districtName: string | 
   lineCount: Number(r.lineCount),
   createdDate: iso(r.v.createdAt),
   updatedDate: iso(r.v.updatedAt),
+  rowVersion: r.v.rowVersion,
 });
 
 const select = (db: Db) => db.select(columns).from(t.lineVersions).leftJoin(t.districts, eq(t.districts.id, t.lineVersions.districtId));
@@ -58,19 +61,29 @@ export const versionList = listService({
 
 export const pageVersions = (deps: AppDeps, a: AuthContext, q: PageQuery) => versionList.page(deps, a, q);
 
+/** One version of the area by id, in any status. */
+export async function versionById(deps: AppDeps, a: AuthContext, id: number) {
+  const v = await load(deps.db, id);
+  assertInScope(a, v.districtId);
+  return v;
+}
+
 /** A new version starts as a copy of the district's online network (lines, stops, paths, sub-lines). */
 export async function copyNetwork(db: Db, fromVersionId: number, toVersionId: number, now: Date): Promise<number> {
-  const lines = await db.select().from(t.busLines).where(eq(t.busLines.versionId, fromVersionId));
-  const lineMap = new Map<number, number>();
-  for (const { id, versionId: _v, ...rest } of lines) {
-    const [n] = await db.insert(t.busLines).values({ ...rest, versionId: toVersionId, createdAt: now, updatedAt: now }).returning({ id: t.busLines.id });
-    lineMap.set(id, n!.id);
-  }
-  if (!lineMap.size) return 0;
+  const lines = await db.select().from(t.busLines).where(eq(t.busLines.versionId, fromVersionId)).orderBy(asc(t.busLines.id));
+  if (!lines.length) return 0;
+  // One statement for all lines, matched back by their code (unique within a version).
+  const created = await db
+    .insert(t.busLines)
+    .values(lines.map(({ id: _id, versionId: _v, ...rest }) => ({ ...rest, versionId: toVersionId, createdAt: now, updatedAt: now })))
+    .returning({ id: t.busLines.id, code: t.busLines.code });
+  const newId = new Map(created.map((c) => [c.code, c.id]));
+  const lineMap = new Map(lines.map((l) => [l.id, newId.get(l.code)!]));
   const pairs = sql.join([...lineMap].map(([o, n]) => sql`(${o}::int, ${n}::int)`), sql`, `);
   await db.execute(sql`insert into line_stations (line_id, direction, seq, station_id) select m.n, s.direction, s.seq, s.station_id from line_stations s join (values ${pairs}) as m(o, n) on s.line_id = m.o`);
   await db.execute(sql`insert into line_routes (line_id, direction, points) select m.n, r.direction, r.points from line_routes r join (values ${pairs}) as m(o, n) on r.line_id = m.o`);
-  const details = await db.select().from(t.lineDetails).where(inArray(t.lineDetails.lineId, [...lineMap.keys()]));
+  // Variants are few (a line's 区间 or 大站快车) and have no key to match by: one at a time.
+  const details = await db.select().from(t.lineDetails).where(inArray(t.lineDetails.lineId, [...lineMap.keys()])).orderBy(asc(t.lineDetails.id));
   for (const { id, lineId, ...rest } of details) {
     const [n] = await db.insert(t.lineDetails).values({ ...rest, lineId: lineMap.get(lineId)!, createdAt: now, updatedAt: now }).returning({ id: t.lineDetails.id });
     await db.execute(sql`insert into line_detail_stations (detail_id, seq, station_id) select ${n!.id}, seq, station_id from line_detail_stations where detail_id = ${id}`);
@@ -132,7 +145,10 @@ export async function updateStatus(deps: AppDeps, a: AuthContext, body: StatusBo
     const v = await lockVersion(tx, a, body.id);
     const from = v.status as VersionStatus;
     const what = `版本「${v.name}」`;
-    if (VERSION_STATE.can(from, body.status)) {
+    // A version saved or moved since the operator saw it is refused before anything else is checked.
+    await checkVersion(v, body.rowVersion, () => load(tx, v.id));
+    // Only a move that will be made is checked against the network: a stale or refused one reads as such.
+    if (from === body.fromStatus && VERSION_STATE.can(from, body.status)) {
       if ((body.status === 1 || body.status === 2) && !(await hasLines(tx, v.id))) throw fail(NO_LINES(body.status === 1 ? '提交审核' : '审核通过'));
       if (body.status === 1) {
         const problems = await validateVersion(tx, v.id);
@@ -146,9 +162,13 @@ export async function updateStatus(deps: AppDeps, a: AuthContext, body: StatusBo
       key: t.lineVersions.id,
       id: v.id,
       status: t.lineVersions.status,
+      from: body.fromStatus,
       to: body.status,
       set: { status: body.status, remark: body.remark ?? v.remark, updatedAt: now, ...(body.status === 0 || body.status === 5 ? { onlineAt: null } : {}) },
       what,
+      // The row is locked since lockVersion: `from` is what it is now.
+      stale: `${what}已被他人改为「${label(from)}」，请刷新后查看`,
+      version: { column: t.lineVersions.rowVersion, sent: body.rowVersion, current: () => before },
     });
     const after = await load(tx, v.id);
     await audit(tx, a.actor, { type: 'VERSION_STATUS', targetDistrictId: v.districtId, target: `version/${v.id}`, summary: `${what}${label(from)} → ${label(body.status)}${body.remark ? `：${body.remark}` : ''}`, before, after }, now);
@@ -162,10 +182,11 @@ export async function setOnlineTime(deps: AppDeps, a: AuthContext, body: OnlineB
   if (at.getTime() <= now.getTime()) throw fail('上线时间必须晚于当前时间');
   return deps.db.transaction(async (tx) => {
     const v = await lockVersion(tx, a, body.id);
+    await checkVersion(v, body.rowVersion, () => load(tx, v.id));
     if (v.status !== 2) throw fail(`只有审核通过的版本可以设置上线时间（「${v.name}」为${label(v.status)}）`);
     if (!(await hasLines(tx, v.id))) throw fail(NO_LINES('设置上线时间'));
     const before = await load(tx, v.id);
-    await tx.update(t.lineVersions).set({ onlineAt: at, updatedAt: now }).where(eq(t.lineVersions.id, v.id));
+    await updateVersioned(tx, { table: t.lineVersions, key: t.lineVersions.id, id: v.id, version: body.rowVersion, set: { onlineAt: at, updatedAt: now }, current: () => before });
     const after = await load(tx, v.id);
     await audit(tx, a.actor, { type: 'VERSION_ONLINE_TIME', targetDistrictId: v.districtId, target: `version/${v.id}`, summary: `版本「${v.name}」将于 ${body.onlineAt} 上线`, before, after }, now);
     return after;
@@ -173,7 +194,7 @@ export async function setOnlineTime(deps: AppDeps, a: AuthContext, body: OnlineB
 }
 
 /** 删除版本 voids it (status 5): a version's history stays readable; only 0, 1 and 2 can be voided. */
-export const deleteVersion = (deps: AppDeps, a: AuthContext, id: number) => updateStatus(deps, a, { id, status: 5, remark: '删除' });
+export const deleteVersion = (deps: AppDeps, a: AuthContext, body: DeleteBody) => updateStatus(deps, a, { id: body.id, status: 5, fromStatus: body.fromStatus, remark: '删除', rowVersion: body.rowVersion });
 
 const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
 
@@ -202,7 +223,7 @@ export async function takeDueVersionsOnline(deps: AppDeps): Promise<number[]> {
       if (!due) return null;
       if (!(await hasLines(tx, due.id))) {
         const before = await load(tx, due.id);
-        await tx.update(t.lineVersions).set({ onlineAt: null, updatedAt: now }).where(eq(t.lineVersions.id, due.id));
+        await tx.update(t.lineVersions).set({ onlineAt: null, updatedAt: now, rowVersion: nextVersion(t.lineVersions.rowVersion) }).where(eq(t.lineVersions.id, due.id));
         const after = await load(tx, due.id);
         await audit(
           tx,
@@ -214,10 +235,10 @@ export async function takeDueVersionsOnline(deps: AppDeps): Promise<number[]> {
       }
       const old = await tx
         .update(t.lineVersions)
-        .set({ status: 4, updatedAt: now })
+        .set({ status: 4, updatedAt: now, rowVersion: nextVersion(t.lineVersions.rowVersion) })
         .where(and(eq(t.lineVersions.districtId, due.districtId), eq(t.lineVersions.status, 3)))
         .returning({ id: t.lineVersions.id, name: t.lineVersions.name });
-      await tx.update(t.lineVersions).set({ status: 3, wentOnlineAt: now, updatedAt: now }).where(eq(t.lineVersions.id, due.id));
+      await tx.update(t.lineVersions).set({ status: 3, wentOnlineAt: now, updatedAt: now, rowVersion: nextVersion(t.lineVersions.rowVersion) }).where(eq(t.lineVersions.id, due.id));
       await audit(tx, SYSTEM_ACTOR, { type: 'VERSION_ONLINE', targetDistrictId: due.districtId, target: `version/${due.id}`, summary: `版本「${due.name}」已上线${old[0] ? `，「${old[0].name}」下线` : ''}`, after: { online: due.id, offline: old[0]?.id ?? null } }, now);
       return { id: due.id, online: true };
     });

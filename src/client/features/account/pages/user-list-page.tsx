@@ -7,12 +7,13 @@ import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { choiceFilter, flowFilter, textFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
-import { callAction, useRowActions } from '../../../components/resource/row-actions';
+import { useResourceActions } from '../../../components/resource/row-actions';
 import { useScreenAction } from '../../../lib/screen-action';
 import { Allowed, useAllowed } from '../../../lib/permission';
-import { STATUS_PERMISSION, useCurrentUser, useGroups } from '../api';
+import { useGroups } from '../api';
 import { StatusBadge } from '../components/status-badge';
 import { UserDialog } from '../components/user-dialog';
+import { userActions } from '../user-actions';
 import { ScreenSection } from '../../../components/screen-section';
 
 /** A phone typed (or handed over) as the keyword stays out of the address; logins and names stay in it. */
@@ -46,6 +47,7 @@ export function UserListPage() {
   // The body form: the keyword may be a staff member's phone, which never sits in a request URL.
   const list = useResourceList({
     endpoint: account.userPageByBody,
+    record: 'user',
     filters: {
       keyword: textFilter('关键字', { placeholder: '登录名、姓名或手机' }),
       activated: flowFilter(ACCOUNT_STATE),
@@ -63,7 +65,6 @@ export function UserListPage() {
     applied.current = handed;
     setFilters({ keyword: handed.q });
   }, [handed, setFilters]);
-  const me = useCurrentUser();
   const canEdit = useAllowed(account.userAdd.permission);
   const [editing, setEditing] = useState<Editing>(null);
   // The palette's 新增账号 lands here with ?action=add.
@@ -71,37 +72,7 @@ export function UserListPage() {
     if (canEdit) setEditing({ user: null });
   });
 
-  const actions = useRowActions<StaffUser>(
-    [
-      { id: 'edit', label: '编辑', hotkey: 'e', primary: true, permission: account.userAdd.permission, when: (u) => u.manageable, open: (user) => setEditing({ user }) },
-      callAction({
-        id: 'toggle',
-        label: (u) => (u.activated ? '禁用' : '启用'),
-        hotkey: 'd',
-        permission: STATUS_PERMISSION,
-        // Nobody disables the account they are signed in with (the server refuses it too).
-        when: (u) => u.manageable && u.login !== me.data?.login,
-        danger: (u) => u.activated,
-        endpoint: account.userUpdate,
-        input: (u) => ({ body: { id: u.id, activated: !u.activated } }),
-        done: (u) => `已${u.activated ? '禁用' : '启用'}账号 ${u.login}`,
-        confirm: {
-          title: (u) => (u.activated ? '禁用账号' : '启用账号'),
-          body: (u) =>
-            u.activated ? (
-              <p>
-                确定禁用账号 <b>{u.login}</b>（{u.firstName}）吗？禁用后该账号立即下线，且不能再登录。
-              </p>
-            ) : (
-              <p>
-                确定启用账号 <b>{u.login}</b>（{u.firstName}）吗？启用后该账号可以重新登录。
-              </p>
-            ),
-        },
-      }),
-    ],
-    (u) => u.login,
-  );
+  const actions = useResourceActions(userActions, { edit: (user) => setEditing({ user }) }, { rows: list.rows });
 
   return (
     <ScreenSection title="账号列表">

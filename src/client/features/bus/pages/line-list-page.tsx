@@ -35,6 +35,7 @@ const columns: ListColumn<typeof busLine.busLineList>[] = [
 export function LineListPage() {
   const list = useResourceList({
     endpoint: busLine.busLineList,
+    record: 'line',
     filters: { name: textFilter('线路', { placeholder: '编号或名称，如 49' }), state: flowFilter(LINE_STATE) },
     linkFilters: ['versionId'],
   });

@@ -57,7 +57,7 @@ function LineView({ line, reload }: { line: BusLineInfo; reload(): void }) {
   const toggle = async () => {
     setBusy(true);
     try {
-      await api.call(busLine.busLineDisable, { body: { id: line.id, state: line.state ? 0 : 1 } });
+      await api.call(busLine.busLineDisable, { body: { id: line.id, state: line.state ? 0 : 1, rowVersion: line.rowVersion } });
       toast.success(`线路「${line.name}」已${line.state ? '停运' : '恢复运营'}`);
       reload();
     } catch {

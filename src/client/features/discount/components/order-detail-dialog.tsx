@@ -3,6 +3,7 @@ import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { CardNoLink } from '../../../business/desk/card-no-link';
+import type { RefundOrder } from '../../../business/desk/desk-dialogs';
 import { Modal } from '../../../components/modal';
 import { DetailList } from '../../../components/resource/detail-list';
 import { useAllowed } from '../../../lib/permission';
@@ -11,7 +12,8 @@ import { FlowBadge } from '../../../components/resource/status-badge';
 import { ticketTypeLabel } from '../../../../shared/api/card';
 import { ORDER_PAY_STATE } from '../../../../shared/api/discount';
 
-export type OrderRef = { id: number; orderNo: string; amount: number };
+/** What the refund dialog names: the order, its card and its rider (masked). */
+export type OrderRef = RefundOrder;
 
 /**
  * 订单详情: every field of one order from the server (not the list's copy, which may be stale), the
@@ -35,7 +37,7 @@ export function OrderDetailDialog({ id, onClose, onRefund }: { id: number; onClo
             关闭
           </Button>
           {refundable && (
-            <Button variant="danger" onClick={() => onRefund({ id: o.id, orderNo: o.orderNo, amount: o.amount })}>
+            <Button variant="danger" onClick={() => onRefund({ id: o.id, orderNo: o.orderNo, amount: o.amount, cardNo: o.cardNo, riderPhone: o.riderPhone })}>
               退款 {fenToYuan(o.amount)} 元
             </Button>
           )}

@@ -8,14 +8,17 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/field';
 import { FormError, SelectField, TextAreaField } from '../../../components/form-controls';
+import { useScreenTitle } from '../../../lib/screen-title';
 import { ScreenSection } from '../../../components/screen-section';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
+import { StaleNote } from '../../../components/stale-note';
 import { saveKey } from '../../../lib/use-save-key';
 import { TICKET_OPTIONS } from '../components/discount-filters';
+import { RecordChangedNotice } from '../../../components/record-changed-notice';
 
 /** Yuan as typed ("12.5" or "12.50") to fen; anything else is NaN, told in yuan below (not the contract's 分). */
 const toFen = (text: string) => (/^\d+(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : Number.NaN);
@@ -32,6 +35,8 @@ export function RuleEditPage() {
   const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
   const product = useApi(discount.productById, id ? { query: { id } } : null);
   const title = id ? '编辑优惠卡规则' : '新增优惠卡规则';
+  // The menu item is 规则编辑; opened without a record it adds one, and the breadcrumb says so.
+  useScreenTitle(raw ? '规则编辑' : '新增规则');
   const loaded = product.data?.id === id ? product.data : undefined;
   return (
     <ScreenSection title={title}>
@@ -52,6 +57,8 @@ export function RuleEditPage() {
   );
 }
 
+const valuesOf = (p: DiscountProduct) => ({ name: p.name, ticketType: String(p.ticketType), price: fenToYuan(p.price), validDays: String(p.validDays), description: p.description ?? '' });
+
 function RuleForm({ product }: { product: DiscountProduct | null }) {
   const [, navigate] = useLocation();
   const canSave = useAllowed(discount.productSave.permission);
@@ -59,13 +66,7 @@ function RuleForm({ product }: { product: DiscountProduct | null }) {
   const [priceError, setPriceError] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
   const form = useContractForm(discount.productSave, {
-    initial: {
-      name: product?.name ?? '',
-      ticketType: String(product?.ticketType ?? 2),
-      price: product ? fenToYuan(product.price) : '',
-      validDays: String(product?.validDays ?? 30),
-      description: product?.description ?? '',
-    },
+    initial: product ? valuesOf(product) : { name: '', ticketType: '2', price: '', validDays: '30', description: '' },
     toInput: (v) => ({
       body: {
         ...(product ? { id: product.id } : {}),
@@ -78,6 +79,8 @@ function RuleForm({ product }: { product: DiscountProduct | null }) {
     }),
     success: (saved) => `${product ? '已保存' : '已新增'}优惠卡「${saved.name}」${product ? '' : '（未上架，请在规则设置中上架）'}`,
     onSaved: () => navigate(pagePath('specialCode', 'rule-setting')),
+    // Saved from the version it was opened on; another's save meanwhile shows beside the typed text.
+    stale: { version: product?.rowVersion, valuesOf },
   });
   const { values, errors, set } = form;
   const readOnly = !canSave;
@@ -109,12 +112,13 @@ function RuleForm({ product }: { product: DiscountProduct | null }) {
   return (
     <>
       <form noValidate onSubmit={submit} onKeyDown={onKeyDown} aria-label="优惠卡规则">
+        <RecordChangedNotice kind="discount-card" id={product?.id} />
         <FormError>{errors['']}</FormError>
         {!product && noArea && canSave && <p className="mb-4 rounded bg-orange-50 px-3 py-2 text-sm text-orange-800">请先在顶部选择区域：新的优惠卡属于该区域。</p>}
         {readOnly && <p className="mb-4 rounded bg-gray-50 px-3 py-2 text-sm text-gray-700">只读：只有区域管理员可以修改优惠卡规则。</p>}
         <fieldset disabled={form.busy} className="contents">
-          <Field label="名称" required autoFocus={!readOnly} readOnly={readOnly} maxLength={40} value={values.name} onChange={(e) => set('name', e.target.value)} error={errors.name} hint="如 通勤月票" />
-          <SelectField label="票种" required disabled={readOnly} options={TICKET_OPTIONS} value={values.ticketType} onChange={(e) => set('ticketType', e.target.value)} error={errors.ticketType} />
+          <Field label="名称" required autoFocus={!readOnly} readOnly={readOnly} maxLength={40} value={values.name} onChange={(e) => set('name', e.target.value)} error={errors.name} hint="如 通勤月票" note={<StaleNote form={form} field="name" />} />
+          <SelectField label="票种" required disabled={readOnly} options={TICKET_OPTIONS} value={values.ticketType} onChange={(e) => set('ticketType', e.target.value)} error={errors.ticketType} note={<StaleNote form={form} field="ticketType" show={(v) => TICKET_OPTIONS.find((o) => o.value === v)?.label ?? v} />} />
           <Field
             label="价格（元）"
             required
@@ -125,9 +129,10 @@ function RuleForm({ product }: { product: DiscountProduct | null }) {
             onChange={(e) => (set('price', e.target.value), setPriceError(null))}
             error={priceError ?? errors.price}
             hint="以元为单位，最多两位小数"
+            note={<StaleNote form={form} field="price" />}
           />
-          <Field label="有效天数" required readOnly={readOnly} inputMode="numeric" maxLength={4} value={values.validDays} onChange={(e) => set('validDays', e.target.value)} error={errors.validDays} hint="购买后多少天内有效，1–3660" />
-          <TextAreaField label="说明" readOnly={readOnly} rows={3} maxLength={200} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.description} hint={`${values.description.length} / 200 字`} />
+          <Field label="有效天数" required readOnly={readOnly} inputMode="numeric" maxLength={4} value={values.validDays} onChange={(e) => set('validDays', e.target.value)} error={errors.validDays} hint="购买后多少天内有效，1–3660" note={<StaleNote form={form} field="validDays" />} />
+          <TextAreaField label="说明" readOnly={readOnly} rows={3} maxLength={200} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.description} hint={`${values.description.length} / 200 字`} note={<StaleNote form={form} field="description" />} />
         </fieldset>
         <div className="flex justify-end gap-2">
           <Button onClick={back} hotkey="Esc">

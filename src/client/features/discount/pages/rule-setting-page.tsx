@@ -9,7 +9,6 @@ import { type ListColumn, ResourceTable, useResourceList } from '../../../compon
 import { callAction, useRowActions } from '../../../components/resource/row-actions';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
-import { useFilterQuery } from '../../../components/table-state';
 import { queryText } from '../../../lib/http';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
@@ -46,13 +45,14 @@ export function RuleSettingPage() {
   const [, navigate] = useLocation();
   const list = useResourceList({
     endpoint: discount.productPage,
+    record: 'discount-card',
     filters: {
       name: textFilter('名称', { placeholder: '名称中的字' }),
       ticketType: choiceFilter('票种', TICKET_OPTIONS),
       status: flowFilter(PRODUCT_STATE),
     },
   });
-  const filterQuery = useFilterQuery(list.table.filters);
+  const { filterQuery } = list;
   const totals = useApi(discount.productTotal, { query: filterQuery });
   const canEdit = useAllowed(discount.productSave.permission);
   const noArea = useNoAreaChosen();
@@ -73,7 +73,7 @@ export function RuleSettingPage() {
         permission: discount.productStatus.permission,
         danger: (p) => next(p) === 0,
         endpoint: discount.productStatus,
-        input: (p) => ({ query: { id: p.id, status: queryText(next(p)) } }),
+        input: (p) => ({ query: { id: p.id, status: queryText(next(p)), rowVersion: p.rowVersion } }),
         done: (p) => `${named(p)}已${verb(next(p))}`,
         confirm: {
           title: (p) => `${verb(next(p))}优惠卡`,

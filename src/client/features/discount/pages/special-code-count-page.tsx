@@ -7,7 +7,6 @@ import { useApi } from '../../../lib/use-api';
 import { ORDER_FILTERS } from '../components/discount-filters';
 import { ticketTypeLabel } from '../../../../shared/api/card';
 import { useExport } from '../../../components/use-export';
-import { useFilterQuery } from '../../../components/table-state';
 
 const columns: ListColumn<typeof discount.countPage>[] = [
   { id: 'productName', header: '产品', fixed: true, cell: (r) => <span className="font-medium text-gray-800">{r.productName}</span> },
@@ -25,7 +24,7 @@ const columns: ListColumn<typeof discount.countPage>[] = [
  */
 export function SpecialCodeCountPage() {
   const list = useResourceList({ endpoint: discount.countPage, filters: ORDER_FILTERS });
-  const filterQuery = useFilterQuery(list.table.filters);
+  const { filterQuery } = list;
   const totals = useApi(discount.countTotal, { query: filterQuery });
   const exporter = useExport(['specialCode', 'special-code-count', 'export'], discount.downloadTotal, filterQuery, '优惠卡订单统计', '已导出订单统计');
 

@@ -19,7 +19,6 @@ import { ticketTypeLabel } from '../../../../shared/api/card';
 import { ORDER_FILTERS } from '../components/discount-filters';
 import { OrderDetailDialog, type OrderRef } from '../components/order-detail-dialog';
 import { useExport } from '../../../components/use-export';
-import { useFilterQuery } from '../../../components/table-state';
 
 const columns: ListColumn<typeof discount.discountOrderPage>[] = [
   { id: 'orderNo', header: '订单号', fixed: true, cell: (o) => <span className="tabular-nums">{o.orderNo}</span> },
@@ -33,7 +32,7 @@ const columns: ListColumn<typeof discount.discountOrderPage>[] = [
   { id: 'paidDate', header: '支付时间', cell: (o) => formatDateTime(o.paidDate) || '—', className: 'tabular-nums', hiddenByDefault: true },
 ];
 
-const refOf = (o: DiscountOrder): OrderRef => ({ id: o.id, orderNo: o.orderNo, amount: o.amount });
+const refOf = (o: DiscountOrder): OrderRef => ({ id: o.id, orderNo: o.orderNo, amount: o.amount, cardNo: o.cardNo, riderPhone: o.riderPhone });
 /** Only a paid order is refunded (its flow's one move). */
 const refundable = (o: DiscountOrder) => ORDER_PAY_STATE.can(o.payStatus, 2);
 
@@ -46,9 +45,9 @@ type Open = { kind: 'detail'; id: number } | { kind: 'refund'; order: OrderRef; 
  * what the filters select. The palette's 订单退款 lands here with `?orderNo=…&action=refund`.
  */
 export function SpecialCodeListPage() {
-  const list = useResourceList({ endpoint: discount.discountOrderPage, filters: ORDER_FILTERS });
+  const list = useResourceList({ endpoint: discount.discountOrderPage, record: 'discount-order', filters: ORDER_FILTERS });
   const { table } = list;
-  const filterQuery = useFilterQuery(table.filters);
+  const { filterQuery } = list;
   const totals = useApi(discount.discountOrderTotal, { query: filterQuery });
   const canRefund = useAllowed(discount.discountOrderRefund.permission);
   const [open, setOpen] = useState<Open>(null);

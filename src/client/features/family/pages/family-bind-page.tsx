@@ -19,7 +19,6 @@ import { useApi } from '../../../lib/use-api';
 import { UpdateRelationDialog } from '../components/update-relation-dialog';
 import { normaliseCardNo } from '../paths';
 import { useExport } from '../../../components/use-export';
-import { useFilterQuery } from '../../../components/table-state';
 
 const day = (iso: string) => formatDateTime(iso, 'YYYY-MM-DD');
 
@@ -66,6 +65,7 @@ export function FamilyBindPage() {
   // The body form: a citizen id typed as a filter never sits in a request URL (nor in the address).
   const list = useResourceList({
     endpoint: family.bindPageByBody,
+    record: 'family-binding',
     filters: {
       busCardNo: textFilter('卡号', { placeholder: '16位卡号' }),
       // The server finds a citizen through a blind index of the whole number: a fragment matches nothing.
@@ -77,7 +77,7 @@ export function FamilyBindPage() {
   const { table } = list;
   const [, navigate] = useLocation();
   // The summary and the export count what the list shows: the same filters, without paging.
-  const filterQuery = useFilterQuery(table.filters);
+  const { filterQuery } = list;
   const summary = useApi(family.bindSummaryByBody, { body: filterQuery });
   const canUnbind = useAllowed(family.unBindByBody.permission);
   const [unbinding, setUnbinding] = useState<string | null>(null);

@@ -5,6 +5,7 @@ import { Field } from '../../../components/field';
 import { Modal, ModalActions } from '../../../components/modal';
 import { api } from '../../../lib/api-client';
 import { useRevalidate } from '../../../lib/revalidate';
+import { refusalShown } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 
 /** 定时发布: a time typed as 2026-12-01 08:00 (Shanghai); the job notice.publish publishes it then. */
@@ -18,13 +19,14 @@ export function ScheduleDialog({ notice, onClose }: { notice: Notice; onClose():
     if (!publishAt) return setError('请输入发布时间，如 2026-12-01 08:00');
     setBusy(true);
     try {
-      await api.call(noticeUpdateStatus, { body: { id: notice.id, fromStatus: notice.status, toStatus: 1, publishAt } }, { silent: true });
+      await api.call(noticeUpdateStatus, { body: { id: notice.id, fromStatus: notice.status, toStatus: 1, publishAt, rowVersion: notice.rowVersion } }, { silent: true });
       toast.success(`公告「${notice.title}」将于 ${formatDateTime(publishAt, 'YYYY-MM-DD HH:mm')} 发布`);
       void revalidate(noticeUpdateStatus);
       onClose();
     } catch (err) {
-      // The refusal (a time in the past, after the expiry, moved by someone else) stays under the field.
-      setError(err instanceof Error ? err.message : '保存失败');
+      // The refusal (a time in the past, after the expiry, moved by someone else): under the field
+      // and in a toast (spec §8).
+      setError(refusalShown(err, [])[''] ?? '保存失败');
     } finally {
       setBusy(false);
     }

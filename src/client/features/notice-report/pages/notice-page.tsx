@@ -45,7 +45,7 @@ const columns: ListColumn<typeof noticePage>[] = [
 ];
 
 /** A status move as the row saw it: the server refuses it when the notice moved meanwhile. */
-const move = (n: Notice, toStatus: Notice['status'], publishAt?: string) => ({ body: { id: n.id, fromStatus: n.status, toStatus, ...(publishAt ? { publishAt } : {}) } });
+const move = (n: Notice, toStatus: Notice['status'], publishAt?: string) => ({ body: { id: n.id, fromStatus: n.status, toStatus, rowVersion: n.rowVersion, ...(publishAt ? { publishAt } : {}) } });
 
 /** The row actions of 公告管理; 定时发布 opens the page's time dialog. */
 function useNoticeActions(schedule: (n: Notice) => void) {
@@ -73,7 +73,7 @@ function useNoticeActions(schedule: (n: Notice) => void) {
         input: (n) => move(n, 0),
         done: (n) => `已取消定时发布：公告「${n.title}」转为草稿`,
         // Back to the time it had, while that is still ahead (the server refuses a time passed).
-        undo: { input: (n) => ({ body: { id: n.id, fromStatus: 0 as const, toStatus: 1 as const, publishAt: n.publishAt ?? undefined } }), done: (n) => `已撤销：公告「${n.title}」恢复定时发布` },
+        undo: { input: (n, moved) => ({ body: { id: n.id, fromStatus: 0 as const, toStatus: 1 as const, publishAt: n.publishAt ?? undefined, rowVersion: moved.rowVersion } }), done: (n) => `已撤销：公告「${n.title}」恢复定时发布` },
       }),
       callAction({
         id: 'withdraw',
@@ -94,9 +94,9 @@ function useNoticeActions(schedule: (n: Notice) => void) {
         permission: NOTICE_PUBLISHER,
         when: (n) => n.manageable && (n.status !== 3 || n.top === 1),
         endpoint: noticeTop,
-        input: (n) => ({ body: { id: n.id, top: n.top ? (0 as const) : (1 as const) } }),
+        input: (n) => ({ body: { id: n.id, top: n.top ? (0 as const) : (1 as const), rowVersion: n.rowVersion } }),
         done: (n) => `已${n.top ? '取消置顶' : '置顶'}公告「${n.title}」`,
-        undo: { input: (n) => ({ body: { id: n.id, top: n.top } }), done: (n) => `已撤销：公告「${n.title}」${n.top ? '恢复置顶' : '取消置顶'}` },
+        undo: { input: (n, pinned) => ({ body: { id: n.id, top: n.top, rowVersion: pinned.rowVersion } }), done: (n) => `已撤销：公告「${n.title}」${n.top ? '恢复置顶' : '取消置顶'}` },
       }),
       callAction({
         id: 'delete',
@@ -120,6 +120,7 @@ function useNoticeActions(schedule: (n: Notice) => void) {
 export function NoticePage() {
   const list = useResourceList({
     endpoint: noticePage,
+    record: 'notice',
     filters: {
       title: textFilter('标题', { placeholder: '标题关键字' }),
       type: flowFilter(NOTICE_TYPE, '类型'),

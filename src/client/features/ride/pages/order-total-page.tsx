@@ -1,23 +1,30 @@
-import { useState } from 'react';
 import { type QueryOf, ridership } from '../../../../shared/api';
 import { ticketTypeLabel } from '../../../../shared/api/card';
-import type { RidershipRow } from '../../../../shared/api/ridership';
 import { fenToYuan } from '../../../../shared/domain/money';
-import { type Column, DataTable, type TableResult } from '../../../components/data-table';
+import { shapeOnly } from '../../../components/resource/list-filters';
+import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
 import { ScreenSection } from '../../../components/screen-section';
-import { useFilterQuery } from '../../../components/table-state';
-import { useListScreen } from '../../../components/use-list-screen';
 import { Button } from '../../../components/button';
 import { useExportTask } from '../../../components/use-export-task';
 import { useApi } from '../../../lib/use-api';
-import { type RidershipFilterKey, RidershipFilters } from '../components/ridership-filters';
+import { RidershipFilters } from '../components/ridership-filters';
 import { RidershipCharts } from '../components/ridership-charts';
-import { dailyAverage, lastCompleteDays, refusalOf, shapeOnly, useEffectiveTable } from '../components/ride-range';
+import { dailyAverage, lastCompleteDays } from '../components/ride-range';
 
-const FILTER_KEYS = ['startDate', 'endDate', 'lineCode', 'busName'] as const satisfies readonly RidershipFilterKey[];
 const DEFAULT_DAYS = 30;
+// A range over the limit stays in the form, to be refused in words, instead of being dropped.
 const PAGE_SCHEMA = shapeOnly(ridership.ridershipPage.query);
-const NOTHING: TableResult<RidershipRow> = { data: undefined, error: undefined, isLoading: false, mutate: () => undefined };
+
+const columns: ListColumn<typeof ridership.ridershipPage>[] = [
+  { id: 'day', header: '日期', fixed: true, sort: 'day', cell: (r) => r.day, className: 'tabular-nums' },
+  { id: 'line', header: '线路', cell: (r) => r.lineName },
+  { id: 'busName', header: '车辆', cell: (r) => r.busName },
+  { id: 'rides', header: '乘车人次', align: 'right', sort: 'rides', cell: (r) => r.rides },
+  { id: 'single', header: ticketTypeLabel(1), align: 'right', cell: (r) => r.single },
+  { id: 'monthly', header: ticketTypeLabel(2), align: 'right', cell: (r) => r.monthly },
+  { id: 'yearly', header: ticketTypeLabel(3), align: 'right', cell: (r) => r.yearly },
+  { id: 'amount', header: '金额（元）', align: 'right', cell: (r) => fenToYuan(r.amount) },
+];
 
 const percent = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(1)}%` : '0%');
 
@@ -27,31 +34,26 @@ const percent = (part: number, whole: number) => (whole ? `${((part / whole) * 1
  * and the day × line × bus table. The palette's 查看线路客流 lands here with `?lineCode=`.
  */
 export function OrderTotalPage() {
-  const { table: fromUrl } = useListScreen<RidershipFilterKey, RidershipRow>({ filters: FILTER_KEYS, schema: PAGE_SCHEMA });
-  const [month] = useState(() => lastCompleteDays(DEFAULT_DAYS));
-  const f = fromUrl.filters;
-  const table = useEffectiveTable(fromUrl, { ...f, startDate: f.startDate || month.start, endDate: f.endDate || month.end });
+  // The page's own form sets the filters (days typed, a line picked by pinyin): none in the table's bar.
+  const list = useResourceList({
+    endpoint: ridership.ridershipPage,
+    filters: {},
+    linkFilters: ['startDate', 'endDate', 'lineCode', 'busName'],
+    schema: PAGE_SCHEMA,
+    // The last 30 whole days, each end where the address names none.
+    effective: (f) => {
+      const month = lastCompleteDays(DEFAULT_DAYS);
+      return { ...f, startDate: f.startDate || month.start, endDate: f.endDate || month.end };
+    },
+    guard: { schema: ridership.ridershipTotal.query },
+  });
+  const { table, refusal, filterQuery } = list;
   const { startDate, endDate, lineCode } = table.filters;
-
-  const filterQuery = useFilterQuery(table.filters);
-  const refusal = refusalOf(ridership.ridershipTotal.query, filterQuery);
-  // Sent only once refusalOf found the filters (the dates with them) good by the contract's own schema.
+  // Sent only once the guard found the filters (the dates with them) good by the contract's own schema.
   const totals = useApi(ridership.ridershipTotal, refusal ? null : { query: filterQuery as QueryOf<typeof ridership.ridershipTotal> });
-  const rows = useApi(ridership.ridershipPage, refusal ? null : { query: table.query as QueryOf<typeof ridership.ridershipPage> });
-  const exporter = useExportTask(['order', 'order-total', 'export'], ridership.ridershipExport, filterQuery as QueryOf<typeof ridership.ridershipExport>);
+  const exporter = useExportTask(['order', 'order-total', 'export'], ridership.ridershipExport, filterQuery as QueryOf<typeof ridership.ridershipExport>, refusal);
   const lines = useApi(ridership.ridershipLineCodes, {});
   const buses = useApi(ridership.ridershipBusNames, { query: lineCode ? { lineCode } : {} });
-
-  const columns: Column<RidershipRow>[] = [
-    { id: 'day', header: '日期', fixed: true, sort: 'day', cell: (r) => r.day, className: 'tabular-nums' },
-    { id: 'line', header: '线路', cell: (r) => r.lineName },
-    { id: 'busName', header: '车辆', cell: (r) => r.busName },
-    { id: 'rides', header: '乘车人次', align: 'right', sort: 'rides', cell: (r) => r.rides },
-    { id: 'single', header: ticketTypeLabel(1), align: 'right', cell: (r) => r.single },
-    { id: 'monthly', header: ticketTypeLabel(2), align: 'right', cell: (r) => r.monthly },
-    { id: 'yearly', header: ticketTypeLabel(3), align: 'right', cell: (r) => r.yearly },
-    { id: 'amount', header: '金额（元）', align: 'right', cell: (r) => fenToYuan(r.amount) },
-  ];
 
   // While new filters load, the last figures stay, dimmed (as the table's rows do), rather than blinking out.
   const t = totals.data;
@@ -63,11 +65,8 @@ export function OrderTotalPage() {
     <ScreenSection title="乘车统计">
       <div className="flex flex-col gap-3">
         <RidershipFilters values={table.filters} lines={lines.data ?? []} buses={buses.data ?? []} onApply={table.setFilters} onReset={table.reset} />
-        {refusal ? (
-          <p role="alert" className="rounded border border-orange-200 bg-orange-50 px-3 py-2 text-sm text-orange-800">
-            {refusal}
-          </p>
-        ) : (
+        {/* A refusal is the table's to say (its alert); the figures and charts wait for good filters. */}
+        {!refusal && (
           <section aria-label="客流合计" aria-busy={totals.isValidating || undefined} className="rounded bg-white p-3 shadow-sm sm:p-4">
             <p className="mb-2 text-xs text-gray-600">{scope}</p>
             {totals.error && !t ? (
@@ -94,14 +93,12 @@ export function OrderTotalPage() {
           // The charts' library loads on first use (Chart's lazy part): the totals and the table show meanwhile.
           <RidershipCharts start={startDate} end={endDate} byDay={t.byDay} byTicketType={t.byTicketType} />
         )}
-        <DataTable
+        <ResourceTable
+          list={list}
           id="ride.ridership"
           label="每日客流"
           columns={columns}
           rowKey={(r) => `${r.day}|${r.lineCode}|${r.busName}`}
-          result={refusal ? NOTHING : rows}
-          state={table}
-          emptyText={refusal ? '请修改查询条件' : '暂无数据'}
           toolbar={
             <>
               <h3 className="text-sm font-medium text-gray-800">每日客流</h3>

@@ -123,6 +123,12 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
     else if (!data.holder) toast.info('不记名卡，没有持卡人信息');
     else setRevealing(data.holder.id);
   });
+  // 解绑亲情卡 under the card in the palette lands here with `?action=unbind`.
+  useScreenAction(['busUser', 'card', 'unbind'], () => {
+    if (!canUnbind) toast.error('当前用户没有解绑亲情卡的权限');
+    else if (!live) toast.info(`卡片 ${c.cardNo} 没有绑定中的亲情卡，无需解绑`);
+    else setUnbinding(true);
+  });
   return (
     <ScreenSection title={`卡片详情 · ${c.cardNo}`}>
       <div className="flex flex-col gap-4">
@@ -224,15 +230,23 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
       </div>
       {revealing !== null && <RevealDialog riderId={revealing} onClose={() => setRevealing(null)} />}
       {unbinding && <UnbindDialog cardNo={c.cardNo} onClose={() => setUnbinding(false)} onDone={() => (setUnbinding(false), reload())} />}
-      {refunding && <RefundDialog order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
+      {refunding && (
+        // The card's orders are its holder's (the answer masked them already).
+        <RefundDialog
+          order={{ ...refunding, cardNo: c.cardNo, riderName: data.holder?.name, riderPhone: data.holder?.phone ?? null }}
+          onClose={() => setRefunding(null)}
+          onDone={() => (setRefunding(null), reload())}
+        />
+      )}
     </ScreenSection>
   );
 }
 
 function Table({ label, head, rows }: { label: string; head: string[]; rows: React.ReactNode[][] }) {
   return (
-    // Focusable, so a keyboard can scroll it sideways on a phone.
-    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label={label}>
+    // Focusable, so a keyboard can scroll it sideways on a phone. Named apart from the section it
+    // sits in (亲情卡绑定 / 亲情卡绑定列表): two regions of one name cannot be told apart.
+    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label={`${label}列表`}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{label}</caption>
         <thead>

@@ -41,6 +41,7 @@ export function RiderListPage({ abnormal = false }: { abnormal?: boolean }) {
   // The body form: a phone or citizen id typed as a filter never sits in a request URL.
   const list = useResourceList({
     endpoint: card.riderPageByBody,
+    record: 'rider',
     filters: abnormal ? { phone, citizenCardNo } : { phone, citizenCardNo, realName },
     privateFilters: ['phone', 'citizenCardNo'],
     fixed: abnormal ? { state: '0' } : undefined,

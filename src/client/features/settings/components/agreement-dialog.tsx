@@ -2,6 +2,7 @@ import { type Agreement, system } from '../../../../shared/api';
 import { Field } from '../../../components/field';
 import { FormError, SelectField, TextAreaField } from '../../../components/form-controls';
 import { Modal, ModalActions } from '../../../components/modal';
+import { StaleNote } from '../../../components/stale-note';
 import { useContractForm } from '../../../lib/use-contract-form';
 
 export interface AgreementDialogProps {
@@ -17,12 +18,18 @@ export interface AgreementDialogProps {
  * 新增 / 编辑协议, checked with the contract's body schema. A new agreement belongs to the chosen
  * area; an account on 全部区域 picks it here, so the form is never a dead end behind the modal.
  */
+const valuesOf = (a: Agreement) => ({ title: a.title, code: a.code, content: a.content, area: '' });
+/** A long text's note shows its start: the field holds the user's own. */
+const excerpt = (v: string) => (v.length > 80 ? `${v.slice(0, 80)}…` : v);
+
 export function AgreementDialog({ agreement, areaName, areas, onClose, onSaved }: AgreementDialogProps) {
   const form = useContractForm(system.agreementSave, {
-    initial: { title: agreement?.title ?? '', code: agreement?.code ?? '', content: agreement?.content ?? '', area: '' },
+    initial: agreement ? valuesOf(agreement) : { title: '', code: '', content: '', area: '' },
     toInput: ({ area, ...v }) => ({ body: { ...(agreement ? { id: agreement.id } : {}), ...v }, district: area || undefined }),
     success: (saved) => (agreement ? `已保存协议「${saved.title}」` : `已新增协议「${saved.title}」`),
     onSaved,
+    // Saved from the version it was opened on; another's save meanwhile shows beside the typed text.
+    stale: { version: agreement?.rowVersion, valuesOf },
   });
   const { values, errors, set } = form;
 
@@ -48,8 +55,8 @@ export function AgreementDialog({ agreement, areaName, areas, onClose, onSaved }
           hint="当前为全部区域：新协议属于这里选择的区域"
         />
       )}
-      <Field label="标题" required autoFocus maxLength={100} value={values.title} onChange={(e) => set('title', e.target.value)} error={errors.title} />
-      <Field label="协议编码" required maxLength={40} value={values.code} onChange={(e) => set('code', e.target.value)} error={errors.code} hint="字母、数字、_ 和 -，同一区域内唯一" />
+      <Field label="标题" required autoFocus maxLength={100} value={values.title} onChange={(e) => set('title', e.target.value)} error={errors.title} note={<StaleNote form={form} field="title" />} />
+      <Field label="协议编码" required maxLength={40} value={values.code} onChange={(e) => set('code', e.target.value)} error={errors.code} hint="字母、数字、_ 和 -，同一区域内唯一" note={<StaleNote form={form} field="code" />} />
       <TextAreaField
         label="内容"
         required
@@ -59,6 +66,7 @@ export function AgreementDialog({ agreement, areaName, areas, onClose, onSaved }
         onChange={(e) => set('content', e.target.value)}
         error={errors.content}
         hint={`${values.content.length} / 50000 字；按 Ctrl+Enter 保存`}
+        note={<StaleNote form={form} field="content" show={excerpt} />}
       />
     </Modal>
   );

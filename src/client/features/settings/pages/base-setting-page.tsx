@@ -4,6 +4,7 @@ import { Button } from '../../../components/button';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
 import { ScreenSection } from '../../../components/screen-section';
+import { StaleNote } from '../../../components/stale-note';
 import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
@@ -20,7 +21,7 @@ export function BaseSettingPage() {
     <ScreenSection title="基础设置">
       <div className="max-w-3xl rounded bg-white p-4 shadow-sm sm:p-6">
         {loaded ? (
-          <BaseSettingForm current={{ qrCode: qr.data ?? null, lat: centre.data?.lat ?? Number.NaN, lon: centre.data?.lon ?? Number.NaN }} />
+          <BaseSettingForm current={{ qrCode: qr.data ?? null, lat: centre.data?.lat ?? Number.NaN, lon: centre.data?.lon ?? Number.NaN, rowVersion: centre.data?.rowVersion }} />
         ) : (
           <p role="status" className="text-sm text-gray-500">
             {qr.error ? `加载失败：${qr.error instanceof Error ? qr.error.message : String(qr.error)}` : '加载中…'}
@@ -35,12 +36,17 @@ export function BaseSettingPage() {
 const toNumber = (s: string) => (s.trim() === '' ? Number.NaN : Number(s));
 const show = (n: number) => (Number.isFinite(n) ? String(n) : '');
 
-function BaseSettingForm({ current }: { current: BaseSetting }) {
+type Shown = Omit<BaseSetting, 'rowVersion'> & { rowVersion: number | undefined };
+const valuesOf = (s: Pick<BaseSetting, 'qrCode' | 'lat' | 'lon'>) => ({ qrCode: s.qrCode ?? '', lat: show(s.lat), lon: show(s.lon) });
+
+function BaseSettingForm({ current }: { current: Shown }) {
   const canSave = useAllowed(system.configSave.permission);
   const form = useContractForm(system.configSave, {
-    initial: { qrCode: current.qrCode ?? '', lat: show(current.lat), lon: show(current.lon) },
+    initial: valuesOf(current),
     toInput: (v) => ({ body: { qrCode: v.qrCode.trim() ? v.qrCode.trim() : null, lat: toNumber(v.lat), lon: toNumber(v.lon) } }),
     success: () => '已保存基础设置',
+    // Saved from the version loaded (issue 21); another's save meanwhile shows beside the typed text.
+    stale: { version: current.rowVersion, valuesOf },
     // The sidebar's QR code and the stored city centre read these.
   });
 
@@ -76,8 +82,8 @@ function BaseSettingForm({ current }: { current: BaseSetting }) {
           readOnly={!canSave || preview.startsWith('data:')}
           placeholder="https://… 图片地址，或选择本地图片"
           error={form.errors.qrCode}
+          note={<StaleNote form={form} field="qrCode" show={(v) => (v.startsWith('data:') ? '（本地图片）' : v)} />}
           hint="显示在侧边栏底部；留空则不显示"
-          autoFocus={canSave}
         />
         <div className="mb-4 flex flex-wrap items-center gap-3 sm:pl-[110px]">
           {canSave && (
@@ -98,8 +104,8 @@ function BaseSettingForm({ current }: { current: BaseSetting }) {
             </span>
           )}
         </div>
-        <Field label="城市中心纬度" labelWidth={110} inputMode="decimal" required readOnly={!canSave} value={form.values.lat} onChange={(e) => form.set('lat', e.target.value)} error={form.errors.lat} hint="GCJ-02 坐标，例如 31.2304" />
-        <Field label="城市中心经度" labelWidth={110} inputMode="decimal" required readOnly={!canSave} value={form.values.lon} onChange={(e) => form.set('lon', e.target.value)} error={form.errors.lon} hint="例如 121.4737" />
+        <Field label="城市中心纬度" labelWidth={110} inputMode="decimal" required readOnly={!canSave} value={form.values.lat} onChange={(e) => form.set('lat', e.target.value)} error={form.errors.lat} hint="GCJ-02 坐标，例如 31.2304" note={<StaleNote form={form} field="lat" />} />
+        <Field label="城市中心经度" labelWidth={110} inputMode="decimal" required readOnly={!canSave} value={form.values.lon} onChange={(e) => form.set('lon', e.target.value)} error={form.errors.lon} hint="例如 121.4737" note={<StaleNote form={form} field="lon" />} />
       </fieldset>
       {canSave ? (
         <div className="flex justify-end gap-2">

@@ -12,6 +12,16 @@ const km = (a: Station, b: Station) => {
   return Math.hypot((a.lng - b.lng) * k, (a.lat - b.lat) * 111_320);
 };
 
+const place = (s: Station) => `${s.lng.toFixed(6)}, ${s.lat.toFixed(6)}`;
+
+/**
+ * Which station was kept, told so that two stations of one name are still told apart: its place
+ * (and QR code) beside its name, as the dialog's choice showed them.
+ */
+export function mergedMessage(keep: Station, merged: Station, lines: number): string {
+  return `已合并站点：保留「${keep.name}」（${keep.districtName ?? '未知区域'}，${place(keep)}${keep.qrCode ? `，二维码 ${keep.qrCode}` : ''}），删除「${merged.name}」（${place(merged)}），改动 ${lines} 条线路`;
+}
+
 /**
  * 合并站点: which of the two stays (a radio pair: Shift+Tab to it, ←/→ to switch), what changes
  * (the open versions' lines that stop at the other one), and what blocks it. It cannot be undone:
@@ -38,7 +48,7 @@ export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [numbe
     setBusy(true);
     try {
       const res = await api.call(station.stationMerge, { query: { stationId: keepId, mergeStationId: mergeId } });
-      toast.success(`已将「${p.merge.name}」合并到「${p.keep.name}」（${p.keep.districtName ?? '未知区域'}），改动 ${res.lines} 条线路`);
+      toast.success(mergedMessage(res.keep, p.merge, res.lines));
       onMerged();
     } catch {
       // The client has shown the refusal.
@@ -54,7 +64,7 @@ export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [numbe
         <input type="radio" name="keep" checked={keepFirst === first} onChange={() => setKeepFirst(first)} className="mt-1" />
         <span className="text-sm">
           <span className="font-medium text-gray-800">{s?.name ?? '…'}</span>
-          <span className="block text-xs text-gray-600">{s ? `${s.lng.toFixed(6)}, ${s.lat.toFixed(6)} · ${s.qrCode ? `二维码 ${s.qrCode}` : '无二维码'}` : ''}</span>
+          <span className="block text-xs text-gray-600">{s ? `${place(s)} · ${s.qrCode ? `二维码 ${s.qrCode}` : '无二维码'}` : ''}</span>
         </span>
       </label>
     );

@@ -6,7 +6,7 @@ import { Button } from '../../../components/button';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { flowFilter, textFilter, yesNoFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
-import { callAction, useRowActions } from '../../../components/resource/row-actions';
+import { useResourceActions } from '../../../components/resource/row-actions';
 import { ScreenSection } from '../../../components/screen-section';
 import { useNoAreaChosen } from '../api';
 import { MergeDialog } from '../components/merge-dialog';
@@ -14,6 +14,7 @@ import { StationDialog } from '../components/station-dialog';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { StationMapPanel } from '../components/station-map-panel';
+import { stationActions } from '../station-actions';
 
 const columns: ListColumn<typeof station.stationList>[] = [
   { id: 'name', header: '站点名称', sort: 'name', fixed: true, cell: (s) => <span className="font-medium text-gray-800">{s.name}</span> },
@@ -27,12 +28,11 @@ const columns: ListColumn<typeof station.stationList>[] = [
 
 type Editing = { row: Station | null } | null;
 
-const stateBody = (s: Station, state: Station['state']) => ({ id: s.id, name: s.name, lng: s.lng, lat: s.lat, state });
-
 /** 站点 (ListStation): the chosen area's stations, shared by all its line versions. */
 export function StationPage() {
   const list = useResourceList({
     endpoint: station.stationList,
+    record: 'station',
     filters: {
       name: textFilter('站点名称', { placeholder: '如 人民广场' }),
       state: flowFilter(STATION_STATE),
@@ -41,24 +41,7 @@ export function StationPage() {
   });
   const { table, result: stations, rows } = list;
   const [editing, setEditing] = useState<Editing>(null);
-  const actions = useRowActions<Station>(
-    [
-      { id: 'edit', label: '编辑', hotkey: 'e', primary: true, permission: station.stationSave.permission, open: (row) => setEditing({ row }) },
-      // Taking a stop out of service is one key and can be taken back: no question, 撤销 instead.
-      callAction({
-        id: 'state',
-        label: (s) => (s.state ? '停用' : '启用'),
-        hotkey: 's',
-        permission: station.stationSave.permission,
-        danger: (s) => s.state === 1,
-        endpoint: station.stationSave,
-        input: (s) => ({ body: stateBody(s, s.state ? 0 : 1) }),
-        done: (s) => `已${s.state ? '停用' : '启用'}站点「${s.name}」`,
-        undo: { input: (s) => ({ body: stateBody(s, s.state) }), done: (s) => `已撤销：站点「${s.name}」恢复为${STATION_STATE.label(s.state)}` },
-      }),
-    ],
-    (s) => s.name,
-  );
+  const actions = useResourceActions(stationActions, { edit: (row) => setEditing({ row }) }, { rows });
   const canAdd = useAllowed(station.stationSave.permission);
   useScreenAction(['station', 'station', 'add'], () => {
     if (canAdd) setEditing({ row: null });

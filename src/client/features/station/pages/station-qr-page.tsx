@@ -1,33 +1,39 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { createPortal } from 'react-dom';
 import { type StationQr, station } from '../../../../shared/api';
 import { Button } from '../../../components/button';
-import { type Column, DataTable } from '../../../components/data-table';
-import type { FilterDef } from '../../../components/filter-bar';
+import { ExportButton, useExportAction } from '../../../components/resource/export-action';
+import { textFilter } from '../../../components/resource/list-filters';
+import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
+import { useRowActions } from '../../../components/resource/row-actions';
 import { ScreenSection } from '../../../components/screen-section';
-import { useTableState } from '../../../components/table-state';
 import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
-import { useAllowed } from '../../../lib/permission';
+import { useRevalidate } from '../../../lib/revalidate';
 import { useScreenAction } from '../../../lib/screen-action';
 import { saveFile } from '../../../lib/save-file';
-import { useApi } from '../../../lib/use-api';
+import { useAllowed } from '../../../lib/permission';
 import { useQrSurplus } from '../api';
 import { QrImage, qrPng } from '../components/qr-image';
-import { formatDateTime } from '../../../../shared/domain/time';
 
-const FILTER_KEYS = ['name'] as const;
-type FilterKey = (typeof FILTER_KEYS)[number];
+const columns: ListColumn<typeof station.stationQrPage>[] = [
+  { id: 'qr', header: '二维码', fixed: true, cell: (q) => <QrImage content={q.content} label={`${q.stationName} 的二维码`} size={56} /> },
+  { id: 'name', header: '站点名称', sort: 'name', cell: (q) => <span className="font-medium text-gray-800">{q.stationName}</span> },
+  { id: 'code', header: '编码', cell: (q) => <code className="text-xs">{q.qrCode}</code> },
+  { id: 'content', header: '内容', cell: (q) => <span className="text-xs text-gray-600">{q.content}</span> },
+];
+
+const download = async (q: StationQr) => saveFile(await qrPng(q.content, q.stationName), `${q.stationName}-${q.qrCode}.png`);
 
 /**
  * 站点二维码 (ListStationQrCode): every station's mini-program code, generated for those without one,
  * printed as an A4 sheet (3 × 4 per page, name under each) or downloaded one by one as PNG.
  */
 export function StationQrPage() {
-  const table = useTableState<FilterKey>({ filters: FILTER_KEYS, schema: station.stationQrPage.query });
-  const codes = useApi(station.stationQrPage, { query: table.query });
+  const list = useResourceList({ endpoint: station.stationQrPage, record: 'station', filters: { name: textFilter('站点名称', { placeholder: '如 人民广场' }) } });
   const surplus = useQrSurplus();
   const canGenerate = useAllowed(station.stationQrInit.permission);
+  const revalidate = useRevalidate();
   const [busy, setBusy] = useState(false);
   const [printing, setPrinting] = useState<readonly StationQr[] | null>(null);
 
@@ -37,7 +43,8 @@ export function StationQrPage() {
     try {
       const res = await api.call(station.stationQrInit);
       toast.success(res.generated ? `已生成 ${res.generated} 个站点二维码` : '所有站点都已有二维码');
-      await Promise.all([codes.mutate(), surplus.mutate()]);
+      // The codes' page and the count of those missing, by the call's tags.
+      await revalidate(station.stationQrInit);
     } catch {
       // The client has shown the refusal.
     } finally {
@@ -54,53 +61,20 @@ export function StationQrPage() {
       setPrinting(null);
     }, 300);
   };
-  const download = async (q: StationQr) => saveFile(await qrPng(q.content, q.stationName), `${q.stationName}-${q.qrCode}.png`);
-  const [exporting, setExporting] = useState(false);
-  const exportExcel = async () => {
-    if (exporting) return;
-    setExporting(true);
-    try {
-      const name = table.filters.name || undefined;
-      const file = await api.call(station.stationQrExport, { query: { name } });
-      saveFile(file, `站点二维码-${formatDateTime(new Date(), 'YYYYMMDD-HHmm')}.xlsx`);
-      toast.success('已导出站点二维码');
-    } catch {
-      // In the toast.
-    } finally {
-      setExporting(false);
-    }
-  };
-  useScreenAction(['station', 'station-qr-code', 'export'], () => void exportExcel());
-
-  const filters = useMemo<FilterDef<FilterKey>[]>(() => [{ key: 'name', label: '站点名称', type: 'text', placeholder: '如 人民广场', maxLength: 40 }], []);
-  const columns: Column<StationQr>[] = [
-    { id: 'qr', header: '二维码', fixed: true, cell: (q) => <QrImage content={q.content} label={`${q.stationName} 的二维码`} size={56} /> },
-    { id: 'name', header: '站点名称', sort: 'name', cell: (q) => <span className="font-medium text-gray-800">{q.stationName}</span> },
-    { id: 'code', header: '编码', cell: (q) => <code className="text-xs">{q.qrCode}</code> },
-    { id: 'content', header: '内容', cell: (q) => <span className="text-xs text-gray-600">{q.content}</span> },
-    {
-      id: 'actions',
-      header: '操作',
-      fixed: true,
-      cell: (q) => (
-        <Button variant="text" onClick={() => void download(q)} aria-label={`下载 ${q.stationName} 的二维码`}>
-          下载
-        </Button>
-      ),
-    },
-  ];
+  const exporter = useExportAction({ on: ['station', 'station-qr-code', 'export'], endpoint: station.stationQrExport, filters: list.filterQuery, file: { name: '站点二维码', done: '已导出站点二维码' } });
+  // Each row's PNG; the name makes the button say whose code it saves.
+  const actions = useRowActions<StationQr>([{ id: 'download', label: '下载', permission: station.stationQrPage.permission, open: (q) => void download(q) }], (q) => `${q.stationName} 的二维码`);
 
   const missing = surplus.data?.surplus ?? 0;
   return (
     <ScreenSection title="站点二维码">
-      <DataTable
+      <ResourceTable
+        list={list}
+        actions={actions}
         id="station.qr"
         label="站点二维码列表"
         columns={columns}
         rowKey={(q) => q.stationId}
-        result={codes}
-        state={table}
-        filters={filters}
         emptyText={missing ? `暂无数据：${missing} 个站点尚未生成二维码` : '暂无数据'}
         selection={{
           actions: (selected, clear) => (
@@ -121,9 +95,7 @@ export function StationQrPage() {
                 {busy ? '生成中…' : `生成缺少的二维码${missing ? `（${missing}）` : ''}`}
               </Button>
             )}
-            <Button className="h-8" onClick={() => void exportExcel()} disabled={exporting}>
-              {exporting ? '导出中…' : '导出 Excel'}
-            </Button>
+            <ExportButton action={exporter} />
             <span className="text-xs text-gray-600" aria-live="polite">
               {surplus.data ? `共 ${surplus.data.total} 个站点，${missing ? `${missing} 个未生成` : '全部已生成'}` : ''}
             </span>

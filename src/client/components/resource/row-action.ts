@@ -1,0 +1,199 @@
+import type { ReactNode } from 'react';
+import { type Endpoint, type Grants, type Permission, type ResponseOf, isAllowed } from '../../../shared/api';
+import { type ActionRef, pagePath } from '../../../shared/modules';
+import { api } from '../../lib/api-client';
+import type { CallInput } from '../../lib/http';
+
+// A row action as data, with no React state: a feature declares its resource's actions once, beside
+// its commands, and both its table (useRowActions) and the palette (under a record it found) read
+// the same list. The hooks that run them are in row-actions.tsx.
+
+export type Text<R> = string | ((row: R) => string);
+export const textOf = <R>(t: Text<R>, row: R) => (typeof t === 'function' ? t(row) : t);
+
+/** Who is asking, for a rule about the row and the signed-in account (nobody disables themselves). */
+export interface Who {
+  login: string;
+}
+
+interface ActionBase<R> {
+  id: string;
+  label: Text<R>;
+  /** The screen reader's name and Enter's hint when the button says it shorter (查看实名 → 查看实名信息). */
+  fullLabel?: Text<R>;
+  /**
+   * The button's whole name for a screen reader when the row's name does not simply follow the
+   * label (查看 <时间 操作> 的详情); `name` is the row's name. Unset: the full label, then the name.
+   */
+  spoken?(row: R, name: string): string;
+  /** One key on the focused row (shown on the button and in its title); never j, k, x or Space. */
+  hotkey?: string;
+  /** Who may: the contract's declaration, the same rule the server enforces. */
+  permission: Permission;
+  /** Rows it applies to (an account may not disable itself). */
+  when?(row: R, who: Who): boolean;
+  danger?: boolean | ((row: R) => boolean);
+  /** Enter and a double click on the row do this one. */
+  primary?: boolean;
+}
+
+/**
+ * An action that opens the page's own dialog through a closure over the page's state: for a page
+ * whose records the palette does not offer. A resource the palette finds declares a DialogAction.
+ */
+export interface OpenAction<R> extends ActionBase<R> {
+  open(row: R): void;
+}
+
+/**
+ * An action that opens a page's dialog, named by an action the page's manifest declares
+ * (`['station', 'station', 'edit']`): the table runs the page's handler for it in place, the
+ * palette hands the row over and navigates to `?action=edit&id=…`, where the same handler runs.
+ */
+export interface DialogAction<R> extends ActionBase<R> {
+  opens: ActionRef;
+}
+
+export interface Confirm<R> {
+  title: Text<R>;
+  /** Names the record (and its district) and says what follows. */
+  body(row: R): ReactNode;
+  confirmLabel?: Text<R>;
+  /** 作废, 删除, 合并: focus starts on 取消 (ConfirmDialog). */
+  irreversible?: boolean;
+  /**
+   * Close on the server's refusal too: when asking again would get the same answer (a version
+   * without lines), the refusal toast is the end of it. Unset, the dialog stays for another try.
+   */
+  closeOnRefusal?: boolean;
+}
+
+/** An action that is one call: asked first when it cannot be undone, or offering 撤销 when it can. */
+export interface CallAction<R> extends ActionBase<R> {
+  /** What the call changes: its tags decide which reads refetch. */
+  endpoint: Endpoint;
+  run(row: R): Promise<unknown>;
+  /** The success toast. */
+  done(row: R): string;
+  confirm?: Confirm<R>;
+  /** The way back: a toast with 撤销 (and Ctrl+Z) for 10 s. */
+  /**
+   * `answer`: what the change answered, so the way back is sent from the version the change made
+   * (issue 21: a move sent from an older version is refused as stale).
+   */
+  undo?: { endpoint: Endpoint; run(row: R, answer: unknown): Promise<unknown>; done(row: R): string };
+  /** Offered in the bulk bar for the selected rows, each in turn. */
+  bulk?: boolean;
+}
+
+/** What a table's useRowActions takes. */
+export type RowAction<R> = OpenAction<R> | CallAction<R> | GoAction<R>;
+/** What a resource declares: no closures over a page, so the palette can offer it too. */
+export type ResourceAction<R> = DialogAction<R> | CallAction<R> | GoAction<R>;
+
+export const isCall = <R>(a: RowAction<R> | ResourceAction<R>): a is CallAction<R> => 'run' in a;
+export const isDialog = <R>(a: RowAction<R> | ResourceAction<R>): a is DialogAction<R> => 'opens' in a;
+export const isGo = <R>(a: RowAction<R> | ResourceAction<R>): a is GoAction<R> => 'to' in a;
+
+/**
+ * An action that opens another page for the row (its rides, its card view with a dialog there):
+ * the same link from the table's row, the focused row's key and the palette.
+ */
+export interface GoAction<R> extends ActionBase<R> {
+  to(row: R): string;
+}
+
+/** A call action whose input is checked against its endpoint's schemas at compile time. */
+export function callAction<R, E extends Endpoint>(def: Omit<CallAction<R>, 'run' | 'endpoint' | 'undo'> & {
+  endpoint: E;
+  input(row: R): CallInput<E>;
+  /**
+   * The call that takes it back: the same endpoint with the old values. `answer` is what the change
+   * answered (the record with its new version, for a versioned one).
+   */
+  undo?: { input(row: R, answer: ResponseOf<E>): CallInput<E>; done(row: R): string };
+}): CallAction<R> {
+  const { input, undo, ...rest } = def;
+  // A generic E leaves call's rest-parameter form unresolved; the input is CallInput<E> all the same.
+  const send = (row: R, make: (row: R) => CallInput<E>) => (api.call as (e: E, i: CallInput<E>) => Promise<unknown>)(def.endpoint, make(row));
+  return {
+    ...rest,
+    run: (row) => send(row, input),
+    undo: undo ? { endpoint: def.endpoint, run: (row, answer) => send(row, (r) => undo.input(r, answer as ResponseOf<E>)), done: undo.done } : undefined,
+  };
+}
+
+/**
+ * A resource's row actions, declared at feature level (`features/station/station-actions.ts`):
+ * how a row is named and found by id, and what may be done with it.
+ */
+export interface Resource<R, A extends readonly ResourceAction<R>[] = readonly ResourceAction<R>[]> {
+  /** What the buttons, the confirmation and the bulk bar call a row. */
+  name(row: R): string;
+  /** The id a dialog action carries in its address (`?action=edit&id=…`). */
+  id(row: R): number | string;
+  /**
+   * The row for an id, when a dialog action's address is opened without the row handed over and
+   * the row is not on the list's page (a link, a command that chose it by id).
+   */
+  find?(id: string): Promise<R | undefined>;
+  actions: A;
+}
+
+/**
+ * Declares a resource's actions. Curried so the row type is named and the actions keep their
+ * literal page actions: the page that shows the resource must then handle each one (a compile
+ * error otherwise, useResourceActions).
+ */
+export const defineResource =
+  <R>() =>
+  <const A extends readonly ResourceAction<R>[]>(resource: Resource<R, A>): Resource<R, A> =>
+    resource;
+
+/** The page actions a resource's dialog actions open: the handlers its page must give. */
+export type DialogsOf<A> = A extends readonly (infer X)[] ? OpensName<X> : never;
+type OpensName<X> = X extends { opens: readonly [unknown, unknown, infer N extends string] } ? N : never;
+
+/** The actions of `resource` this account may take on `row` now: the table's buttons and the palette's panel alike. */
+export function availableActions<R>(resource: Pick<Resource<R>, 'actions'>, row: R, grants: Grants | null, who: Who): ResourceAction<R>[] {
+  return resource.actions.filter((a) => isAllowed(a.permission, grants) && (!a.when || a.when(row, who)));
+}
+
+/** The address of a dialog action for a row: its page with `?action=…&id=…`. */
+export function dialogPath<R>(resource: Pick<Resource<R>, 'id'>, action: DialogAction<R>, row: R): string {
+  const [module, page, name] = action.opens;
+  // The tuple was checked against the manifests where it was declared; pagePath's generics cannot follow a union of them.
+  return (pagePath as (m: string, p: string, o: { action: string; query: Record<string, string | number> }) => string)(module, page, { action: name, query: { id: resource.id(row) } });
+}
+
+/**
+ * A record's row with its resource: what the palette offers under a record it found. The row type
+ * is the resource's own, closed over here so the palette can hold records of many resources.
+ */
+export interface RecordActions {
+  resource: Resource<unknown>;
+  row: unknown;
+}
+export const recordActions = <R>(resource: Resource<R, readonly ResourceAction<R>[]>, row: R): RecordActions => ({ resource: resource as unknown as Resource<unknown>, row });
+
+/**
+ * The row a palette hands to the page it opens for a dialog action: the page takes it instead of
+ * fetching it again. One slot, in memory, taken once, for one page action and one id: `edit` of 站点
+ * and `edit` of 账号列表 are different actions, and a station's row never reaches the accounts page.
+ * Navigating anywhere but that page drops it (`dropHandedRowAway`).
+ */
+let handed: { ref: ActionRef; path: string; id: string; row: unknown } | null = null;
+const pageOf = (ref: ActionRef) => (pagePath as (m: string, p: string) => string)(ref[0], ref[1]);
+const sameRef = (a: ActionRef, b: ActionRef) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+export function handRow(ref: ActionRef, id: number | string, row: unknown): void {
+  handed = { ref, path: pageOf(ref), id: String(id), row };
+}
+export function takeHandedRow(ref: ActionRef, id: string): unknown {
+  const h = handed;
+  handed = null;
+  return h && sameRef(h.ref, ref) && h.id === id ? h.row : undefined;
+}
+/** The shell's location changed: a row handed to another page's dialog is not for this one. */
+export function dropHandedRowAway(pathname: string): void {
+  if (handed && handed.path !== pathname) handed = null;
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "family_renewals_renewed_idx" ON "family_renewals" USING btree ("renewed_at","id");
