@@ -104,6 +104,24 @@ describe('特殊码列表', () => {
     expect(window.location.pathname).toBe('/specialCode/special-code-list');
   });
 
+
+  it('an order number typed as printed (capitals first) where no field takes it opens the palette with it; j stays the table’s', async () => {
+    const order = await paidOrder();
+    await signIn(s, 'manager');
+    visit(s, '/specialCode/special-code-list');
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    await waitFor(() => expect(rows(main).length).toBeGreaterThan(1), { timeout: 5_000 });
+    await warmPalette(user);
+    rows(main)[0]!.focus();
+    await user.keyboard('j');
+    expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull();
+    expect(document.activeElement).toBe(rows(main)[1]);
+    await user.keyboard(order.orderNo);
+    const palette = await screen.findByRole('dialog', { name: '命令面板' });
+    expect((within(palette).getByRole('combobox') as HTMLInputElement).value).toBe(order.orderNo);
+    await waitFor(() => expect(within(palette).getAllByRole('option')[0]!.textContent).toContain(`订单 ${order.orderNo}`));
+  });
   it('the palette’s 订单退款 lands with the order number and opens its refund at once', async () => {
     const order = await paidOrder();
     await signIn(s, 'manager');

@@ -5,9 +5,16 @@ import { isEditable } from '../../lib/focus';
 const PASTE_MAX = 64;
 
 /**
- * Record-first (issue 21): a digit typed, or a text pasted, where no field takes it (a page, a
- * table's row) opens the palette with it, so a card or order number needs no Ctrl+K first. Letters
- * stay the hotkeys' (j, k, g…).
+ * What starts a typed record where no field takes it: a digit (a card, a phone, a date) or a capital
+ * letter (an order number, DC2026…, typed as it is printed). Lower-case letters stay the hotkeys'
+ * (j, k, g…); Shift+J and Shift+K are the tables' range selection. index.html's early listener uses
+ * the same rule before this code has arrived.
+ */
+export const STARTS_RECORD = /^(?:[0-9]|[A-IL-Z])$/;
+
+/**
+ * Record-first (issue 21): a digit or a capital typed, or a text pasted, where no field takes it (a
+ * page, a table's row) opens the palette with it, so a card or order number needs no Ctrl+K first.
  */
 export function useTypeToSearch(enabled: boolean, openWith: (text: string) => void): void {
   const open = useRef(openWith);
@@ -16,7 +23,7 @@ export function useTypeToSearch(enabled: boolean, openWith: (text: string) => vo
     if (!enabled) return;
     const free = (target: EventTarget | null) => !isEditable(target) && !(target instanceof Element && target.closest('[role="dialog"], [role="alertdialog"]'));
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.isComposing || e.ctrlKey || e.metaKey || e.altKey || !/^[0-9]$/.test(e.key) || !free(e.target)) return;
+      if (e.defaultPrevented || e.isComposing || e.ctrlKey || e.metaKey || e.altKey || !STARTS_RECORD.test(e.key) || !free(e.target)) return;
       e.preventDefault();
       open.current(e.key);
     };
