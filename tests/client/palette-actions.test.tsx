@@ -289,6 +289,37 @@ describe('a line version under its record', () => {
     const onlineAt = page.body.data.content.find((v) => v.name === '面板已通过版')?.onlineAt;
     expect(onlineAt && new Date(onlineAt).toISOString()).toBe('2029-12-31T21:00:00.000Z');
   });
+
+  it('a time typed where no field takes it offers 设置上线时间 for each passed version, the whole change on the row: Enter stores it, 撤销 puts the old time back', async () => {
+    const now = new Date();
+    const district = await xuhui();
+    const [passed] = await db()
+      .insert(t.lineVersions)
+      .values({ districtId: district, name: '键入时间版', status: 2, onlineAt: new Date('2031-03-01T22:00:00Z'), createdAt: now, updatedAt: now })
+      .returning();
+    await db().insert(t.busLines).values({ versionId: passed!.id, code: '1', name: '1路', createdAt: now, updatedAt: now });
+    const { user, token } = await start('manager');
+    await openPalette(user);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
+    // The digits open the palette; the rest of the query narrows the versions (pinyin too).
+    await user.keyboard('2031-04-02 06:30 jrsj');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' });
+    await waitFor(() => expect(rowTexts(dialog)[0]).toContain('设置上线时间：版本「键入时间版」（徐汇区）于 2031-04-02 06:30 上线'), { timeout: 8_000 });
+    // An open version is not offered a time, nor is anything for a time that is no time.
+    expect(rowTexts(dialog).filter((r) => r.startsWith('设置上线时间'))).toHaveLength(1);
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('版本「键入时间版」（徐汇区）将于 2031-04-02 06:30 上线', {}, { timeout: 5_000 })).toBeTruthy();
+    const stored = async () => (await s.call(lineVersion.versionInfo, { token, query: { id: passed!.id } })).body.data.onlineAt;
+    expect(new Date((await stored())!).toISOString()).toBe('2031-04-01T22:30:00.000Z');
+    await user.keyboard('{Control>}z{/Control}');
+    await waitFor(async () => expect(new Date((await stored())!).toISOString()).toBe('2031-03-01T22:00:00.000Z'), { timeout: 5_000 });
+
+    const again = await openPalette(user);
+    await user.keyboard('2031-02-30 06:30');
+    await listSettled(again.dialog);
+    expect(rowTexts(again.dialog).some((r) => r.startsWith('设置上线时间'))).toBe(false);
+  });
 });
 
 describe('a dialog action’s address on its own (a link, a command that chose an id)', () => {

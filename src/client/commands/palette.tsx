@@ -10,6 +10,7 @@ import { type Panel, usePanelControl, usePanelRows } from './use-action-panel';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import type { Command, CommandContext, PaletteItem } from './types';
 import { useEnterQueue, useQueuedEnter } from './use-enter-queue';
+import { useInlineRows } from './use-inline-rows';
 import { usePaletteIndex } from './use-palette-index';
 import { usePaletteRecords } from './use-palette-records';
 import { movesSelection, usePaletteSelection } from './use-palette-selection';
@@ -59,9 +60,13 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const recents = usePaletteRecents(login, open);
   const panelRows = usePanelRows({ panel, login, canOpen, romanize, actionsOf: records.actionsOf, filter: panel ? raw.trim() : '' });
   const { remote } = records;
+  const inlineRows = useInlineRows({ mode, text, ready, actionsOf: records.actionsOf, availableOf: panelRows.availableOf });
   const listItems: PaletteItem[] = useMemo(
-    () => (step ? stepRows(step, text, raw, romanize) : listRows({ mode, text, ready, recents: recents.list, boosts: recents.boosts, commandItems, remote, sources, canOpen })),
-    [step, text, raw, mode, commandItems, recents.list, ready, recents.boosts, remote, sources, canOpen, romanize],
+    () =>
+      step
+        ? stepRows(step, text, raw, romanize)
+        : [...inlineRows, ...listRows({ mode, text, ready, recents: recents.list, boosts: recents.boosts, commandItems, remote, sources, canOpen })],
+    [step, text, raw, mode, commandItems, recents.list, ready, recents.boosts, remote, sources, canOpen, romanize, inlineRows],
   );
   const items = panel ? panelRows.rows : listItems;
   const listRef = useRef<HTMLDivElement>(null);
@@ -94,6 +99,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     if (step) return steps.submit(key, raw);
     // Typed text after the command becomes the first argument's value, when it is text.
     if (item.command?.args?.length) return void steps.start(item.command, 0, {});
+    if (item.inline) return panelControl.runInline(item.inline);
     finish(item);
   };
 

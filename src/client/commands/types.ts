@@ -1,5 +1,5 @@
 import type { Endpoint, Permission } from '../../shared/api';
-import type { RecordActions } from '../components/resource/row-action';
+import type { CallAction, RecordActions } from '../components/resource/row-action';
 
 /** Where a hotkey listens; one key may mean different things in different scopes, never twice in one. */
 export type HotkeyScope = 'global' | 'table' | 'dialog';
@@ -84,4 +84,6 @@ export interface PaletteItem {
   run?(ctx: CommandContext): void;
   /** A record's row and its resource's actions: offered under it (Tab or →). */
   actions?: RecordActions;
+  /** A record's action with the value typed beside it (use-inline-rows): Enter runs the call. */
+  inline?: { rec: RecordActions; action: CallAction<unknown> };
 }

@@ -169,6 +169,11 @@ export function usePanelControl(d: ControlDeps) {
 
   return {
     open,
+    /** Enter on a record-and-value row (use-inline-rows): the palette closes, then the call runs as a button's would. */
+    runInline(inline: NonNullable<PaletteItem['inline']>) {
+      d.close();
+      setTimeout(() => runner.start(inline.action, inline.rec.row, inline.rec.resource.name), 0);
+    },
     /** Enter on an action: the palette closes, then it runs (a question, a toast, a page). */
     choose(key: string) {
       if (panel) runFrom(panel, key);

@@ -35,6 +35,41 @@ interface ActionBase<R> {
   danger?: boolean | ((row: R) => boolean);
   /** Enter and a double click on the row do this one. */
   primary?: boolean;
+  /**
+   * The action's one input typed with the record in the palette (a time beside a version, a month
+   * beside a line): the palette offers the whole change as a row, and Enter on it is the decision.
+   */
+  inline?: InlineArg<R>;
+}
+
+/** What a typed argument looks like: `2026-12-20 06:00`, `2026-10`. */
+export type InlineKind = 'datetime' | 'month';
+
+export interface InlineArg<R> {
+  kind: InlineKind;
+  /** The row's title: the whole change, naming the record and the value. */
+  title(row: R, value: string): string;
+  /** What the call changes (its tags decide which reads refetch); a read-only one (an export) too. */
+  endpoint: Endpoint;
+  run(row: R, value: string): Promise<unknown>;
+  /** The success toast; none when the run says it itself (an export's task toasts). */
+  done?(row: R, value: string): string;
+  /** The way back, from what the change answered; unset when there is none. */
+  undo?(row: R, value: string): { run(answer: unknown): Promise<unknown>; done: string } | null;
+}
+
+/** The call an inline row runs: the same runner, toast, refetch and 撤销 as a button's. */
+export function inlineCall<R>(action: ResourceAction<R>, inline: InlineArg<R>, value: string, row: R): CallAction<R> {
+  const back = inline.undo?.(row, value) ?? null;
+  return {
+    id: `${action.id}:inline`,
+    label: inline.title(row, value),
+    permission: action.permission,
+    endpoint: inline.endpoint,
+    run: (r) => inline.run(r, value),
+    done: (r) => inline.done?.(r, value) ?? '',
+    undo: back ? { endpoint: inline.endpoint, run: (_r, answer) => back.run(answer), done: () => back.done } : undefined,
+  };
 }
 
 /**

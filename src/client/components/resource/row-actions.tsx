@@ -115,7 +115,7 @@ export function useActionRunner(current: readonly RowAction<never>[] = []) {
               void revalidate(undo.endpoint);
             }, () => undefined);
           });
-        } else if (rows.length === 1) toast.success(action.done(row));
+        } else if (rows.length === 1 && action.done(row)) toast.success(action.done(row));
       }
       if (rows.length > 1) toast.success(`${textOf(action.label, rows[0]!)}：已完成 ${ok} 项`);
       return true;

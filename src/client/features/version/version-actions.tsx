@@ -1,6 +1,7 @@
 import { type LineVersion, lineVersion } from '../../../shared/api';
 import { VERSION_STATE, type VersionStatus } from '../../../shared/api/line-version';
 import { callAction, defineResource } from '../../components/resource/row-action';
+import { formatDateTime, parseTypedDateTime } from '../../../shared/domain/time';
 import { api } from '../../lib/api-client';
 import { districtOf, versionTitle } from './version-title';
 
@@ -66,6 +67,19 @@ export const versionActions = defineResource<LineVersion>()({
       permission: lineVersion.versionSetOnlineTime.permission,
       when: (v) => v.status === 2,
       opens: ['version', 'version', 'schedule'],
+      // `2026-12-20 06:00` typed in the palette offers this for every passed version (issue 21).
+      inline: {
+        kind: 'datetime',
+        title: (v, at) => `设置上线时间：版本${versionTitle(v)}于 ${at} 上线`,
+        endpoint: lineVersion.versionSetOnlineTime,
+        run: (v, at) => scheduleAt(v, at, v.rowVersion),
+        done: (v, at) => `版本${versionTitle(v)}将于 ${at} 上线`,
+        // Back to the time it had; a version never scheduled has no time to go back to.
+        undo: (v) => {
+          const before = v.onlineAt ? formatDateTime(v.onlineAt, 'YYYY-MM-DD HH:mm') : null;
+          return before ? { run: (moved) => scheduleAt(v, before, (moved as LineVersion).rowVersion), done: `已撤销：版本${versionTitle(v)}恢复为 ${before} 上线` } : null;
+        },
+      },
     },
     callAction({
       id: 'void',
@@ -94,6 +108,10 @@ function AskText({ to, version: v }: { to: 2 | 5; version: LineVersion }) {
     <p>确定审核通过 {named} 吗？通过后它不能再修改或退回，只能设置上线时间或作废。</p>
   );
 }
+
+/** 设置上线时间 as typed (Shanghai), from the version on screen: one moved since is refused as stale. */
+const scheduleAt = (v: LineVersion, at: string, rowVersion: number) =>
+  api.call(lineVersion.versionSetOnlineTime, { body: { id: v.id, onlineAt: parseTypedDateTime(at) ?? at, rowVersion } });
 
 /** The version by id, as the server has it now; undefined when it is not there or not the account's area's. */
 export const findVersion = (id: number): Promise<LineVersion | undefined> =>
