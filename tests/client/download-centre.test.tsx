@@ -92,3 +92,32 @@ describe('下载中心', () => {
     expect(within(dialog).getByText('导出失败：服务内部错误，请重试')).toBeTruthy();
   });
 });
+
+describe('a line’s month from the palette (issue 21)', () => {
+  it('`2026-10 10路` offers that month’s file of that line as one row; Enter makes the task, which downloads itself when done', async () => {
+    const { user, token } = await consoleAs('manager');
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    try {
+      const lines = (await s.call(ridership.ridershipLineCodes, { token })).body.data;
+      const line = lines[0]!;
+      const month = day(-40).slice(0, 7);
+      await user.keyboard('{Control>}k{/Control}');
+      const palette = await screen.findByRole('dialog', { name: '命令面板' }, { timeout: 8_000 });
+      await user.keyboard(`${month} ${line.lineName}`);
+      const row = `导出并下载：${line.lineName} ${month} 每日客流`;
+      await waitFor(() => expect(within(palette).getAllByRole('option')[0]!.textContent).toContain(row), { timeout: 8_000 });
+      await user.keyboard('{Enter}');
+      expect(await screen.findByText(/^导出完成，已开始下载：/, {}, { timeout: 15_000 })).toBeTruthy();
+      const [last] = (await s.database.db.select().from(t.exportTasks)).sort((a, b) => b.id - a.id);
+      expect(last!.params).toMatchObject({ lineCode: line.lineCode, startDate: `${month}-01` });
+      await waitFor(() => expect(clicked).toEqual([last!.fileName]));
+      // Nothing left to offer: no 导出完成 toast with 下载.
+      expect(screen.queryByText(/^导出完成：/)).toBeNull();
+    } finally {
+      click.mockRestore();
+    }
+  });
+});

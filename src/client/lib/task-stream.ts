@@ -50,6 +50,15 @@ downloadCentreOpen.subscribe(() => {
   doneToasts.clear();
 });
 
+/** Tasks this console asked for with the file wanted at once: saved when done, not offered. */
+const wanted = new Set<number>();
+
+/** Saves the task's file when it is done (or now, if it already is). */
+export function downloadWhenDone(task: ExportTask): void {
+  if (task.phase === 'done') void downloadTask(task);
+  else if (isOpenTask(task)) wanted.add(task.id);
+}
+
 /** Says a task was queued, with 查看 to open the centre. */
 export function announceQueued(task: ExportTask): void {
   queuedToasts.set(task.id, toast.action(`已加入下载中心：${task.title}`, { label: '查看', run: () => downloadCentreOpen.set(true) }));
@@ -64,6 +73,11 @@ function announce(after: ExportTask) {
   if (queued !== undefined && !isOpenTask(after)) {
     dismiss(queued);
     queuedToasts.delete(after.id);
+  }
+  if (!isOpenTask(after) && wanted.delete(after.id) && after.phase === 'done') {
+    void downloadTask(after);
+    toast.success(`导出完成，已开始下载：${after.title}`);
+    return;
   }
   if (downloadCentreOpen.get()) return;
   if (after.phase === 'done') doneToasts.set(after.id, toast.action(`导出完成：${after.title}`, { label: '下载', run: () => void downloadTask(after) }));

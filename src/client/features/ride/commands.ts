@@ -1,8 +1,11 @@
 import { ridership } from '../../../shared/api';
 import { CARD_NO } from '../../../shared/api/card';
 import { pagePath } from '../../../shared/modules';
+import type { EntitySource } from '../../commands/entity-source';
 import type { ArgOption, Command } from '../../commands/types';
+import { recordActions } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
+import { ridershipLineActions } from './line-actions';
 import { cardRidesPath, lineRidershipPath, normaliseCardNo } from './paths';
 
 /** The area's lines with ridership, as palette choices: 49路, or its code. */
@@ -58,5 +61,30 @@ export const rideCommands: Command[] = [
     page: pagePath('order', 'order-total'),
     args: [{ name: 'lineCode', label: '选择线路', kind: 'choice', options: lineOptions }],
     run: (ctx, a) => ctx.navigate(lineRidershipPath(a.lineCode ?? '')),
+  },
+];
+
+/**
+ * The area's lines as ridership records (`#`, and in the default mode): Enter opens the line's
+ * 乘车统计; Alt+E exports its last month; a month typed beside it (`2026-10 10路`) that month's file.
+ */
+export const rideSources: EntitySource[] = [
+  {
+    id: 'ridership-lines',
+    group: '线路客流',
+    permission: ridership.ridershipTotal.permission,
+    page: pagePath('order', 'order-total'),
+    prefix: '#',
+    async load() {
+      const lines = await api.call(ridership.ridershipLineCodes, {}, { silent: true });
+      return lines.map((l) => ({
+        key: `ridership-line:${l.lineCode}`,
+        title: l.lineName,
+        subtitle: `线路客流 · 编号 ${l.lineCode}`,
+        keywords: [l.lineCode],
+        path: lineRidershipPath(l.lineCode),
+        actions: recordActions(ridershipLineActions, l),
+      }));
+    },
   },
 ];

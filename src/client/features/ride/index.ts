@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { rideCommands } from './commands';
+import { rideCommands, rideSources } from './commands';
 
 /**
  * 乘车记录管理 (module `order`): ride records with their payment orders, and daily ridership with its
@@ -12,5 +12,5 @@ export const rideFeature = defineFeature({
     OrderTotal: lazy(() => import('./pages/order-total-page').then((m) => ({ default: m.OrderTotalPage }))),
   },
   commands: rideCommands,
-  sources: [],
+  sources: rideSources,
 });
