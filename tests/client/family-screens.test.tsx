@@ -101,8 +101,10 @@ describe('绑定关系', () => {
     const { user, main } = await open('agent', `/callingCard/family-bind?busCardNo=${live.cardNo}`);
     await user.click(await within(main).findByRole('button', { name: `解绑 ${live.cardNo}` }, { timeout: 5_000 }));
     const dialog = await screen.findByRole('dialog', { name: `解绑亲情卡 · ${live.cardNo}` });
+    // A complete, valid citizen id moves on to the password by itself: the keys go on there.
     await user.type(within(dialog).getByLabelText(/绑定人身份证号/), live.citizen);
-    await user.type(within(dialog).getByLabelText(/您的登录密码/), `${DEMO_PASSWORD}{Enter}`);
+    expect(document.activeElement).toBe(within(dialog).getByLabelText(/您的登录密码/));
+    await user.keyboard(`${DEMO_PASSWORD}{Enter}`);
     expect(await screen.findByText(`已解绑亲情卡 ${live.cardNo}`, {}, { timeout: 5_000 })).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await stored(live.id)).toMatchObject({ status: 0 });

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { card, discount, family } from '../../../shared/api';
 import { refundNeedsPassword } from '../../../shared/api/discount';
 import { maskName, maskPhone } from '../../../shared/domain/mask';
+import { isValidCitizenId } from '../../../shared/domain/citizen-id';
 import { fenToYuan } from '../../../shared/domain/money';
 import { DetailList } from '../../components/resource/detail-list';
 import { Field } from '../../components/field';
@@ -67,11 +68,18 @@ export function UnbindDialog({ cardNo, onClose, onDone }: { cardNo: string; onCl
     onSaved: onDone,
   });
   const { values, errors, set } = form;
+  const pwd = useRef<HTMLInputElement>(null);
+  // A citizen id is complete at 18 characters: a valid one moves on to the password, as a form on
+  // paper would, so neither the keyboard nor the mouse has to go there.
+  const typedId = (v: string) => {
+    set('citizenCardNo', v);
+    if (isValidCitizenId(v.trim()) && !values.pwd) pwd.current?.focus();
+  };
   return (
     <Modal open title={`解绑亲情卡 · ${cardNo}`} onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} submitLabel="解绑" />}>
       <FormError>{errors['']}</FormError>
-      <Field label="绑定人身份证号" required autoFocus autoComplete="off" maxLength={18} value={values.citizenCardNo} onChange={(e) => set('citizenCardNo', e.target.value)} error={errors.citizenCardNo} hint="请乘客报出绑定人的身份证号核对" />
-      <Field label="您的登录密码" required type="password" autoComplete="current-password" value={values.pwd} onChange={(e) => set('pwd', e.target.value)} error={errors.pwd} hint="连续输错 5 次将锁定 30 分钟" />
+      <Field label="绑定人身份证号" required autoFocus autoComplete="off" maxLength={18} value={values.citizenCardNo} onChange={(e) => typedId(e.target.value)} error={errors.citizenCardNo} hint="请乘客报出绑定人的身份证号核对；号码完整后自动转到密码" />
+      <Field ref={pwd} label="您的登录密码" required type="password" autoComplete="current-password" value={values.pwd} onChange={(e) => set('pwd', e.target.value)} error={errors.pwd} hint="连续输错 5 次将锁定 30 分钟" />
     </Modal>
   );
 }
