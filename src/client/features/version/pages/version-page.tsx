@@ -136,6 +136,8 @@ function ScheduleDialog({ version, onClose, onSaved }: { version: LineVersion; o
         autoFocus
         inputMode="numeric"
         placeholder="YYYY-MM-DD HH:mm"
+        // The time it has is there to be replaced: what is typed takes its place.
+        onFocus={(e) => e.currentTarget.select()}
         value={text}
         onChange={(e) => (setText(e.target.value), setError(null))}
         error={error ?? undefined}

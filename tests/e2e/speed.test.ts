@@ -1,0 +1,243 @@
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../src/server/db/seed';
+import { loginThroughPage, mainMenu, openConsole, settled, storedToken } from '../support/e2e-console';
+import { type StartedServer, hasChromium } from '../support/e2e';
+import { e2eSuite } from '../support/e2e-suite';
+
+/**
+ * The six tasks the console is built around (issue 21), each driven twice in Debian's Chromium
+ * against the real `npm start`: by the keyboard (the palette, record first) and by the sidebar and
+ * the mouse. The page itself counts what the person does (tests/e2e/speed.test.ts `COUNTER`):
+ *   - a key press is 1, a chord (Ctrl+K, Alt+T) is 1, the modifier alone nothing;
+ *   - a click is 1, a double or triple click (selecting a field's text) 1;
+ *   - the task's data is not counted on either route, typed or pasted alike: the card or order number,
+ *     the binder's citizen id, the password, the reason, the time or the month, the line, the name the
+ *     station is looked for by. Both routes type the same data; where it goes (a field the mouse
+ *     clicks into, the palette) is what differs, and that click is counted.
+ * Each route starts on the account's first page after login and ends when the server has done it
+ * (a toast that says so, a page that shows it, the file saved). The keyboard route may take at
+ * most a third of the mouse's actions (3 × keyboard ≤ mouse).
+ */
+
+let server: StartedServer;
+let browser: Browser | undefined;
+e2eSuite('speed', (started, launched) => {
+  server = started;
+  browser = launched;
+});
+
+const it_ = it.skipIf(!hasChromium);
+
+// A string, not a function: tsx wraps named functions in a `__name` helper the page does not have.
+const COUNTER = `(() => {
+  const KEY = '__speedActs';
+  const push = (a) => {
+    if (window.__data) return;
+    const list = JSON.parse(sessionStorage.getItem(KEY) || '[]');
+    list.push(a);
+    sessionStorage.setItem(KEY, JSON.stringify(list));
+  };
+  const MODIFIERS = ['Shift', 'Control', 'Alt', 'Meta', 'CapsLock'];
+  addEventListener('keydown', (e) => {
+    if (e.repeat || MODIFIERS.includes(e.key)) return;
+    const mods = [e.ctrlKey && 'Ctrl', e.altKey && 'Alt', e.metaKey && 'Meta'].filter(Boolean);
+    push('key ' + [...mods, e.altKey ? e.code.replace(/^Key/, '') : e.key].join('+'));
+  }, true);
+  addEventListener('mousedown', (e) => {
+    if (e.detail > 1) return;
+    const t = e.target instanceof Element ? e.target.closest('button, a, input, label, [role="option"], li, td') || e.target : null;
+    push('click ' + ((t && (t.getAttribute('aria-label') || t.textContent)) || '').trim().replace(/\\s+/g, ' ').slice(0, 24));
+  }, true);
+  addEventListener('paste', () => push('paste'), true);
+})()`;
+
+interface Route {
+  context: BrowserContext;
+  page: Page;
+  token: string;
+}
+
+/** A fresh browser signed in as `login`, on the account's first page, counting from now. */
+async function signedIn(login: string): Promise<Route> {
+  const { context, page } = await openConsole(browser!, undefined, (c) => c.addInitScript(COUNTER));
+  await page.goto(`${server.url}/login`);
+  await loginThroughPage(page, login);
+  await settled(page);
+  const token = await storedToken(page);
+  await page.evaluate(() => sessionStorage.removeItem('__speedActs'));
+  return { context, page, token };
+}
+
+const actions = (page: Page) => page.evaluate(() => JSON.parse(sessionStorage.getItem('__speedActs') ?? '[]') as string[]);
+
+/** The task's data: typed like anything else, not counted. */
+async function data(page: Page, text: string) {
+  await page.evaluate(() => ((window as unknown as { __data: boolean }).__data = true));
+  await page.keyboard.type(text);
+  await page.evaluate(() => ((window as unknown as { __data: boolean }).__data = false));
+}
+
+/** The demo city's values, read with the route's own session from outside the browser (not counted). */
+async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { code: number; msg: string; data: T };
+  if (json.code !== 1) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+const palette = (page: Page) => page.getByRole('dialog', { name: '命令面板' });
+const firstRow = (page: Page) => palette(page).locator('[cmdk-item]').first();
+const nav = (page: Page, title: string) => mainMenu(page).getByText(title, { exact: true }).click();
+const filters = (page: Page) => page.getByRole('search');
+const toast = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
+
+interface Result {
+  task: string;
+  keyboard: string[];
+  mouse: string[];
+}
+const results: Result[] = [];
+
+async function measure(task: string, keyboard: (r: Route) => Promise<void>, mouse: (r: Route) => Promise<void>, login: string) {
+  const counted: string[][] = [];
+  for (const drive of [keyboard, mouse]) {
+    const route = await signedIn(login);
+    try {
+      await drive(route);
+      counted.push(await actions(route.page));
+    } finally {
+      await route.context.close();
+    }
+  }
+  const [k, m] = counted as [string[], string[]];
+  results.push({ task, keyboard: k, mouse: m });
+  console.log(`[e2e speed] ${task}: keyboard ${k.length} (${k.join(', ')}) · mouse ${m.length} (${m.join(', ')})`);
+  expect(k.length * 3, `${task}: keyboard ${k.length} against mouse ${m.length}`).toBeLessThanOrEqual(m.length);
+}
+
+afterAll(() => {
+  if (!results.length) return;
+  const rows = results.map((r) => `| ${r.task} | ${r.keyboard.length} | ${r.mouse.length} | ${(r.keyboard.length / r.mouse.length).toFixed(2)} |`);
+  const table = ['| task | keyboard | sidebar + mouse | ratio |', '|---|---|---|---|', ...rows].join('\n');
+  console.log(`[e2e speed]\n${table}`);
+  fs.mkdirSync('.tmp', { recursive: true });
+  fs.writeFileSync('.tmp/speed-table.md', `${table}\n`);
+});
+
+type Page1<T> = { content: T[] };
+interface Binding {
+  cardNo: string;
+  relation: string;
+  holder: { id: number };
+}
+
+/** Two bindings in force of the agent's area, with their binders' citizen ids. */
+async function liveBindings(token: string, n: number) {
+  const page = await api<Page1<Binding>>(token, '/buscodepc/fyapi/familyCard/bind/page?size=20&status=1');
+  const out: (Binding & { citizen: string })[] = [];
+  for (const b of page.content) {
+    const revealed = await api<{ citizenId: string | null }>(token, '/buscodepc/fyapi/wx-user/getShiMingXinXiById', { id: b.holder.id, reason: '测试取演示数据' });
+    if (revealed.citizenId && !out.some((o) => o.cardNo === b.cardNo)) out.push({ ...b, citizen: revealed.citizenId });
+    if (out.length === n) break;
+  }
+  expect(out).toHaveLength(n);
+  return out;
+}
+
+describe('the six tasks: the keyboard route at most a third of the mouse’s actions', () => {
+  it_('(a) a card → 卡片详情 with its bindings (agent)', async () => {
+    let bound: Binding | undefined;
+    const shows = async (page: Page, b: Binding) => {
+      await page.waitForURL((u) => u.pathname === '/busUser/card' && u.search === `?no=${b.cardNo}`, { timeout: 10_000 });
+      await page.getByRole('main').getByText(b.relation).first().waitFor({ timeout: 10_000 });
+    };
+    const pick = async (r: Route) => (bound ??= (await liveBindings(r.token, 1))[0]!);
+    await measure(
+      '(a) card → 卡片详情 with its bindings (agent)',
+      async (r) => {
+        const b = await pick(r);
+        await data(r.page, b.cardNo);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain(b.cardNo);
+        await r.page.keyboard.press('Enter');
+        await shows(r.page, b);
+      },
+      async (r) => {
+        const b = await pick(r);
+        await nav(r.page, '线上办卡');
+        await nav(r.page, '卡片列表');
+        await filters(r.page).getByLabel('卡号').click();
+        await data(r.page, b.cardNo);
+        await filters(r.page).getByRole('button', { name: /^查询/ }).click();
+        await r.page.getByRole('main').getByRole('link', { name: new RegExp(b.cardNo) }).first().click();
+        await shows(r.page, b);
+      },
+      'agent',
+    );
+  });
+
+  it_('(b) unbind that card’s family card (agent)', async () => {
+    let two: (Binding & { citizen: string })[] = [];
+    const take = async (r: Route) => {
+      if (!two.length) two = await liveBindings(r.token, 2);
+      return two.shift()!;
+    };
+    const unbind = async (page: Page, b: Binding & { citizen: string }, submit: () => Promise<void>) => {
+      await page.getByRole('dialog', { name: `解绑亲情卡 · ${b.cardNo}` }).waitFor({ state: 'attached', timeout: 10_000 });
+      await data(page, b.citizen);
+      await data(page, DEMO_PASSWORD);
+      await submit();
+      await toast(page, `已解绑亲情卡 ${b.cardNo}`);
+    };
+    await measure(
+      '(b) unbind that card’s family card (agent)',
+      async (r) => {
+        const b = await take(r);
+        await data(r.page, b.cardNo);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain('Alt+U');
+        await r.page.keyboard.press('Alt+u');
+        await unbind(r.page, b, () => r.page.keyboard.press('Enter'));
+      },
+      async (r) => {
+        const b = await take(r);
+        await nav(r.page, '亲情卡');
+        await nav(r.page, '绑定关系');
+        await filters(r.page).getByLabel('卡号').click();
+        await data(r.page, b.cardNo);
+        await filters(r.page).getByRole('button', { name: /^查询/ }).click();
+        await r.page.getByRole('main').getByRole('button', { name: `解绑 ${b.cardNo}` }).click();
+        await unbind(r.page, b, () => r.page.getByRole('dialog').getByRole('button', { name: /^解绑/ }).click());
+      },
+      'agent',
+    );
+  });
+
+  it_('(c) set a version’s online time (manager)', async () => {
+    const name = '2026 冬季加班线';
+    const at = ['2026-12-20 06:00', '2026-12-21 06:30'];
+    await measure(
+      '(c) set a version’s online time (manager)',
+      async (r) => {
+        await data(r.page, at[0]!);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain(`设置上线时间：版本「${name}」`);
+        await r.page.keyboard.press('Enter');
+        await toast(r.page, `将于 ${at[0]} 上线`);
+      },
+      async (r) => {
+        await nav(r.page, '版本管理');
+        await nav(r.page, '线网版本');
+        await r.page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: /^设置上线时间/ }).click();
+        await r.page.getByRole('dialog', { name: `设置上线时间 · ${name}` }).waitFor({ state: 'attached' });
+        await data(r.page, at[1]!);
+        await r.page.getByRole('dialog').getByRole('button', { name: /^确定|^保存/ }).click();
+        await toast(r.page, `将于 ${at[1]} 上线`);
+      },
+      'manager',
+    );
+  });
+});
