@@ -12,7 +12,7 @@ export const metres = (a: Pick<Station, 'lng' | 'lat'>, b: Pick<Station, 'lng' |
 };
 
 /** lng,lat to 6 decimals (about 0.1 m): the palette's compact form. */
-export const place = (s: Station) => `${s.lng.toFixed(6)},${s.lat.toFixed(6)}`;
+export const place = (s: Pick<Station, 'lng' | 'lat'>) => `${s.lng.toFixed(6)},${s.lat.toFixed(6)}`;
 /** The same with a space, as the dialog and the toast write it. */
 export const placeSpaced = (s: Station) => `${s.lng.toFixed(6)}, ${s.lat.toFixed(6)}`;
 
