@@ -87,7 +87,7 @@ describe('a station under its record', () => {
     await user.keyboard('{Tab}');
     await waitFor(() => expect(actionRows(dialog, '面板操作甲站')).not.toBeNull());
     const rows = actionRows(dialog, '面板操作甲站')!;
-    expect(rows.map((r) => r.slice(0, 2))).toEqual(['编辑', '停用']);
+    expect(rows.map((r) => r.slice(0, 2))).toEqual(['编辑', '停用', '合并']);
     expect(rows[1]).toContain('可撤销');
     expect(within(dialog).getByText('面板操作甲站 · 操作', { selector: 'span' })).toBeTruthy();
 
@@ -422,7 +422,7 @@ describe('the rows the panel acts on, as answers arrive late (a palette fed by a
     await new Promise((r) => setTimeout(r, 50));
     await user.keyboard('{Tab}');
     await waitFor(() => expect(actionRows(dialog, '迟到答复站')).not.toBeNull());
-    expect(actionRows(dialog, '迟到答复站')!.map((r) => r.slice(0, 2))).toEqual(['编辑', '启用']);
+    expect(actionRows(dialog, '迟到答复站')!.map((r) => r.slice(0, 2))).toEqual(['编辑', '启用', '合并']);
   });
 
   it('the panel runs the row it shows: a newer answer arriving while it is open changes neither', async () => {
@@ -437,7 +437,7 @@ describe('the rows the panel acts on, as answers arrive late (a palette fed by a
     await waitFor(() => expect(selectedText(dialog).startsWith('面板定格站')).toBe(true));
     await user.keyboard('{Tab}');
     await waitFor(() => expect(actionRows(dialog, '面板定格站')).not.toBeNull());
-    expect(actionRows(dialog, '面板定格站')!.map((r) => r.slice(0, 2))).toEqual(['编辑', '停用']);
+    expect(actionRows(dialog, '面板定格站')!.map((r) => r.slice(0, 2))).toEqual(['编辑', '停用', '合并']);
     // The query answers now, with the stop as if someone had taken it out of service.
     asked[0]!.answer([stationRecord({ ...shown, state: 0 })]);
     await new Promise((r) => setTimeout(r, 50));

@@ -7,6 +7,8 @@ interface HeaderProps {
   step: Step | null;
   /** The record whose actions show. */
   panel: string | null;
+  /** An action's step: its chip (合并到… · the record) and its prompt. */
+  choice?: { chip: string; prompt: string } | null;
   raw: string;
   mode: Mode;
   onType(value: string): void;
@@ -14,13 +16,15 @@ interface HeaderProps {
 }
 
 /** The query input, with the command and step it asks for (or the record whose actions show), and a step's refusal under it. */
-export function PaletteHeader({ step, panel, raw, mode, onType, onKeyDown }: HeaderProps) {
+export function PaletteHeader({ step, panel, choice, raw, mode, onType, onKeyDown }: HeaderProps) {
   const arg = step?.command.args?.[step.index];
-  const placeholder = panel
-    ? '筛选操作（拼音或首字母均可）'
-    : arg
-      ? `${arg.label}${arg.placeholder ? `，如 ${arg.placeholder}` : ''}`
-      : `${MODE_HINT[mode]}；> 命令  / 页面  # 站点线路  @ 乘客卡片`;
+  const placeholder = choice
+    ? `${choice.prompt}（拼音或首字母均可）`
+    : panel
+      ? '筛选操作（拼音或首字母均可）'
+      : arg
+        ? `${arg.label}${arg.placeholder ? `，如 ${arg.placeholder}` : ''}`
+        : `${MODE_HINT[mode]}；> 命令  / 页面  # 站点线路  @ 乘客卡片`;
   return (
     <>
       <div className="flex items-center gap-2 border-b border-gray-100 px-4">
@@ -29,6 +33,7 @@ export function PaletteHeader({ step, panel, raw, mode, onType, onKeyDown }: Hea
             {step.command.title} · {step.index + 1}/{step.command.args?.length}
           </span>
         )}
+        {choice && <span className="max-w-[45%] shrink-0 truncate rounded bg-red-50 px-2 py-0.5 text-xs text-red-700">{choice.chip}</span>}
         {panel && <span className="max-w-[45%] shrink-0 truncate rounded bg-[var(--theme)]/10 px-2 py-0.5 text-xs text-[var(--theme-strong)]">{panel} · 操作</span>}
         <Cmdk.Input
           autoFocus

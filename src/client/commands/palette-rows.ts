@@ -83,7 +83,7 @@ export function stepRows(step: Step, text: string, raw: string, romanize: Romani
           opts.find((o) => o.value === m.id),
         )
       : opts.slice(0, ROWS);
-    return matches.filter((o): o is ArgOption => !!o).map((o) => ({ key: `option:${o.value}`, title: o.label, group: arg.label }));
+    return matches.filter((o): o is ArgOption => !!o).map((o) => ({ key: `option:${o.value}`, title: o.label, subtitle: o.subtitle, group: arg.label }));
   }
   return [{ key: 'arg:accept', title: raw ? `确定：${raw}` : arg.optional ? '跳过（不填）' : `请输入${arg.label}`, group: arg.label }];
 }

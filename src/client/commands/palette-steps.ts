@@ -33,7 +33,7 @@ export function argSteps({ step, setStep, setRaw, finish }: StepDeps) {
       if (!step || !arg) return;
       const value = key.startsWith('option:') ? key.slice('option:'.length) : raw.trim();
       if (!value && !arg.optional && arg.kind !== 'choice') return setStep({ ...step, error: `请输入${arg.label}` });
-      const error = value ? (arg.validate?.(value) ?? null) : null;
+      const error = value ? (arg.validate?.(value, step.values) ?? null) : null;
       if (error) return setStep({ ...step, error });
       void start(step.command, step.index + 1, { ...step.values, [arg.name]: value });
     },

@@ -6,7 +6,10 @@ import type { EntitySource } from './entity-source';
 import { PaletteFooter, PaletteHeader, PaletteResults } from './palette-parts';
 import { type Step, emptyMessage, listRows, parseMode, stepRows } from './palette-rows';
 import { argSteps } from './palette-steps';
-import { type Panel, usePanelControl, usePanelRows } from './use-action-panel';
+import { type Panel, useEscapeGoesBack, usePanelControl, usePanelRows } from './use-action-panel';
+import { ChoiceNotes } from './palette-choice';
+import { useChoiceOutcome, useChoiceStep } from './use-choice-step';
+import { takeChoiceRequest, textOf } from '../components/resource/row-action';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import type { Command, CommandContext, PaletteItem } from './types';
 import { useEnterQueue, useQueuedEnter } from './use-enter-queue';
@@ -48,14 +51,17 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const [step, setStep] = useState<Step | null>(null);
   // A record's actions (Tab or →): the input narrows them then, it is no query (no mode, no search).
   const [panel, setPanel] = useState<Panel | null>(null);
-  const { mode, text } = panel ? { mode: 'all' as const, text: '' } : parseMode(raw);
+  // An action's step (合并到…): the input narrows its candidates.
+  const choiceStep = useChoiceStep({ romanize, raw, setRaw });
+  const choosing = choiceStep.active;
+  const { mode, text } = panel || choosing ? { mode: 'all' as const, text: '' } : parseMode(raw);
   const restoreFocus = useReturnFocus(open);
   // In the commit that draws this palette: the stand-in index.html drew for an early Ctrl+K goes without a blank frame.
   useLayoutEffect(() => {
     if (open) dropEarlyPalette();
   }, [open]);
   const queue = useEnterQueue(open, seed, setRaw);
-  const records = usePaletteRecords({ open, sources, canOpenRef, mode, text, asking: !!step, paused: !!panel });
+  const records = usePaletteRecords({ open, sources, canOpenRef, mode, text, asking: !!step, paused: !!panel || choosing });
   const { commandItems, pools, ready } = usePaletteIndex({ open, commands, pages, loaded: records.loaded, romanize });
   const recents = usePaletteRecents(login, open);
   const panelRows = usePanelRows({ panel, login, canOpen, romanize, actionsOf: records.actionsOf, filter: panel ? raw.trim() : '' });
@@ -68,7 +74,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
         : [...inlineRows, ...listRows({ mode, text, ready, recents: recents.list, boosts: recents.boosts, commandItems, remote, sources, canOpen })],
     [step, text, raw, mode, commandItems, recents.list, ready, recents.boosts, remote, sources, canOpen, romanize, inlineRows],
   );
-  const items = panel ? panelRows.rows : listItems;
+  const items = choosing ? choiceStep.rows : panel ? panelRows.rows : listItems;
   const listRef = useRef<HTMLDivElement>(null);
   const { selected, setSelected, userMoved } = usePaletteSelection(open, items, listRef);
 
@@ -76,6 +82,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     setRaw('');
     setStep(null);
     setPanel(null);
+    choiceStep.reset();
     records.clearRemote();
     queue.reset();
     onClose();
@@ -91,10 +98,29 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
       else item.run?.(ctx);
     }, 0);
   };
+  const startChoice: typeof choiceStep.start = (...args) => {
+    choiceStep.start(...args);
+    userMoved.current = false;
+  };
+  const backFromChoice = () => {
+    const to = choiceStep.back();
+    // The record stays highlighted, as the user left it.
+    userMoved.current = !!to;
+    if (to) setSelected(to.selected);
+  };
+  useEscapeGoesBack(choosing, backFromChoice);
+  // A table's row asked for an action's step (合并到… on 站点): the palette opens in it.
+  useEffect(() => {
+    const asked = open ? takeChoiceRequest() : null;
+    if (asked) startChoice(asked.action, asked.row, asked.name, null);
+    // Once per opening: the request was made just before it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
   const steps = argSteps({ step, setStep, setRaw, finish });
   const choose = (key: string) => {
     const item = items.find((i) => i.key === key);
     if (!item || item.disabledReason) return;
+    if (choosing) return void choiceStep.choose(key, close);
     if (panel) return panelControl.choose(key);
     if (step) return steps.submit(key, raw);
     // Typed text after the command becomes the first argument's value, when it is text.
@@ -122,8 +148,11 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     pick,
     close,
     recordRecent: recents.record,
+    startChoice,
     ctx,
   });
+  const highlighted = pick();
+  const outcome = useChoiceOutcome(choiceStep, choosing ? highlighted : undefined);
   useQueuedEnter(queue, { open, settled, step, panelOpen: !!panel, raw, setRaw, items, pick, choose, openPanel: panelControl.open });
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
@@ -131,11 +160,12 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     // An Enter that confirms an IME composition is the input method's, never a row's.
     if (e.nativeEvent.isComposing || e.keyCode === 229) return;
     if (queue.takeEnter(e)) return;
+    if (choiceStep.keys(e, backFromChoice)) return;
     if (panelControl.keys(e)) return;
     // A typed number's lookup row (a card, a phone, a citizen id) is first whatever else arrives:
     // the agent's Enter opens it at once, without waiting for the palette's record lists.
     const lookupFirst = !userMoved.current && !!items[0]?.key.startsWith('sniff:') && !items[0].disabledReason;
-    if (e.key === 'Enter' && !step && !panel && !settled && !lookupFirst) {
+    if (e.key === 'Enter' && !step && !panel && !choosing && !settled && !lookupFirst) {
       e.preventDefault();
       queue.hold();
     } else if (e.key === 'Backspace' && !raw && step) {
@@ -149,6 +179,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     setRaw(value);
     userMoved.current = false;
     steps.clearError();
+    choiceStep.clearError();
   };
 
   return (
@@ -165,18 +196,27 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
         overlayClassName="fixed inset-0 z-50 bg-black/30"
         contentClassName="fixed inset-x-0 top-[12vh] z-50 mx-auto w-[min(640px,calc(100vw-1.5rem))] overflow-hidden rounded-lg bg-white shadow-2xl"
       >
-        <PaletteHeader step={step} panel={panel?.item.title ?? null} raw={raw} mode={mode} onType={onType} onKeyDown={onKeyDown} />
+        <PaletteHeader
+          step={step}
+          panel={panel?.item.title ?? null}
+          choice={choiceStep.choice ? { chip: `${textOf(choiceStep.choice.action.label, choiceStep.choice.row)} · ${choiceStep.choice.name}`, prompt: textOf(choiceStep.choice.action.choose.label, choiceStep.choice.row) } : null}
+          raw={raw}
+          mode={mode}
+          onType={onType}
+          onKeyDown={onKeyDown}
+        />
+        {choiceStep.choice && <ChoiceNotes choice={choiceStep.choice} outcome={outcome} highlighted={items.find((i) => i.key === highlighted)} busy={choiceStep.busy} />}
         <PaletteResults
           listRef={listRef}
           items={items}
-          busy={!step && !panel && (!settled || records.remotePending)}
-          empty={panel ? '没有匹配的操作' : emptyMessage(mode, text, pools[mode].length, sources, canOpen)}
-          hasActions={panel ? () => false : panelRows.hasActions}
+          busy={choosing ? !choiceStep.choice?.options : !step && !panel && (!settled || records.remotePending)}
+          empty={choiceStep.choice ? (choiceStep.choice.options ? choiceStep.choice.action.choose.empty : '正在加载…') : panel ? '没有匹配的操作' : emptyMessage(mode, text, pools[mode].length, sources, canOpen)}
+          hasActions={panel || choosing ? () => false : panelRows.hasActions}
           chordsOf={panelRows.chordsOf}
           onSelect={choose}
           onPointerMove={() => (userMoved.current = true)}
         />
-        <PaletteFooter inStep={!!step} inPanel={!!panel} count={items.length} />
+        <PaletteFooter inStep={!!step} inPanel={!!panel || choosing} count={items.length} />
       </Cmdk.Dialog>
       {panelControl.dialog}
     </>

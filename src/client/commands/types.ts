@@ -7,6 +7,8 @@ export type HotkeyScope = 'global' | 'table' | 'dialog';
 export interface ArgOption {
   value: string;
   label: string;
+  /** What tells two options of one label apart (a station's district, place and QR code). */
+  subtitle?: string;
   keywords?: string[];
 }
 
@@ -19,8 +21,8 @@ export interface CommandArg {
   placeholder?: string;
   /** For `choice`: the options, possibly loaded when the step opens. */
   options?: () => Promise<ArgOption[]> | ArgOption[];
-  /** Returns a Chinese message when the typed value is not acceptable. */
-  validate?: (value: string) => string | null;
+  /** Returns a Chinese message when the typed (or chosen) value is not acceptable; `values`: the earlier steps'. */
+  validate?: (value: string, values: Readonly<Record<string, string>>) => string | null;
   optional?: boolean;
 }
 

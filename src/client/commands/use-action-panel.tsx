@@ -1,6 +1,18 @@
 import { type RefObject, useContext, useEffect, useMemo, useRef } from 'react';
 import { type Romanize, buildIndex, createSearcher } from '../../shared/domain/search';
-import { type RecordActions, type ResourceAction, availableActions, dialogPath, handRow, isCall, isDialog, isGo, textOf } from '../components/resource/row-action';
+import {
+  type ChooseAction,
+  type RecordActions,
+  type ResourceAction,
+  availableActions,
+  dialogPath,
+  handRow,
+  isCall,
+  isChoose,
+  isDialog,
+  isGo,
+  textOf,
+} from '../components/resource/row-action';
 import { useActionRunner } from '../components/resource/row-actions';
 import { GrantsContext } from '../lib/permission';
 import { keyLabel } from './keys';
@@ -58,7 +70,7 @@ export function usePanelRows({ panel, login, canOpen, romanize, actionsOf, filte
     const items = shown.map((a): PaletteItem => ({
       key: `${ACTION_KEY}${a.id}`,
       title: textOf(a.label, rec.row),
-      subtitle: isCall(a) ? (a.confirm ? '先确认' : a.undo ? '可撤销' : undefined) : isGo(a) ? '打开页面' : '打开对话框',
+      subtitle: isCall(a) ? (a.confirm ? '先确认' : a.undo ? '可撤销' : undefined) : isGo(a) ? '打开页面' : isChoose(a) ? '需要选择' : '打开对话框',
       group,
       // The palette's input takes plain letters: here an action's key goes with Alt.
       hotkey: a.hotkey ? actionChord(a.hotkey) : undefined,
@@ -104,6 +116,8 @@ interface ControlDeps {
   /** Closes the palette (the panel with it). */
   close(): void;
   recordRecent(item: PaletteItem): void;
+  /** An action that needs one more record: the palette asks for it as a step instead of closing. */
+  startChoice(action: ChooseAction<unknown>, row: unknown, name: string, back: Panel['back']): void;
   ctx: CommandContext;
 }
 
@@ -141,10 +155,17 @@ export function usePanelControl(d: ControlDeps) {
       handRow(action.opens, rec.resource.id(rec.row), rec.row);
       d.ctx.navigate(dialogPath(rec.resource, action, rec.row));
     } else if (isGo(action)) d.ctx.navigate(action.to(rec.row));
-    else runner.start(action, rec.row, rec.resource.name);
+    else if (isCall(action)) runner.start(action, rec.row, rec.resource.name);
   };
 
   const runFrom = (from: Panel, key: string) => {
+    const choose = d.rows.availableOf(from.rec).filter(isChoose).find((a) => `${ACTION_KEY}${a.id}` === key);
+    if (choose) {
+      // The palette stays: the step asks for the other record, and the way back is the results.
+      setPanel(null);
+      d.startChoice(choose, from.rec.row, from.rec.resource.name(from.rec.row), from.back);
+      return;
+    }
     d.recordRecent(from.item);
     d.close();
     // In the next task, as a command runs: the question must not take this Enter's activation.
@@ -220,7 +241,7 @@ export function usePanelControl(d: ControlDeps) {
  * (Radix) listens on the document's capture phase; this listens before it, on the window's, and
  * marks the key handled so the dialog leaves it.
  */
-function useEscapeGoesBack(active: boolean, back: () => void) {
+export function useEscapeGoesBack(active: boolean, back: () => void) {
   const run = useRef(back);
   run.current = back;
   useEffect(() => {

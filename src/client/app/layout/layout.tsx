@@ -5,6 +5,7 @@ import { dropHandedRowAway } from '../../components/resource/row-action';
 import { RegistryContext } from '../../commands/registry-context';
 import { downloadCentreOpen } from '../../lib/export-tasks';
 import { focusMain, keepEarlyTableKeys, leaveFieldOnEscape, rescueLostFocus } from '../../lib/focus';
+import { providePaletteOpener } from '../../lib/palette-opener';
 import { GrantsContext } from '../../lib/permission';
 import { useSessionEnded } from '../../lib/session-ended';
 import { MOBILE_QUERY, useMediaQuery } from '../../lib/use-media';
@@ -81,6 +82,9 @@ export function Layout() {
   useTagTracking(user, menus, home, page, location, search);
   const logout = useShellLogout(session);
 
+  // A table row's 合并到… opens the palette in its step (row-action.ts requestChoice).
+  const { show: showPalette } = palette;
+  useEffect(() => providePaletteOpener(showPalette), [showPalette]);
   const shell = useShellActions({ openPalette: palette.show, dialogs, logout, toggleSidebar: sidebar.toggle, tagsView: settings.tagsView });
   const { ctx, changeDistrict } = useCommandContext(navigate, shell, useCallback(() => setViewKey((k) => k + 1), []));
   const { canOpen, commands, sources, pages, jumps, registry } = useShellRegistry(menus, user, grants, ctx);

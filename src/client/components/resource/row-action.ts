@@ -3,6 +3,8 @@ import { type Endpoint, type Grants, type Permission, type ResponseOf, isAllowed
 import { type ActionRef, pagePath } from '../../../shared/modules';
 import { api } from '../../lib/api-client';
 import type { CallInput } from '../../lib/http';
+import { openPalette } from '../../lib/palette-opener';
+import { toast } from '../../lib/toast';
 
 // A row action as data, with no React state: a feature declares its resource's actions once, beside
 // its commands, and both its table (useRowActions) and the palette (under a record it found) read
@@ -121,14 +123,88 @@ export interface CallAction<R> extends ActionBase<R> {
   bulk?: boolean;
 }
 
+/** One candidate as its row shows it: two of one name must differ in `subtitle`. */
+export interface ChoiceRow {
+  id: string;
+  title: string;
+  subtitle?: string;
+  keywords?: readonly string[];
+}
+
+/** What choosing the highlighted candidate would do; `blocked`: it cannot, and Enter does nothing. */
+export interface ChoiceOutcome {
+  text: string;
+  blocked?: boolean;
+}
+
+/** The step a ChooseAction asks: which other record, then the one call. */
+export interface Choose<R, C, A = unknown> {
+  /** The step's prompt (选择保留的站点…). */
+  label: Text<R>;
+  /** What choosing does to the record, said above the candidates: it names the record and whether it can be undone. */
+  intro?(row: R): string;
+  /** The candidates, best first (the one highlighted with nothing typed); never the record itself. */
+  options(row: R): Promise<readonly C[]>;
+  show(chosen: C, row: R): ChoiceRow;
+  /** Said when no candidate matches what is typed. */
+  empty: string;
+  /** Asked when a candidate is highlighted: its row says what Enter would do, or why it cannot. */
+  outcome?(row: R, chosen: C): Promise<ChoiceOutcome>;
+  /** The call; it must not toast a refusal (the step shows it and stays). */
+  run(row: R, chosen: C): Promise<A>;
+  /** The success toast, from what the call answered. */
+  done(row: R, chosen: C, answer: A): string;
+}
+
+/**
+ * An action that needs one more record to run (合并到…): the palette asks for it as a step, with
+ * the candidates ranked and the outcome of the highlighted one shown before Enter; a table's row
+ * opens the palette in that step.
+ */
+export interface ChooseAction<R> extends ActionBase<R> {
+  /** What the call changes: its tags decide which reads refetch. */
+  endpoint: Endpoint;
+  choose: Choose<R, unknown>;
+}
+
+/** A choose action with its candidate and answer types checked where it is declared. */
+export function chooseAction<R, C, A>(def: Omit<ChooseAction<R>, 'choose'> & { choose: Choose<R, C, A> }): ChooseAction<R> {
+  // The palette holds the candidates it was given and hands the same ones back: C and A never mix.
+  return def as unknown as ChooseAction<R>;
+}
+
 /** What a table's useRowActions takes. */
-export type RowAction<R> = OpenAction<R> | CallAction<R> | GoAction<R>;
+export type RowAction<R> = OpenAction<R> | CallAction<R> | GoAction<R> | ChooseAction<R>;
 /** What a resource declares: no closures over a page, so the palette can offer it too. */
-export type ResourceAction<R> = DialogAction<R> | CallAction<R> | GoAction<R>;
+export type ResourceAction<R> = DialogAction<R> | CallAction<R> | GoAction<R> | ChooseAction<R>;
 
 export const isCall = <R>(a: RowAction<R> | ResourceAction<R>): a is CallAction<R> => 'run' in a;
 export const isDialog = <R>(a: RowAction<R> | ResourceAction<R>): a is DialogAction<R> => 'opens' in a;
 export const isGo = <R>(a: RowAction<R> | ResourceAction<R>): a is GoAction<R> => 'to' in a;
+export const isChoose = <R>(a: RowAction<R> | ResourceAction<R>): a is ChooseAction<R> => 'choose' in a;
+
+/**
+ * A choose action asked for from a table's row: the palette opens in its step for that row. One
+ * slot, taken once by the palette as it opens.
+ */
+export interface ChoiceRequest {
+  action: ChooseAction<unknown>;
+  row: unknown;
+  /** The record's name, for the step's heading. */
+  name: string;
+}
+let requested: ChoiceRequest | null = null;
+export function requestChoice<R>(action: ChooseAction<R>, row: R, name: string): void {
+  requested = { action: action as unknown as ChooseAction<unknown>, row, name };
+  if (openPalette()) return;
+  requested = null;
+  toast.error('命令面板尚未就绪，请按 Ctrl+K 打开后重试');
+}
+export function takeChoiceRequest(): ChoiceRequest | null {
+  const r = requested;
+  requested = null;
+  return r;
+}
 
 /**
  * An action that opens another page for the row (its rides, its card view with a dialog there):

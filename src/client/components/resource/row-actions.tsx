@@ -17,8 +17,10 @@ import {
   type RowAction,
   type Who,
   isCall,
+  isChoose,
   isDialog,
   isGo,
+  requestChoice,
   takeHandedRow,
   textOf,
 } from './row-action';
@@ -215,7 +217,14 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
   const of = (row: R) => allowed.filter((a) => applies(a, row));
 
   const [, navigate] = useLocation();
-  const trigger = (action: RowAction<R>, row: R) => (isCall(action) ? runner.start(action, row, rowName) : isGo(action) ? navigate(action.to(row)) : action.open(row));
+  const trigger = (action: RowAction<R>, row: R) => {
+    if (isCall(action)) runner.start(action, row, rowName);
+    else if (isGo(action)) navigate(action.to(row));
+    else if (isChoose(action)) {
+      // The palette asks for the other record: its step, with the row's own candidates.
+      requestChoice(action, row, rowName(row));
+    } else action.open(row);
+  };
 
   const label = (a: RowAction<R>, row: R) => textOf(a.label, row);
   const fullLabel = (a: RowAction<R>, row: R) => textOf(a.fullLabel ?? a.label, row);
@@ -230,7 +239,7 @@ export function useRowActions<R>(actions: readonly RowAction<R>[], rowName: (row
           className={dangerOf(a, row) ? '!text-red-600' : ''}
           aria-label={spoken(a, row)}
           aria-keyshortcuts={a.hotkey}
-          aria-haspopup={isCall(a) && a.confirm ? 'dialog' : undefined}
+          aria-haspopup={(isCall(a) && a.confirm) || isChoose(a) ? 'dialog' : undefined}
           title={a.hotkey ? `${label(a, row)}（${a.hotkey}）` : undefined}
         >
           {label(a, row)}

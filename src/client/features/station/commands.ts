@@ -5,11 +5,13 @@ import type { Command } from '../../commands/types';
 import { recordActions } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
 import { stationActions } from './station-actions';
+import { stationDetail } from './station-place';
 
 /** The area's stations as palette choices, searchable by pinyin and initials. */
 const stationOptions = async () => {
   const page = await api.call(station.stationList, { query: { page: 0, size: 1000 } }, { silent: true });
-  return page.content.map((s) => ({ value: String(s.id), label: s.name, keywords: [`${s.lng.toFixed(4)},${s.lat.toFixed(4)}`, s.districtName ?? ''] }));
+  // Two stops of one name (both sides of a street) differ in their subtitle: district, place, QR code.
+  return page.content.map((s) => ({ value: String(s.id), label: s.name, subtitle: stationDetail(s), keywords: [`${s.lng.toFixed(4)},${s.lat.toFixed(4)}`, s.districtName ?? ''] }));
 };
 
 export const stationCommands: Command[] = [
@@ -31,7 +33,14 @@ export const stationCommands: Command[] = [
     page: pagePath('station', 'station'),
     args: [
       { name: 'keep', label: '保留的站点', kind: 'choice', options: stationOptions },
-      { name: 'merge', label: '被合并并删除的站点', kind: 'choice', options: stationOptions },
+      {
+        name: 'merge',
+        label: '被合并并删除的站点',
+        kind: 'choice',
+        options: stationOptions,
+        // The server refuses it too; said here, the step stays for another choice.
+        validate: (merge, { keep }) => (merge === keep ? '不能把站点合并到它自己，请选择另一个站点' : null),
+      },
     ],
     run: (ctx, a) => ctx.navigate(pagePath('station', 'station', { action: 'merge', query: { keep: a.keep, merge: a.merge } })),
   },

@@ -2,6 +2,7 @@ import { type Station, station } from '../../../shared/api';
 import { STATION_STATE } from '../../../shared/api/station';
 import { callAction, defineResource } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
+import { mergeInto } from './merge-action';
 
 /**
  * The state alone, from the one on screen and the version on screen (issue 21): a station saved by
@@ -34,5 +35,7 @@ export const stationActions = defineResource<Station>()({
       // Back from the version the switch made, which its answer carries.
       undo: { input: (s, moved) => move(s, other(s.state), s.state, moved.rowVersion), done: (s) => `已撤销：站点「${s.name}」恢复为${STATION_STATE.label(s.state)}` },
     }),
+    // A duplicate goes into the station chosen in the palette's step (a table row opens it there).
+    mergeInto,
   ],
 });

@@ -1,26 +1,14 @@
 import { useState } from 'react';
-import { type Station, station } from '../../../../shared/api';
+import { station } from '../../../../shared/api';
 import { Button } from '../../../components/button';
 import { Modal } from '../../../components/modal';
 import { toast } from '../../../lib/toast';
 import { api } from '../../../lib/api-client';
 import { useApi } from '../../../lib/use-api';
+import { mergedMessage, metres, placeSpaced } from '../station-place';
 
 const DIRECTION: Record<number, string> = { 0: '上行', 1: '下行' };
-const km = (a: Station, b: Station) => {
-  const k = Math.cos((a.lat * Math.PI) / 180) * 111_320;
-  return Math.hypot((a.lng - b.lng) * k, (a.lat - b.lat) * 111_320);
-};
-
-const place = (s: Station) => `${s.lng.toFixed(6)}, ${s.lat.toFixed(6)}`;
-
-/**
- * Which station was kept, told so that two stations of one name are still told apart: its place
- * (and QR code) beside its name, as the dialog's choice showed them.
- */
-export function mergedMessage(keep: Station, merged: Station, lines: number): string {
-  return `已合并站点：保留「${keep.name}」（${keep.districtName ?? '未知区域'}，${place(keep)}${keep.qrCode ? `，二维码 ${keep.qrCode}` : ''}），删除「${merged.name}」（${place(merged)}），改动 ${lines} 条线路`;
-}
+export { mergedMessage };
 
 /**
  * 合并站点: which of the two stays (a radio pair: Shift+Tab to it, ←/→ to switch), what changes
@@ -64,7 +52,7 @@ export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [numbe
         <input type="radio" name="keep" checked={keepFirst === first} onChange={() => setKeepFirst(first)} className="mt-1" />
         <span className="text-sm">
           <span className="font-medium text-gray-800">{s?.name ?? '…'}</span>
-          <span className="block text-xs text-gray-600">{s ? `${place(s)} · ${s.qrCode ? `二维码 ${s.qrCode}` : '无二维码'}` : ''}</span>
+          <span className="block text-xs text-gray-600">{s ? `${placeSpaced(s)} · ${s.qrCode ? `二维码 ${s.qrCode}` : '无二维码'}` : ''}</span>
         </span>
       </label>
     );
@@ -94,7 +82,7 @@ export function MergeDialog({ pair, onClose, onMerged }: { pair: readonly [numbe
         </div>
         {keep && merge && (
           <p className="mt-1 text-xs text-gray-600">
-            两站相距约 {Math.round(km(keep, merge))} 米。将把 {district ?? ''}「{merge.name}」并入「{keep.name}」，然后删除「{merge.name}」。
+            两站相距约 {Math.round(metres(keep, merge))} 米。将把 {district ?? ''}「{merge.name}」并入「{keep.name}」，然后删除「{merge.name}」。
           </p>
         )}
       </fieldset>
