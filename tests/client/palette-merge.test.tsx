@@ -245,3 +245,40 @@ describe('the 合并站点 command', () => {
     expect(window.location.search).not.toContain('action=merge');
   });
 });
+
+describe('合并重复站点: Alt+M where no field takes it', () => {
+  it('lists the area’s likely duplicates as pairs, the street’s two sides left out; typed to narrow, Enter merges the pair, and the pair is gone', async () => {
+    const kept = await freshStation('重复测试广场', 0, 'sdup00001');
+    const across = await freshStation('重复测试广场', 0, 'sdup00002', 25);
+    const dup = await freshStation('重复测试广场站', 12, null, 3);
+    const { user, token } = await start('manager');
+    await user.keyboard('{Alt>}m{/Alt}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' }, { timeout: 5_000 });
+    const group = async () => {
+      const g = await within(dialog).findByRole('group', { name: '疑似重复的站点（前者并入后者后删除）' }, { timeout: 8_000 });
+      return within(g).queryAllByRole('option').map((o) => o.textContent ?? '');
+    };
+    await waitFor(async () => expect((await group()).length).toBeGreaterThan(0), { timeout: 8_000 });
+    await user.keyboard('重复测试');
+    await waitFor(async () => expect((await group()).filter((r) => r.includes('重复测试'))).toHaveLength(1));
+    const [row] = (await group()).filter((r) => r.includes('重复测试'));
+    // The one with 站 typed on goes into the nearer side, which stays; the far side is no duplicate.
+    expect(row).toContain('「重复测试广场站」并入「重复测试广场」');
+    expect(row).toContain(`${place(dup)} → ${place(kept)}`);
+    expect(row).not.toContain(place(across));
+    await waitFor(() => expect(dialog.textContent).toContain('Enter 确认：并入「重复测试广场」'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(mergedMessage({ ...kept, districtName: '徐汇区' } as never, dup as never, 0), {}, { timeout: 5_000 })).toBeTruthy();
+    const now = (await listed(token)).map((x) => x.id);
+    expect(now).toContain(kept.id);
+    expect(now).toContain(across.id);
+    expect(now).not.toContain(dup.id);
+  });
+
+  it('is not offered to an account that may not merge: Alt+M opens nothing for the agent', async () => {
+    const { user } = await start('agent', '/order/order-list');
+    await user.keyboard('{Alt>}m{/Alt}');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull();
+  });
+});

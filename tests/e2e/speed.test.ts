@@ -48,7 +48,8 @@ const COUNTER = `(() => {
   addEventListener('mousedown', (e) => {
     if (e.detail > 1) return;
     const t = e.target instanceof Element ? e.target.closest('button, a, input, label, [role="option"], li, td') || e.target : null;
-    push('click ' + ((t && (t.getAttribute('aria-label') || t.textContent)) || '').trim().replace(/\\s+/g, ' ').slice(0, 24));
+    const named = t && (t.getAttribute('aria-label') || (t.labels && t.labels[0] && t.labels[0].textContent) || t.textContent);
+    push('click ' + (named || '').trim().replace(/\\s+/g, ' ').slice(0, 24));
   }, true);
   addEventListener('paste', () => push('paste'), true);
 })()`;
@@ -61,7 +62,9 @@ interface Route {
 
 /** A fresh browser signed in as `login`, on the account's first page, counting from now. */
 async function signedIn(login: string): Promise<Route> {
-  const { context, page } = await openConsole(browser!, undefined, (c) => c.addInitScript(COUNTER));
+  const { context, page } = await openConsole(browser!, undefined, async (c) => {
+    await c.addInitScript(COUNTER);
+  });
   await page.goto(`${server.url}/login`);
   await loginThroughPage(page, login);
   await settled(page);
@@ -240,4 +243,164 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
       'manager',
     );
   });
+
+  it_('(d) merge two stations (manager)', async () => {
+    let pairs: { dup: Station; keep: Station }[] = [];
+    const take = async (r: Route) => {
+      if (!pairs.length) pairs = await duplicatePairs(r.token, 2);
+      return pairs.shift()!;
+    };
+    const merged = (page: Page, p: { dup: Station; keep: Station }) => toast(page, new RegExp(`已合并站点：保留「${p.keep.name}」.*删除「${p.dup.name}」`));
+    await measure(
+      '(d) merge two stations (manager)',
+      async (r) => {
+        const p = await take(r);
+        // Alt+M where no field takes it: the area's likely duplicates, each pair one row.
+        await r.page.keyboard.press('Alt+m');
+        await palette(r.page).waitFor({ state: 'attached' });
+        await data(r.page, p.dup.name);
+        await expect.poll(() => palette(r.page).locator('[cmdk-item][aria-selected="true"]').innerText(), { timeout: 10_000 }).toContain(`「${p.dup.name}」并入「${p.keep.name}」`);
+        await palette(r.page).getByText(`Enter 确认：并入「${p.keep.name}」（${place(p.keep)}）`).waitFor({ timeout: 10_000 });
+        await r.page.keyboard.press('Enter');
+        await merged(r.page, p);
+      },
+      async (r) => {
+        // The shortest the mouse has: the stop's own 合并到… on its row, then the stop to keep
+        // (nearest first, its outcome said), one click. 合并所选 over two ticked rows takes 8.
+        const p = await take(r);
+        await nav(r.page, '站点管理');
+        await nav(r.page, '站点');
+        await filters(r.page).getByLabel('站点名称').click();
+        await data(r.page, p.keep.name);
+        await filters(r.page).getByRole('button', { name: /^查询/ }).click();
+        const rows = r.page.getByRole('table', { name: '站点列表' }).getByRole('row');
+        await rows.filter({ hasText: p.dup.lng.toFixed(6) }).getByRole('button', { name: /^合并到/ }).click();
+        await palette(r.page).getByText(`Enter 确认：并入「${p.keep.name}」（${place(p.keep)}）`).waitFor({ timeout: 10_000 });
+        await palette(r.page).locator('[cmdk-item][aria-selected="true"]').click();
+        await merged(r.page, p);
+      },
+      'manager',
+    );
+  });
+
+  it_('(e) a month of one line’s ridership, file saved (manager)', async () => {
+    const month = lastMonth();
+    const days = { start: `${month}-01`, end: monthEnd(month) };
+    await measure(
+      '(e) a month of one line’s ridership, file saved (manager)',
+      async (r) => {
+        const line = await firstLine(r.token);
+        const saved = r.page.waitForEvent('download', { timeout: 60_000 });
+        await data(r.page, `${month} ${line.lineName}`);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain(`导出并下载：${line.lineName} ${month} 每日客流`);
+        await r.page.keyboard.press('Enter');
+        expect((await saved).suggestedFilename()).toMatch(/\.xlsx$/);
+      },
+      async (r) => {
+        const line = await firstLine(r.token);
+        await nav(r.page, '乘车记录管理');
+        await nav(r.page, '乘车统计');
+        const form = r.page.getByRole('search', { name: '客流查询条件' });
+        for (const [label, day] of [['日期从', days.start], ['至', days.end]] as const) {
+          // The day it shows is selected by a triple click (one gesture, one action), then typed over.
+          await form.getByLabel(label, { exact: true }).click({ clickCount: 3 });
+          await data(r.page, day);
+        }
+        await form.getByLabel('线路', { exact: true }).click();
+        await data(r.page, line.lineName);
+        await r.page.getByRole('option', { name: line.lineName, exact: true }).click();
+        await r.page.waitForURL((u) => u.searchParams.get('lineCode') === line.lineCode && u.searchParams.get('startDate') === days.start, { timeout: 10_000 });
+        await r.page.getByRole('button', { name: /^导出/ }).click();
+        const done = r.page.getByRole('status').filter({ hasText: '导出完成：' });
+        await done.waitFor({ timeout: 60_000 });
+        const saved = r.page.waitForEvent('download', { timeout: 30_000 });
+        await done.getByRole('button', { name: '下载' }).click();
+        expect((await saved).suggestedFilename()).toMatch(/\.xlsx$/);
+      },
+      'manager',
+    );
+  });
+
+  it_('(f) refund an order (manager)', async () => {
+    let two: Order[] = [];
+    const take = async (r: Route) => {
+      if (!two.length) two = await paidOrders(r.token, 2);
+      return two.shift()!;
+    };
+    const refund = async (page: Page, o: Order, submit: () => Promise<void>) => {
+      await page.getByRole('dialog', { name: `订单退款 · ${o.orderNo}` }).waitFor({ state: 'attached', timeout: 10_000 });
+      await data(page, '乘客来电申请退款');
+      await submit();
+      await toast(page, new RegExp(`订单 ${o.orderNo} 已退款`));
+    };
+    await measure(
+      '(f) refund an order (manager)',
+      async (r) => {
+        const o = await take(r);
+        // Typed as printed: the capital that starts it opens the palette.
+        await data(r.page, o.orderNo);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain('Alt+T');
+        await r.page.keyboard.press('Alt+t');
+        await refund(r.page, o, () => r.page.keyboard.press('Enter'));
+      },
+      async (r) => {
+        const o = await take(r);
+        await nav(r.page, '特殊码管理');
+        await nav(r.page, '特殊码列表');
+        await filters(r.page).getByLabel('订单号').click();
+        await data(r.page, o.orderNo);
+        await filters(r.page).getByRole('button', { name: /^查询/ }).click();
+        await r.page.getByRole('row').filter({ hasText: o.orderNo }).getByRole('button', { name: /^退款/ }).click();
+        await refund(r.page, o, () => r.page.getByRole('dialog').getByRole('button', { name: /^退款 / }).click());
+      },
+      'manager',
+    );
+  });
 });
+
+interface Station {
+  id: number;
+  name: string;
+  lng: number;
+  lat: number;
+  districtName: string | null;
+}
+const place = (s: Station) => `${s.lng.toFixed(6)},${s.lat.toFixed(6)}`;
+const metres = (a: Station, b: Station) => Math.hypot((a.lng - b.lng) * 111_320 * Math.cos((a.lat * Math.PI) / 180), (a.lat - b.lat) * 111_320);
+
+/** The demo's planted duplicates (「X站」 10–20 m from one of the two 「X」), each with the stop it belongs to. */
+async function duplicatePairs(token: string, n: number) {
+  const all = (await api<Page1<Station>>(token, '/busline/api/busStation/list?page=0&size=1000')).content;
+  const pairs = all.flatMap((dup) => {
+    if (!dup.name.endsWith('站')) return [];
+    const twins = all.filter((s) => s.name === dup.name.slice(0, -1)).sort((a, b) => metres(a, dup) - metres(b, dup));
+    return twins[0] ? [{ dup, keep: twins[0] }] : [];
+  });
+  expect(pairs.length).toBeGreaterThanOrEqual(n);
+  return pairs.slice(0, n);
+}
+
+const firstLine = async (token: string) => (await api<{ lineCode: string; lineName: string }[]>(token, '/buscodepc/fyapi/day-take-bus-total/pc/lineCode'))[0]!;
+
+/** Last month, in Shanghai. */
+function lastMonth(): string {
+  const shanghai = new Date(Date.now() + 8 * 3600_000);
+  const d = new Date(Date.UTC(shanghai.getUTCFullYear(), shanghai.getUTCMonth() - 1, 1));
+  return d.toISOString().slice(0, 7);
+}
+const monthEnd = (month: string) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+};
+
+interface Order {
+  orderNo: string;
+  amount: number;
+}
+/** Paid orders of the manager's area at or under the amount that asks for a password. */
+async function paidOrders(token: string, n: number) {
+  const page = await api<Page1<Order>>(token, '/buscodepc/fyapi/busDiscountCardOrder/query/page?page=0&size=50&payStatus=1');
+  const small = page.content.filter((o) => o.amount <= 20_000);
+  expect(small.length).toBeGreaterThanOrEqual(n);
+  return small.slice(0, n);
+}

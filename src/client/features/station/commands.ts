@@ -2,8 +2,9 @@ import { type Station, station } from '../../../shared/api';
 import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
-import { recordActions } from '../../components/resource/row-action';
+import { recordActions, requestChoice } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
+import { mergeDuplicates } from './merge-duplicates';
 import { stationActions } from './station-actions';
 import { stationDetail } from './station-place';
 
@@ -43,6 +44,18 @@ export const stationCommands: Command[] = [
       },
     ],
     run: (ctx, a) => ctx.navigate(pagePath('station', 'station', { action: 'merge', query: { keep: a.keep, merge: a.merge } })),
+  },
+  {
+    // Alt+M means merging wherever it is pressed: on a stop in the palette, 合并到…; elsewhere, the
+    // area's likely duplicates, each pair one Enter away.
+    id: 'station.merge-duplicates',
+    title: '合并重复站点',
+    group: '站点管理',
+    keywords: ['重复', '合并', 'chongfu', 'hebing', 'duplicate'],
+    permission: station.stationMerge.permission,
+    page: pagePath('station', 'station'),
+    hotkey: 'alt+m',
+    run: () => requestChoice(mergeDuplicates, null, '疑似重复站点'),
   },
   {
     id: 'station.qr-generate',

@@ -4,7 +4,7 @@ import { api } from '../../lib/api-client';
 import { mergedMessage, metres, place, stationDetail } from './station-place';
 
 /** 「杨高中路体育场站」 is 「杨高中路体育场」 entered again: a near-duplicate names the same place. */
-const bare = (name: string) => name.replace(/站$/, '');
+export const bare = (name: string) => name.replace(/站$/, '');
 
 const distance = (m: number) => (m < 1000 ? `约 ${Math.round(m)} 米` : `约 ${(m / 1000).toFixed(1)} 公里`);
 
@@ -42,14 +42,17 @@ export const mergeInto = chooseAction({
       return { id: String(o.id), title: o.name, subtitle: [district, distance(metres(s, o)), ...rest].join(' · ') };
     },
     empty: '没有可并入的站点',
-    async outcome(s: Station, keep: Station) {
-      const p = await api.call(station.stationMergePreview, { query: { stationId: keep.id, mergeStationId: s.id } }, { silent: true });
-      if (p.blockedBy.length) return { text: `「${p.merge.name}」被不可编辑的版本使用，不能合并：${p.blockedBy.map((v) => v.versionName).join('、')}`, blocked: true };
-      const lines = new Set(p.affected.map((r) => r.lineId)).size;
-      const where = `并入「${keep.name}」（${place(keep)}）`;
-      return { text: lines ? `${where}，改动 ${lines} 条线路，删除「${s.name}」` : `${where}：没有线路经过「${s.name}」，只删除该站点` };
-    },
+    outcome: (s: Station, keep: Station) => mergeOutcome(s, keep),
     run: (s: Station, keep: Station) => api.call(station.stationMerge, { query: { stationId: keep.id, mergeStationId: s.id } }, { silent: true }),
     done: (s, _keep, answer) => mergedMessage(answer.keep, s, answer.lines),
   },
 });
+
+/** What merging `s` into `keep` changes, or what blocks it: the server's preview in words. */
+export async function mergeOutcome(s: Station, keep: Station): Promise<{ text: string; blocked?: boolean }> {
+  const p = await api.call(station.stationMergePreview, { query: { stationId: keep.id, mergeStationId: s.id } }, { silent: true });
+  if (p.blockedBy.length) return { text: `「${p.merge.name}」被不可编辑的版本使用，不能合并：${p.blockedBy.map((v) => v.versionName).join('、')}`, blocked: true };
+  const lines = new Set(p.affected.map((r) => r.lineId)).size;
+  const where = `并入「${keep.name}」（${place(keep)}）`;
+  return { text: lines ? `${where}，改动 ${lines} 条线路，删除「${s.name}」` : `${where}：没有线路经过「${s.name}」，只删除该站点` };
+}
