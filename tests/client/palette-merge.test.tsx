@@ -275,6 +275,16 @@ describe('合并重复站点: Alt+M where no field takes it', () => {
     expect(now).not.toContain(dup.id);
   });
 
+  it('opened on its own, it has no results to go back to: Esc closes the palette', async () => {
+    const { user } = await start('manager');
+    await user.keyboard('{Alt>}m{/Alt}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' }, { timeout: 5_000 });
+    await within(dialog).findByRole('group', { name: '疑似重复的站点（前者并入后者后删除）' }, { timeout: 8_000 });
+    expect(dialog.textContent).toContain('Esc 关闭');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
+  });
+
   it('is not offered to an account that may not merge: Alt+M opens nothing for the agent', async () => {
     const { user } = await start('agent', '/order/order-list');
     await user.keyboard('{Alt>}m{/Alt}');

@@ -104,9 +104,11 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   };
   const backFromChoice = () => {
     const to = choiceStep.back();
+    // Opened in the step (a table's row, Alt+M): there are no results to go back to.
+    if (!to) return close();
     // The record stays highlighted, as the user left it.
-    userMoved.current = !!to;
-    if (to) setSelected(to.selected);
+    userMoved.current = true;
+    setSelected(to.selected);
   };
   useEscapeGoesBack(choosing, backFromChoice);
   // A table's row asked for an action's step (合并到… on 站点): the palette opens in it.
@@ -216,7 +218,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
           onSelect={choose}
           onPointerMove={() => (userMoved.current = true)}
         />
-        <PaletteFooter inStep={!!step} inPanel={!!panel || choosing} count={items.length} />
+        <PaletteFooter inStep={!!step} inPanel={!!panel || (choosing && !!choiceStep.choice?.back)} count={items.length} />
       </Cmdk.Dialog>
       {panelControl.dialog}
     </>
