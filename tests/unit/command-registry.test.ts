@@ -231,3 +231,16 @@ describe('parseMode', () => {
     expect(parseMode(raw)).toEqual({ mode, text });
   });
 });
+
+describe('common verbs (issue 21)', () => {
+  it('jb, tk, sx and hb put 解绑亲情卡, 订单退款, 设置版本上线时间 and 合并站点 first among the commands', async () => {
+    const { romanize } = await import('../../src/shared/domain/pinyin');
+    const { buildIndex, createSearcher } = await import('../../src/shared/domain/search');
+    const search = createSearcher(buildIndex(COMMANDS.map((c) => ({ id: c.id, title: c.title, keywords: c.keywords })), romanize));
+    const first = (q: string) => search(q, { limit: 3 }).map((m) => m.id)[0];
+    expect(first('jb')).toBe('family.unbind');
+    expect(first('tk')).toBe('discount.refund');
+    expect(first('sx')).toBe('version.set-online-time');
+    expect(['station.merge', 'station.merge-duplicates']).toContain(first('hb'));
+  });
+});
