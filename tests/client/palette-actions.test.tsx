@@ -110,6 +110,27 @@ describe('a station under its record', () => {
     expect(window.location.pathname).toBe('/noticeReport/notice');
   });
 
+  it('lists a record’s actions most used first, for this account: after 停用 twice it leads the panel and the chords', async () => {
+    await freshStation('面板常用甲站');
+    await freshStation('面板常用乙站');
+    const { user } = await start('manager');
+    for (const name of ['面板常用甲站', '面板常用乙站']) {
+      const { dialog } = await openPalette(user);
+      await find(user, dialog, `#${name}`, name);
+      await user.keyboard('{Alt>}s{/Alt}');
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
+      expect(await screen.findByText(`已停用站点「${name}」`, {}, { timeout: 5_000 })).toBeTruthy();
+    }
+    const { dialog } = await openPalette(user);
+    await find(user, dialog, '#面板常用甲站', '面板常用甲站');
+    expect(selectedText(dialog).indexOf('Alt+S 启用')).toBeLessThan(selectedText(dialog).indexOf('Alt+E 编辑'));
+    await user.keyboard('{Tab}');
+    await waitFor(() => expect(actionRows(dialog, '面板常用甲站')).not.toBeNull());
+    expect(actionRows(dialog, '面板常用甲站')!.map((r) => r.slice(0, 2))).toEqual(['启用', '编辑', '合并']);
+    // Another account's habits are its own.
+    expect(localStorage.getItem('bus-console.action-use.manager')).toContain('"station:state":2');
+  });
+
   it('Alt and an action’s key runs it on the highlighted record at once (Alt+S 停用), as its row shows', async () => {
     await freshStation('面板操作庚站');
     const { user, token } = await start('manager');

@@ -135,6 +135,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const settled = records.loadsPending === 0 && dictionarySettled && !!ready && ready.items === pools && ready.romanized === !!romanize;
   const pick = () => (userMoved.current ? selected : items[0]?.key);
   const panelControl = usePanelControl({
+    login,
     panel,
     setPanel,
     rows: panelRows,

@@ -15,6 +15,7 @@ import {
 } from '../components/resource/row-action';
 import { useActionRunner } from '../components/resource/row-actions';
 import { GrantsContext } from '../lib/permission';
+import { byUse, readActionUse, recordActionUse } from './action-use';
 import { keyLabel } from './keys';
 import { ROWS } from './palette-rows';
 import type { CommandContext, PaletteItem } from './types';
@@ -61,7 +62,10 @@ export function usePanelRows({ panel, login, canOpen, romanize, actionsOf, filte
     const rec = actionsOf(item);
     return rec ? availableOf(rec) : [];
   };
-  const shown = panel ? availableOf(panel.rec) : null;
+  // Most used first, for this account: a few counts, read as the rows are drawn (a run elsewhere
+  // in the same palette session, or in another tab, counts at once).
+  const use = readActionUse(login);
+  const shown = panel ? byUse(availableOf(panel.rec), panel.item.key, use) : null;
   const shownKey = shown?.map((a) => a.id).join(' ');
   const rows = useMemo((): PaletteItem[] => {
     const rec = panel?.rec;
@@ -90,12 +94,14 @@ export function usePanelRows({ panel, login, canOpen, romanize, actionsOf, filte
     /** The actions a record runs with Alt and their key, as its highlighted row shows them (`Alt+S 停用`). */
     chordsOf(item: PaletteItem): string[] {
       const rec = item.actions ? actionsOf(item) : undefined;
-      return rec ? availableOf(rec).flatMap((a) => (a.hotkey ? [`${actionChord(a.hotkey)} ${textOf(a.label, rec.row)}`] : [])) : [];
+      return rec ? byUse(availableOf(rec), item.key, use).flatMap((a) => (a.hotkey ? [`${actionChord(a.hotkey)} ${textOf(a.label, rec.row)}`] : [])) : [];
     },
   };
 }
 
 interface ControlDeps {
+  /** Whose action counts the runs go to. */
+  login: string;
   panel: Panel | null;
   setPanel(panel: Panel | null): void;
   rows: ReturnType<typeof usePanelRows>;
@@ -159,6 +165,7 @@ export function usePanelControl(d: ControlDeps) {
   };
 
   const runFrom = (from: Panel, key: string) => {
+    recordActionUse(d.login, from.item.key, key.slice(ACTION_KEY.length));
     const choose = d.rows.availableOf(from.rec).filter(isChoose).find((a) => `${ACTION_KEY}${a.id}` === key);
     if (choose) {
       // The palette stays: the step asks for the other record, and the way back is the results.
