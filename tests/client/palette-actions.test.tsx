@@ -311,6 +311,18 @@ describe('a line version under its record', () => {
     expect(onlineAt && new Date(onlineAt).toISOString()).toBe('2029-12-31T21:00:00.000Z');
   });
 
+  it('the command’s version choices tell two districts’ versions of one name apart: district, status, planned time', async () => {
+    const { user } = await start('admin');
+    const { dialog } = await openPalette(user);
+    await user.keyboard('>设置版本上线时间');
+    await waitFor(() => expect(selectedText(dialog)).toContain('设置版本上线时间'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    const named = () => within(dialog).queryAllByRole('option').map((o) => o.textContent ?? '').filter((r) => r.startsWith('2026 冬季加班线'));
+    await waitFor(() => expect(named().length).toBeGreaterThanOrEqual(2), { timeout: 8_000 });
+    expect(new Set(named()).size).toBe(named().length);
+    for (const row of named()) expect(row).toMatch(/区 · 审核通过（待上线） · 计划 \d{4}-\d{2}-\d{2} \d{2}:\d{2} 上线 · \d+ 条线路$/);
+  });
+
   it('a time typed where no field takes it offers 设置上线时间 for each passed version, the whole change on the row: Enter stores it, 撤销 puts the old time back', async () => {
     const now = new Date();
     const district = await xuhui();

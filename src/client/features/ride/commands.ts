@@ -12,7 +12,7 @@ import { cardRidesPath, lineRidershipPath, normaliseCardNo } from './paths';
 async function lineOptions(): Promise<ArgOption[]> {
   try {
     const lines = await api.call(ridership.ridershipLineCodes, {}, { silent: true });
-    return lines.map((l) => ({ value: l.lineCode, label: l.lineName, keywords: [l.lineCode] }));
+    return lines.map((l) => ({ value: l.lineCode, label: l.lineName, subtitle: `编号 ${l.lineCode}`, keywords: [l.lineCode] }));
   } catch {
     // No list (a lost connection): the step shows no choices rather than an unhandled failure.
     return [];

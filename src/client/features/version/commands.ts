@@ -1,6 +1,6 @@
 import { lineVersion } from '../../../shared/api';
 import { VERSION_STATE, type VersionStatus } from '../../../shared/api/line-version';
-import { parseTypedDateTime } from '../../../shared/domain/time';
+import { formatDateTime, parseTypedDateTime } from '../../../shared/domain/time';
 import { pagePath } from '../../../shared/modules';
 import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
@@ -14,7 +14,15 @@ import { versionTitle } from './version-title';
 /** The area's versions in the given statuses, as palette choices. */
 const versionsIn = (...statuses: VersionStatus[]) => async () => {
   const pages = await Promise.all(statuses.map((status) => api.call(lineVersion.versionPage, { query: { page: 0, size: 100, status: queryText(status) } }, { silent: true })));
-  return pages.flatMap((p) => p.content).map((v) => ({ value: String(v.id), label: v.name, keywords: [v.districtName ?? '', VERSION_STATE.label(v.status)] }));
+  // Two districts' 「2026 冬季加班线」 differ by district, status and planned time, said under the name.
+  return pages
+    .flatMap((p) => p.content)
+    .map((v) => ({
+      value: String(v.id),
+      label: v.name,
+      subtitle: [v.districtName, VERSION_STATE.label(v.status), v.onlineAt ? `计划 ${formatDateTime(v.onlineAt, 'YYYY-MM-DD HH:mm')} 上线` : null, `${v.lineCount} 条线路`].filter(Boolean).join(' · '),
+      keywords: [v.districtName ?? '', VERSION_STATE.label(v.status)],
+    }));
 };
 const passedVersions = versionsIn(2);
 
