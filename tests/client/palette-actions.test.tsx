@@ -1,7 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { App } from '../../src/client/app/app';
 import type { EntityRecord, EntitySource } from '../../src/client/commands/entity-source';
 import { Palette } from '../../src/client/commands/palette';
 import type { CommandContext } from '../../src/client/commands/types';
@@ -10,9 +9,10 @@ import { stationActions } from '../../src/client/features/station/station-action
 import { GrantsContext } from '../../src/client/lib/permission';
 import * as t from '../../src/server/db/schema';
 import { SESSION, type Station, account, lineVersion, station } from '../../src/shared/api';
-import { clientSuite, renderWithUser, visit } from '../support/render';
+import { clientSuite, renderWithUser } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
+import { find, listSettled, openPalette, paletteSuite, rowTexts, selectedText } from '../support/palette-client';
 
 /**
  * A row action under its record in the palette (issue 20): the record found, Tab or → shows its
@@ -25,44 +25,12 @@ clientSuite((server) => {
   s = server;
 });
 
-type User = ReturnType<typeof renderWithUser>['user'];
-const db = () => s.database.db;
-const xuhui = async () => (await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区')))[0]!.id;
+const { db, xuhui, freshStation, start } = paletteSuite(() => s);
 
-/** A stop of 徐汇区 made for one test, in service. */
-async function freshStation(name: string) {
-  const now = new Date();
-  const [made] = await db().insert(t.stations).values({ districtId: await xuhui(), name, lng: 121.4401, lat: 31.1802, createdAt: now, updatedAt: now }).returning();
-  return made!;
-}
 
-async function start(login: string, path = '/noticeReport/notice') {
-  const token = await signIn(s, login);
-  visit(s, path);
-  const { user } = renderWithUser(<App />);
-  await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
-  return { user, token };
-}
 
-async function openPalette(user: User) {
-  await user.keyboard('{Control>}k{/Control}');
-  const dialog = await screen.findByRole('dialog', { name: '命令面板' }, { timeout: 5_000 });
-  const input = within(dialog).getByRole('combobox') as HTMLInputElement;
-  await waitFor(() => expect(document.activeElement).toBe(input));
-  return { dialog, input };
-}
 
-const rowTexts = (dialog: HTMLElement) => within(dialog).queryAllByRole('option').map((r) => r.textContent ?? '');
-const selectedText = (dialog: HTMLElement) => within(dialog).queryByRole('option', { selected: true })?.textContent ?? '';
-const listSettled = (dialog: HTMLElement) =>
-  waitFor(() => expect(within(dialog).getByRole('listbox', { name: '搜索结果' }).getAttribute('aria-busy')).toBe('false'), { timeout: 5_000 });
 
-/** Types a query and waits until the selected row is the record. */
-async function find(user: User, dialog: HTMLElement, typed: string, title: string) {
-  await user.keyboard(typed);
-  await listSettled(dialog);
-  await waitFor(() => expect(selectedText(dialog).startsWith(title), selectedText(dialog)).toBe(true), { timeout: 5_000 });
-}
 
 /** The panel's rows: the record's actions under `title · 操作`. */
 const actionRows = (dialog: HTMLElement, title: string) => {

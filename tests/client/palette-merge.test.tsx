@@ -1,13 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { App } from '../../src/client/app/app';
 import { mergedMessage, metres, place } from '../../src/client/features/station/station-place';
 import * as t from '../../src/server/db/schema';
 import { station } from '../../src/shared/api';
-import { clientSuite, renderWithUser, visit } from '../support/render';
-import { signIn } from '../support/request-log';
+import { clientSuite } from '../support/render';
 import type { TestServer } from '../support/test-server';
+import { find, openPalette, paletteSuite, selectedText } from '../support/palette-client';
 
 /**
  * 合并到… under a station found in the palette: Alt+M (or Enter on it among the record's actions)
@@ -20,45 +19,13 @@ clientSuite((server) => {
   s = server;
 });
 
-type User = ReturnType<typeof renderWithUser>['user'];
-const db = () => s.database.db;
-const xuhui = async () => (await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区')))[0]!.id;
+const { db, freshStation, start } = paletteSuite(() => s);
 const PROMPT = '选择保留的站点（当前站点并入它后删除）';
 
-/** A stop of 徐汇区 made for one test, `east` and `north` metres from a fixed point. */
-async function freshStation(name: string, east = 0, qrCode: string | null = null, north = 0) {
-  const now = new Date();
-  const lng = +(121.4401 + east / (111_320 * Math.cos((31.1802 * Math.PI) / 180))).toFixed(6);
-  const lat = +(31.1802 + north / 111_320).toFixed(6);
-  const [made] = await db().insert(t.stations).values({ districtId: await xuhui(), name, lng, lat, qrCode, createdAt: now, updatedAt: now }).returning();
-  return made!;
-}
 
-async function start(login: string, path = '/noticeReport/notice') {
-  const token = await signIn(s, login);
-  visit(s, path);
-  const { user } = renderWithUser(<App />);
-  await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
-  return { user, token };
-}
 
-async function openPalette(user: User) {
-  await user.keyboard('{Control>}k{/Control}');
-  const dialog = await screen.findByRole('dialog', { name: '命令面板' }, { timeout: 5_000 });
-  const input = within(dialog).getByRole('combobox') as HTMLInputElement;
-  await waitFor(() => expect(document.activeElement).toBe(input));
-  return { dialog, input };
-}
 
-const selectedText = (dialog: HTMLElement) => within(dialog).queryByRole('option', { selected: true })?.textContent ?? '';
-const listSettled = (dialog: HTMLElement) =>
-  waitFor(() => expect(within(dialog).getByRole('listbox', { name: '搜索结果' }).getAttribute('aria-busy')).toBe('false'), { timeout: 5_000 });
 
-async function find(user: User, dialog: HTMLElement, typed: string, title: string) {
-  await user.keyboard(typed);
-  await listSettled(dialog);
-  await waitFor(() => expect(selectedText(dialog).startsWith(title), selectedText(dialog)).toBe(true), { timeout: 5_000 });
-}
 
 /** The step's candidates, once they are in. */
 const candidates = (dialog: HTMLElement) => {
