@@ -1,3 +1,4 @@
+import { ListeningHub, type ListenTransport } from './listening-hub';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import { type Endpoint, MODULES, isAllowed, isMutating, readTags, writeTags } from '../../shared/api';
@@ -106,40 +107,23 @@ export function readableTags(grants: Parameters<typeof isAllowed>[1]): Set<strin
   return tags;
 }
 
-export interface ChangeTransport {
-  listen(onMessage: (payload: string) => void, onReconnect: () => void): Promise<() => Promise<void>>;
-}
+export type ChangeTransport = ListenTransport;
 
 /** The changes this instance hears, passed to the streams it holds that may hear them. */
-export class ChangeHub {
+export class ChangeHub extends ListeningHub<ChangeMessage> {
   private readonly listeners = new Set<ChangeListener>();
-  private stopListening: (() => Promise<void>) | null = null;
 
-  constructor(
-    private readonly transport: ChangeTransport | null,
-    private readonly log: (msg: string, err?: unknown) => void,
-  ) {}
-
-  async start(): Promise<void> {
-    if (!this.transport) return;
-    this.stopListening = await this.transport.listen(
-      (payload) => {
-        try {
-          this.deliver(JSON.parse(payload) as ChangeMessage);
-        } catch (err) {
-          this.log('bad change notification', err);
-        }
-      },
-      // Changes committed while the connection was down are lost: every console refetches what it shows.
-      () => {
-        for (const l of this.listeners) l.send({ type: 'resync' });
-      },
-    );
+  constructor(transport: ChangeTransport | null, log: (msg: string, err?: unknown) => void) {
+    super(transport, log, 'change');
   }
 
-  async stop(): Promise<void> {
-    await this.stopListening?.();
-    this.stopListening = null;
+  protected heard(m: ChangeMessage): void {
+    this.deliver(m);
+  }
+
+  // Changes committed while the connection was down are lost: every console refetches what it shows.
+  protected lost(): void {
+    for (const l of this.listeners) l.send({ type: 'resync' });
   }
 
   subscribe(listener: ChangeListener): () => void {

@@ -1,12 +1,12 @@
+import { ListeningHub, type ListenTransport } from '../listening-hub';
 import type { TaskEvent } from '../../../shared/api';
 
 /** Besides task events: `resync` (notifications may have been lost) and `closing` (the server stops). */
 type Listener = (event: TaskEvent | { type: 'resync' } | { type: 'closing' }) => void;
 
 /** How the hub reaches the other instances: PostgreSQL's NOTIFY / LISTEN (absent on PGlite: one instance). */
-export interface HubTransport {
+export interface HubTransport extends ListenTransport {
   notify(payload: string): Promise<void>;
-  listen(onMessage: (payload: string) => void, onReconnect: () => void): Promise<() => Promise<void>>;
 }
 
 export const TASK_CHANNEL = 'export_tasks';
@@ -15,42 +15,29 @@ export const TASK_CHANNEL = 'export_tasks';
  * Task changes to the consoles of their owner: whichever instance runs a task, the instance that
  * holds the owner's event stream hears of it (NOTIFY carries the task; 8000 bytes is plenty).
  */
-export class TaskHub {
+export class TaskHub extends ListeningHub<{ from: string; userId: number; event: TaskEvent }> {
   private readonly listeners = new Map<number, Set<Listener>>();
-  private stopListening: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly instanceId: string,
     private readonly transport: HubTransport | null,
-    private readonly log: (msg: string, err?: unknown) => void,
-  ) {}
+    log: (msg: string, err?: unknown) => void,
+  ) {
+    super(transport, log, 'task');
+  }
 
-  async start(): Promise<void> {
-    if (!this.transport) return;
-    this.stopListening = await this.transport.listen(
-      (payload) => {
-        try {
-          const m = JSON.parse(payload) as { from: string; userId: number; event: TaskEvent };
-          if (m.from !== this.instanceId) this.deliver(m.userId, m.event);
-        } catch (err) {
-          this.log('bad task notification', err);
-        }
-      },
-      // Notifications sent while the connection was down are lost: every stream sends its list again.
-      () => {
-        for (const set of this.listeners.values()) for (const l of set) l({ type: 'resync' });
-      },
-    );
+  protected heard(m: { from: string; userId: number; event: TaskEvent }): void {
+    if (m.from !== this.instanceId) this.deliver(m.userId, m.event);
+  }
+
+  // Notifications sent while the connection was down are lost: every stream sends its list again.
+  protected lost(): void {
+    for (const set of this.listeners.values()) for (const l of set) l({ type: 'resync' });
   }
 
   /** Ends every event stream: the server is closing and would otherwise wait for them. */
   closeAll(): void {
     for (const set of [...this.listeners.values()]) for (const l of [...set]) l({ type: 'closing' });
-  }
-
-  async stop(): Promise<void> {
-    await this.stopListening?.();
-    this.stopListening = null;
   }
 
   subscribe(userId: number, listener: Listener): () => void {
