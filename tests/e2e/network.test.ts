@@ -27,7 +27,9 @@ e2eSuite(
 const it_ = it.skipIf(!hasChromium);
 const palette = (page: Page) => page.getByRole('dialog', { name: '命令面板' });
 const selected = (page: Page) => palette(page).locator('[cmdk-item][aria-selected="true"]');
-const selectedText = async (page: Page) => ((await selected(page).count()) ? (await selected(page).innerText()).trim() : '');
+/** The selected row's title, without what tells it apart (district, place, status) after it. */
+const selectedText = async (page: Page) =>
+  (await selected(page).count()) ? ((await selected(page).locator('span').first().evaluate((el) => el.firstChild?.textContent ?? '')) ?? '').trim() : '';
 /**
  * Ctrl+K, then wait for the palette's input to have focus: keys typed earlier are kept (the
  * type-ahead), but Chinese text arrives as text input (an IME's, or Playwright's insertText), which
