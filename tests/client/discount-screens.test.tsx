@@ -117,6 +117,9 @@ describe('特殊码列表', () => {
     await user.keyboard('j');
     expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull();
     expect(document.activeElement).toBe(rows(main)[1]);
+    // With Caps Lock on, a capital is a hotkey's letter (G of g u), not the start of a record.
+    await user.keyboard('{CapsLock}G{CapsLock}');
+    expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull();
     await user.keyboard(order.orderNo);
     const palette = await screen.findByRole('dialog', { name: '命令面板' });
     expect((within(palette).getByRole('combobox') as HTMLInputElement).value).toBe(order.orderNo);

@@ -12,6 +12,9 @@ const PASTE_MAX = 64;
  */
 export const STARTS_RECORD = /^(?:[0-9]|[A-IL-Z])$/;
 
+/** Caps Lock on makes every hotkey letter a capital: those stay the hotkeys' (`g u`, `j`). */
+const capsLocked = (e: KeyboardEvent) => /^[A-Z]$/.test(e.key) && !!e.getModifierState?.('CapsLock');
+
 /**
  * Record-first (issue 21): a digit or a capital typed, or a text pasted, where no field takes it (a
  * page, a table's row) opens the palette with it, so a card or order number needs no Ctrl+K first.
@@ -23,7 +26,7 @@ export function useTypeToSearch(enabled: boolean, openWith: (text: string) => vo
     if (!enabled) return;
     const free = (target: EventTarget | null) => !isEditable(target) && !(target instanceof Element && target.closest('[role="dialog"], [role="alertdialog"]'));
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.isComposing || e.ctrlKey || e.metaKey || e.altKey || !STARTS_RECORD.test(e.key) || !free(e.target)) return;
+      if (e.defaultPrevented || e.isComposing || e.ctrlKey || e.metaKey || e.altKey || !STARTS_RECORD.test(e.key) || capsLocked(e) || !free(e.target)) return;
       e.preventDefault();
       open.current(e.key);
     };
