@@ -78,7 +78,7 @@ describe('a station under its record', () => {
     expect(window.location.pathname).toBe('/noticeReport/notice');
   });
 
-  it('lists a record’s actions most used first, for this account: after 停用 twice it leads the panel and the chords', async () => {
+  it('lists a record’s actions most used first for this account, the primary one (Enter’s) staying first; each run counts', async () => {
     await freshStation('面板常用甲站');
     await freshStation('面板常用乙站');
     const { user } = await start('manager');
@@ -89,14 +89,18 @@ describe('a station under its record', () => {
       await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
       expect(await screen.findByText(`已停用站点「${name}」`, {}, { timeout: 5_000 })).toBeTruthy();
     }
+    const counts = JSON.parse(localStorage.getItem('bus-console.action-use.manager') ?? '{}') as Record<string, number>;
+    expect(counts['station:state']).toBe(2);
+    // Merged more often than switched: 合并到… moves up, 编辑 (Enter) stays first.
+    localStorage.setItem('bus-console.action-use.manager', JSON.stringify({ ...counts, 'station:merge': 3 }));
     const { dialog } = await openPalette(user);
     await find(user, dialog, '#面板常用甲站', '面板常用甲站');
-    expect(selectedText(dialog).indexOf('Alt+S 启用')).toBeLessThan(selectedText(dialog).indexOf('Alt+E 编辑'));
+    const chords = selectedText(dialog);
+    expect(chords.indexOf('Alt+E 编辑')).toBeLessThan(chords.indexOf('Alt+M 合并到…'));
+    expect(chords.indexOf('Alt+M 合并到…')).toBeLessThan(chords.indexOf('Alt+S 启用'));
     await user.keyboard('{Tab}');
     await waitFor(() => expect(actionRows(dialog, '面板常用甲站')).not.toBeNull());
-    expect(actionRows(dialog, '面板常用甲站')!.map((r) => r.slice(0, 2))).toEqual(['启用', '编辑', '合并']);
-    // Another account's habits are its own.
-    expect(localStorage.getItem('bus-console.action-use.manager')).toContain('"station:state":2');
+    expect(actionRows(dialog, '面板常用甲站')!.map((r) => r.slice(0, 2))).toEqual(['编辑', '合并', '启用']);
   });
 
   it('Alt and an action’s key runs it on the highlighted record at once (Alt+S 停用), as its row shows', async () => {
@@ -320,6 +324,21 @@ describe('a line version under its record', () => {
     await user.keyboard('2031-02-30 06:30');
     await listSettled(again.dialog);
     expect(rowTexts(again.dialog).some((r) => r.startsWith('设置上线时间'))).toBe(false);
+
+    // A time alone, with two versions it fits: the rest of the query must say which, never the first of them.
+    const [other] = await db()
+      .insert(t.lineVersions)
+      .values({ districtId: district, name: '键入时间另一版', status: 2, onlineAt: new Date('2031-03-02T22:00:00Z'), createdAt: now, updatedAt: now })
+      .returning();
+    await db().insert(t.busLines).values({ versionId: other!.id, code: '1', name: '1路', createdAt: now, updatedAt: now });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '命令面板' })).toBeNull());
+    const third = await openPalette(user);
+    await user.keyboard('2031-05-01 06:00');
+    await listSettled(third.dialog);
+    expect(rowTexts(third.dialog).some((r) => r.startsWith('设置上线时间'))).toBe(false);
+    await user.keyboard(' jrsjl');
+    await waitFor(() => expect(rowTexts(third.dialog)[0]).toContain('设置上线时间：版本「键入时间另一版」'), { timeout: 8_000 });
   });
 });
 

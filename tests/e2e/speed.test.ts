@@ -222,7 +222,9 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
 
   it_('(c) set a version’s online time (manager)', async () => {
     const name = '2026 冬季加班线';
-    const at = ['2026-12-20 06:00', '2026-12-21 06:30'];
+    // A month ahead, in Shanghai: the time an online time is set to lies in the future.
+    const ahead = (days: number, hm: string) => `${new Date(Date.now() + 8 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10)} ${hm}`;
+    const at = [ahead(30, '06:00'), ahead(31, '06:30')];
     await measure(
       '(c) set a version’s online time (manager)',
       async (r) => {

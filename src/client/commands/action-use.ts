@@ -19,9 +19,13 @@ export function recordActionUse(login: string, recordKey: string, actionId: stri
   writeJson(keyFor(login), { ...counts, [key]: (counts[key] ?? 0) + 1 });
 }
 
-/** Most used first; the declared order among equals (the resource's own order is its default). */
-export function byUse<A extends { id: string }>(actions: readonly A[], recordKey: string, counts: Record<string, number>): A[] {
-  const used = (a: A) => counts[countKey(recordKey, a.id)] ?? 0;
+/**
+ * Most used first; the declared order among equals (the resource's own order is its default). The
+ * primary action keeps its place at the top: what Enter does on a record's actions never changes
+ * with habit (a 停用 that runs at once must not become the default by being used).
+ */
+export function byUse<A extends { id: string; primary?: boolean }>(actions: readonly A[], recordKey: string, counts: Record<string, number>): A[] {
+  const used = (a: A) => (a.primary ? Number.POSITIVE_INFINITY : (counts[countKey(recordKey, a.id)] ?? 0));
   return actions
     .map((a, i) => ({ a, i }))
     .sort((x, y) => used(y.a) - used(x.a) || x.i - y.i)

@@ -9,7 +9,7 @@ import { argSteps } from './palette-steps';
 import { type Panel, useEscapeGoesBack, usePanelControl, usePanelRows } from './use-action-panel';
 import { ChoiceNotes } from './palette-choice';
 import { useChoiceOutcome, useChoiceStep } from './use-choice-step';
-import { takeChoiceRequest, textOf } from '../components/resource/row-action';
+import { dropChoiceRequest, takeChoiceRequest, textOf } from '../components/resource/row-action';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import type { Command, CommandContext, PaletteItem } from './types';
 import { useEnterQueue, useQueuedEnter } from './use-enter-queue';
@@ -79,6 +79,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const { selected, setSelected, userMoved } = usePaletteSelection(open, items, listRef);
 
   const close = () => {
+    dropChoiceRequest();
     setRaw('');
     setStep(null);
     setPanel(null);
@@ -99,6 +100,8 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
     }, 0);
   };
   const startChoice: typeof choiceStep.start = (...args) => {
+    // An Enter waiting for the results is not the step's.
+    queue.reset();
     choiceStep.start(...args);
     userMoved.current = false;
   };
@@ -156,7 +159,13 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   });
   const highlighted = pick();
   const outcome = useChoiceOutcome(choiceStep, choosing ? highlighted : undefined);
-  useQueuedEnter(queue, { open, settled, step, panelOpen: !!panel, raw, setRaw, items, pick, choose, openPanel: panelControl.open });
+  // An Enter typed ahead of the results chooses what they put first; never a change stated on a row
+  // the person has not seen (a record and a value) nor a step's candidate (合并到…).
+  const chooseQueued = (key: string) => {
+    if (choosing || items.find((i) => i.key === key)?.inline) return;
+    choose(key);
+  };
+  useQueuedEnter(queue, { open, settled, step, panelOpen: !!panel, raw, setRaw, items, pick, choose: chooseQueued, openPanel: panelControl.open });
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (movesSelection(e)) userMoved.current = true;

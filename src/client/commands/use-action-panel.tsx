@@ -62,10 +62,12 @@ export function usePanelRows({ panel, login, canOpen, romanize, actionsOf, filte
     const rec = actionsOf(item);
     return rec ? availableOf(rec) : [];
   };
-  // Most used first, for this account: a few counts, read as the rows are drawn (a run elsewhere
-  // in the same palette session, or in another tab, counts at once).
+  // Most used first, for this account. The chords of the highlighted result read the counts as they
+  // are drawn; an open panel keeps the order it opened with, so nothing moves under the highlight.
   const use = readActionUse(login);
-  const shown = panel ? byUse(availableOf(panel.rec), panel.item.key, use) : null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const panelUse = useMemo(() => readActionUse(login), [login, panel]);
+  const shown = panel ? byUse(availableOf(panel.rec), panel.item.key, panelUse) : null;
   const shownKey = shown?.map((a) => a.id).join(' ');
   const rows = useMemo((): PaletteItem[] => {
     const rec = panel?.rec;

@@ -111,9 +111,13 @@ export function useChoiceStep({ romanize, raw, setRaw }: Deps) {
       const c = choice;
       const o = c && optionOf(c, key);
       if (!c || o === undefined || busy) return;
+      // The highlighted row and its outcome are the question: an Enter before the outcome is on
+      // screen runs nothing (it cannot be undone), it only waits to be pressed again.
+      const seen = c.action.choose.outcome ? shown[key] : { text: '' };
+      if (!seen || seen === 'loading') return;
       setBusy(true);
       try {
-        const out = await outcomeOf(c, key, o);
+        const out = seen;
         if (out.blocked) return setChoice((now) => (now === c ? { ...now, error: out.text } : now));
         const answer = await c.action.choose.run(c.row, o);
         close();

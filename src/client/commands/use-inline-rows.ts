@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { type RecordActions, type ResourceAction, inlineCall } from '../components/resource/row-action';
 import type { Mode, ReadyIndex } from './palette-rows';
 import { typedArgument } from './typed-argument';
@@ -24,28 +23,26 @@ interface Deps {
  */
 export function useInlineRows({ mode, text, ready, actionsOf, availableOf }: Deps): PaletteItem[] {
   const arg = mode === 'all' ? typedArgument(text) : null;
-  return useMemo(() => {
-    if (!arg || !ready) return [];
-    const pool = arg.rest ? ready.searchers.all(arg.rest, { limit: 50 }).flatMap((m) => ready.byKeys.all.get(m.id) ?? []) : ready.items.all;
-    const rows: PaletteItem[] = [];
-    for (const item of pool) {
-      const rec = item.actions && actionsOf(item);
-      if (!rec) continue;
-      for (const action of availableOf(rec)) {
-        if (action.inline?.kind !== arg.kind) continue;
-        const call = inlineCall(action, action.inline, arg.value, rec.row);
-        rows.push({
-          key: `inline:${item.key}:${action.id}:${arg.value}`,
-          title: action.inline.title(rec.row, arg.value),
-          subtitle: [item.title, item.subtitle].filter(Boolean).join(' · '),
-          group: '按输入执行',
-          inline: { rec, action: call },
-        });
-      }
-      if (rows.length >= INLINE_ROWS) break;
+  if (!arg || !ready) return [];
+  // Recomputed with each render: the records' rows as last fetched and this render's grants decide.
+  const pool = arg.rest ? ready.searchers.all(arg.rest, { limit: 50 }).flatMap((m) => ready.byKeys.all.get(m.id) ?? []) : ready.items.all;
+  const rows: PaletteItem[] = [];
+  for (const item of pool) {
+    const rec = item.actions && actionsOf(item);
+    if (!rec) continue;
+    for (const action of availableOf(rec)) {
+      if (action.inline?.kind !== arg.kind) continue;
+      const call = inlineCall(action, action.inline, arg.value, rec.row);
+      rows.push({
+        key: `inline:${item.key}:${action.id}:${arg.value}`,
+        title: action.inline.title(rec.row, arg.value),
+        subtitle: [item.title, item.subtitle].filter(Boolean).join(' · '),
+        group: '按输入执行',
+        inline: { rec, action: call },
+      });
     }
-    return rows;
-    // The value and the rest are all of `arg`; availableOf reads the grants of this render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [arg?.kind, arg?.value, arg?.rest, ready]);
+    if (rows.length > INLINE_ROWS) break;
+  }
+  // A value alone fits one record, or the rest of the query must say which: never an arbitrary first of several.
+  return !arg.rest && rows.length > 1 ? [] : rows.slice(0, INLINE_ROWS);
 }

@@ -29,8 +29,14 @@ function apply(event: Extract<TaskEvent, { type: 'tasks' | 'task' | 'removed' }>
       }
       return { ...prev, tasks: [...event.tasks].sort(byNewest) };
     }
-    if (event.type === 'removed') return { ...prev, tasks: prev.tasks.filter((t) => t.id !== event.id) };
+    if (event.type === 'removed') {
+      wanted.delete(event.id);
+      return { ...prev, tasks: prev.tasks.filter((t) => t.id !== event.id) };
+    }
     const before = prev.tasks.find((t) => t.id === event.task.id);
+    // The creation call's answer (queued) can arrive after the stream said the task was done: a
+    // finished task never goes back to queued.
+    if (before && !isOpenTask(before) && isOpenTask(event.task)) return prev;
     if (before && isOpenTask(before)) announce(event.task);
     const rest = prev.tasks.filter((t) => t.id !== event.task.id);
     return { ...prev, tasks: [...rest, event.task].sort(byNewest) };
@@ -55,8 +61,12 @@ const wanted = new Set<number>();
 
 /** Saves the task's file when it is done (or now, if it already is). */
 export function downloadWhenDone(task: ExportTask): void {
-  if (task.phase === 'done') void downloadTask(task);
-  else if (isOpenTask(task)) wanted.add(task.id);
+  // As the stream has it now: it may have finished before its creation call answered.
+  const now = taskStore.get().tasks.find((t) => t.id === task.id) ?? task;
+  if (now.phase === 'done') {
+    void downloadTask(now);
+    toast.success(`导出完成，已开始下载：${now.title}`);
+  } else if (isOpenTask(now)) wanted.add(task.id);
 }
 
 /** Says a task was queued, with 查看 to open the centre. */

@@ -58,6 +58,8 @@ export interface InlineArg<R> {
   done?(row: R, value: string): string;
   /** The way back, from what the change answered; unset when there is none. */
   undo?(row: R, value: string): { run(answer: unknown): Promise<unknown>; done: string } | null;
+  /** Asked first when there is no way back for this row (a version never scheduled before). */
+  confirm?(row: R, value: string): Confirm<R> | null;
 }
 
 /** The call an inline row runs: the same runner, toast, refetch and 撤销 as a button's. */
@@ -71,6 +73,7 @@ export function inlineCall<R>(action: ResourceAction<R>, inline: InlineArg<R>, v
     run: (r) => inline.run(r, value),
     done: (r) => inline.done?.(r, value) ?? '',
     undo: back ? { endpoint: inline.endpoint, run: (_r, answer) => back.run(answer), done: () => back.done } : undefined,
+    confirm: back ? undefined : (inline.confirm?.(row, value) ?? undefined),
   };
 }
 
@@ -193,9 +196,11 @@ export interface ChoiceRequest {
   /** The record's name, for the step's heading. */
   name: string;
 }
-let requested: ChoiceRequest | null = null;
+let requested: (ChoiceRequest & { at: number }) | null = null;
+/** A request the palette did not take this soon (its code failed to load) is dropped, never a later Ctrl+K's. */
+const REQUEST_LIFETIME_MS = 10_000;
 export function requestChoice<R>(action: ChooseAction<R>, row: R, name: string): void {
-  requested = { action: action as unknown as ChooseAction<unknown>, row, name };
+  requested = { action: action as unknown as ChooseAction<unknown>, row, name, at: Date.now() };
   if (openPalette()) return;
   requested = null;
   toast.error('命令面板尚未就绪，请按 Ctrl+K 打开后重试');
@@ -203,8 +208,10 @@ export function requestChoice<R>(action: ChooseAction<R>, row: R, name: string):
 export function takeChoiceRequest(): ChoiceRequest | null {
   const r = requested;
   requested = null;
-  return r;
+  return r && Date.now() - r.at <= REQUEST_LIFETIME_MS ? r : null;
 }
+/** The palette closed: a request it never took is not for its next opening. */
+export const dropChoiceRequest = (): void => void (requested = null);
 
 /**
  * An action that opens another page for the row (its rides, its card view with a dialog there):

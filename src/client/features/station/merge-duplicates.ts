@@ -39,11 +39,15 @@ export function duplicatePairs(stations: readonly Station[]): DuplicatePair[] {
       }
     }
   }
-  // A stop close to both sides of its street pairs with the nearer one only.
+  // Nearest first, each stop in one pair: one close to both sides of its street pairs with the nearer.
   const used = new Set<number>();
   return pairs
     .sort((x, y) => x.metres - y.metres)
-    .filter((p) => (used.has(p.merge.id) ? false : (used.add(p.merge.id), true)));
+    .filter((p) => {
+      if (used.has(p.merge.id) || used.has(p.keep.id)) return false;
+      used.add(p.merge.id).add(p.keep.id);
+      return true;
+    });
 }
 
 /**

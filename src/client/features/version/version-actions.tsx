@@ -74,11 +74,21 @@ export const versionActions = defineResource<LineVersion>()({
         endpoint: lineVersion.versionSetOnlineTime,
         run: (v, at) => scheduleAt(v, at, v.rowVersion),
         done: (v, at) => `版本${versionTitle(v)}将于 ${at} 上线`,
-        // Back to the time it had; a version never scheduled has no time to go back to.
-        undo: (v) => {
-          const before = v.onlineAt ? formatDateTime(v.onlineAt, 'YYYY-MM-DD HH:mm') : null;
-          return before ? { run: (moved) => scheduleAt(v, before, (moved as LineVersion).rowVersion), done: `已撤销：版本${versionTitle(v)}恢复为 ${before} 上线` } : null;
-        },
+        // Back to the time it had, to the second; a version never scheduled has no time to go back
+        // to, so it asks first instead.
+        undo: (v) =>
+          v.onlineAt
+            ? { run: (moved) => scheduleAt(v, v.onlineAt!, (moved as LineVersion).rowVersion), done: `已撤销：版本${versionTitle(v)}恢复为 ${formatDateTime(v.onlineAt, 'YYYY-MM-DD HH:mm')} 上线` }
+            : null,
+        confirm: (v, at) => ({
+          title: `设置上线时间 · ${v.name}`,
+          body: () => (
+            <p>
+              <b>{districtOf(v)}</b> 的版本 <b>「{v.name}」</b>将于 <b>{at}</b> 上线，同时原线网下线。它还没有上线时间，设置后不能撤销，只能改为另一个时间或作废。
+            </p>
+          ),
+          confirmLabel: '设置上线时间',
+        }),
       },
     },
     callAction({
@@ -111,6 +121,7 @@ function AskText({ to, version: v }: { to: 2 | 5; version: LineVersion }) {
 
 /** 设置上线时间 as typed (Shanghai), from the version on screen: one moved since is refused as stale. */
 const scheduleAt = (v: LineVersion, at: string, rowVersion: number) =>
+  // Typed (`2026-12-20 06:00`, Shanghai) or as the server gave it (an ISO time, for 撤销).
   api.call(lineVersion.versionSetOnlineTime, { body: { id: v.id, onlineAt: parseTypedDateTime(at) ?? at, rowVersion } });
 
 /** The version by id, as the server has it now; undefined when it is not there or not the account's area's. */
