@@ -9,7 +9,8 @@ import { argSteps } from './palette-steps';
 import { type Panel, useEscapeGoesBack, usePanelControl, usePanelRows } from './use-action-panel';
 import { ChoiceNotes } from './palette-choice';
 import { useChoiceOutcome, useChoiceStep } from './use-choice-step';
-import { dropChoiceRequest, takeChoiceRequest, textOf } from '../components/resource/row-action';
+import { choiceRequests, takeChoiceRequest, textOf } from '../components/resource/row-action';
+import { useStore } from '../lib/store';
 import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import type { Command, CommandContext, PaletteItem } from './types';
 import { useEnterQueue, useQueuedEnter } from './use-enter-queue';
@@ -79,7 +80,6 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const { selected, setSelected, userMoved } = usePaletteSelection(open, items, listRef);
 
   const close = () => {
-    dropChoiceRequest();
     setRaw('');
     setStep(null);
     setPanel(null);
@@ -115,12 +115,13 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   };
   useEscapeGoesBack(choosing, backFromChoice);
   // A table's row asked for an action's step (合并到… on 站点): the palette opens in it.
+  const requestCount = useStore(choiceRequests);
   useEffect(() => {
     const asked = open ? takeChoiceRequest() : null;
     if (asked) startChoice(asked.action, asked.row, asked.name, null);
-    // Once per opening: the request was made just before it.
+    // Once per opening or request: the request was made just before it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+  }, [open, requestCount]);
   const steps = argSteps({ step, setStep, setRaw, finish });
   const choose = (key: string) => {
     const item = items.find((i) => i.key === key);

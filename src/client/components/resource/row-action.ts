@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { type Endpoint, type Grants, type Permission, type ResponseOf, isAllowed } from '../../../shared/api';
 import { type ActionRef, pagePath } from '../../../shared/modules';
 import { api } from '../../lib/api-client';
+import { createStore } from '../../lib/store';
 import type { CallInput } from '../../lib/http';
 import { openPalette } from '../../lib/palette-opener';
 import { toast } from '../../lib/toast';
@@ -199,8 +200,15 @@ export interface ChoiceRequest {
 let requested: (ChoiceRequest & { at: number }) | null = null;
 /** A request the palette did not take this soon (its code failed to load) is dropped, never a later Ctrl+K's. */
 const REQUEST_LIFETIME_MS = 10_000;
+/**
+ * Counts the requests: the palette takes one when this changes as well as when it opens, since a
+ * request made while it is closing (a command run from the palette itself) may find it open again
+ * before it ever rendered closed.
+ */
+export const choiceRequests = createStore(0);
 export function requestChoice<R>(action: ChooseAction<R>, row: R, name: string): void {
   requested = { action: action as unknown as ChooseAction<unknown>, row, name, at: Date.now() };
+  choiceRequests.set((n) => n + 1);
   if (openPalette()) return;
   requested = null;
   toast.error('命令面板尚未就绪，请按 Ctrl+K 打开后重试');
@@ -210,8 +218,6 @@ export function takeChoiceRequest(): ChoiceRequest | null {
   requested = null;
   return r && Date.now() - r.at <= REQUEST_LIFETIME_MS ? r : null;
 }
-/** The palette closed: a request it never took is not for its next opening. */
-export const dropChoiceRequest = (): void => void (requested = null);
 
 /**
  * An action that opens another page for the row (its rides, its card view with a dialog there):
