@@ -90,7 +90,8 @@ export function PaletteResults({ listRef, items, busy, empty, hasActions, chords
                 disabled={!!item.disabledReason}
                 className="group flex cursor-pointer items-center gap-3 rounded px-2 py-2 text-sm text-gray-700 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-50 data-[selected=true]:bg-[var(--theme)]/10 data-[selected=true]:text-[var(--theme-strong)]"
               >
-                <span className="min-w-0 flex-1 truncate">
+                {/* A row stating a change (the time, the version) is read whole before Enter: it wraps. */}
+                <span className={`min-w-0 flex-1 ${item.inline ? 'break-words' : 'truncate'}`}>
                   {item.title}
                   {(item.subtitle || item.disabledReason) && <span className="ml-2 text-xs text-gray-600">{item.disabledReason ?? item.subtitle}</span>}
                 </span>
