@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { holdsPersonalNumber, maskPhone } from '../../src/shared/domain/mask';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
-import { loginThroughPage, openConsole, settled, storedToken, watchPaint } from '../support/e2e-console';
+import { apiAs, loginThroughPage, openConsole, settled, storedToken, watchPaint } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
 
@@ -172,16 +172,8 @@ describe('personal data stays out of request URLs (issue 19 B10)', () => {
       await settled(page);
       // The demo data's values, read with the agent's own session from outside the browser (not recorded).
       const token = await storedToken(page);
-      const api = async <T>(path: string, body?: unknown): Promise<T> => {
-        const res = await fetch(`${server.url}/buscodepc/fyapi/${path}`, {
-          method: body === undefined ? 'GET' : 'POST',
-          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const json = (await res.json()) as { code: number; msg: string; data: T };
-        if (json.code !== 1) throw new Error(`${path}: ${json.msg}`);
-        return json.data;
-      };
+      const fyapi = apiAs(server.url, token);
+      const api = <T>(path: string, body?: unknown) => fyapi<T>(`/buscodepc/fyapi/${path}`, body);
       const reveal = (id: number) => api<{ phone: string; citizenId: string | null }>('wx-user/getShiMingXinXiById', { id, reason: '测试取演示数据' });
       const cards = await api<{ content: { cardNo: string; holder: { id: number } | null }[] }>('busCard/page?size=100&state=1');
       let rider: { phone: string; citizenId: string } | null = null;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
-import { loginThroughPage, mainMenu, openConsole, settled, storedToken } from '../support/e2e-console';
+import { metres, place } from '../../src/client/features/station/station-place';
+import { apiAs, loginThroughPage, mainMenu, openConsole, settled, storedToken } from '../support/e2e-console';
 import { type StartedServer, hasChromium } from '../support/e2e';
 import { e2eSuite } from '../support/e2e-suite';
 
@@ -83,16 +84,7 @@ async function data(page: Page, text: string) {
 }
 
 /** The demo city's values, read with the route's own session from outside the browser (not counted). */
-async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { code: number; msg: string; data: T };
-  if (json.code !== 1) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
+const api = <T>(token: string, path: string, body?: unknown) => apiAs(server.url, token)<T>(path, body);
 
 const palette = (page: Page) => page.getByRole('dialog', { name: '命令面板' });
 const firstRow = (page: Page) => palette(page).locator('[cmdk-item]').first();
@@ -367,9 +359,6 @@ interface Station {
   lat: number;
   districtName: string | null;
 }
-const place = (s: Station) => `${s.lng.toFixed(6)},${s.lat.toFixed(6)}`;
-const metres = (a: Station, b: Station) => Math.hypot((a.lng - b.lng) * 111_320 * Math.cos((a.lat * Math.PI) / 180), (a.lat - b.lat) * 111_320);
-
 /** The demo's planted duplicates (「X站」 10–20 m from one of the two 「X」), each with the stop it belongs to. */
 async function duplicatePairs(token: string, n: number) {
   const all = (await api<Page1<Station>>(token, '/busline/api/busStation/list?page=0&size=1000')).content;

@@ -132,3 +132,20 @@ export async function settled(page: Page, { quietMs = 500, timeoutMs = 10_000 } 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * The demo city's values read with a page's own session from outside the browser (not recorded as
+ * the page's requests): `path` is the server path with its query, a body makes it a POST.
+ */
+export function apiAs(baseUrl: string, token: string) {
+  return async <T>(path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as { code: number; msg: string; data: T };
+    if (json.code !== 1) throw new Error(`${path}: ${json.msg}`);
+    return json.data;
+  };
+}

@@ -1,4 +1,4 @@
-import { parseTypedDateTime } from '../../shared/domain/time';
+import { parseTypedDateTime, shanghaiDate } from '../../shared/domain/time';
 import type { InlineKind } from '../components/resource/row-action';
 
 /** A value typed with a record in the palette, and the rest of the query, which names the record. */
@@ -33,7 +33,7 @@ export function typedArgument(text: string, now = new Date()): TypedArgument | n
   if (m) {
     const month = Number(m[2]);
     // A month that has begun, in Shanghai: a later one has no rides yet.
-    const thisMonth = new Date(now.getTime() + 8 * 3_600_000).toISOString().slice(0, 7);
+    const thisMonth = shanghaiDate(now).slice(0, 7);
     if (month < 1 || month > 12 || Number(m[1]) < 2000 || `${m[1]}-${m[2]}` > thisMonth) return null;
     return { kind: 'month', value: `${m[1]}-${two(m[2]!)}`, rest: (text.slice(0, m.index) + ' ' + text.slice(m.index + m[0].length)).trim() };
   }
