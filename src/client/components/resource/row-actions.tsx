@@ -117,7 +117,11 @@ export function useActionRunner(current: readonly RowAction<never>[] = []) {
               void revalidate(undo.endpoint);
             }, () => undefined);
           });
-        } else if (rows.length === 1 && action.done(row)) toast.success(action.done(row));
+        } else if (rows.length === 1) {
+          // An action whose own toasts say it (an export's task) says nothing here.
+          const said = action.done(row);
+          if (said) toast.success(said);
+        }
       }
       if (rows.length > 1) toast.success(`${textOf(action.label, rows[0]!)}：已完成 ${ok} 项`);
       return true;
