@@ -16,6 +16,7 @@ import { type Pii, createPii } from './lib/pii';
 import type { Database, Db } from './db/connection';
 import { createExportRuntime } from './lib/export-tasks';
 import { TASK_CHANNEL } from './lib/export-tasks/hub';
+import { type PaymentChannel, builtInPaymentChannel } from './lib/payment-channel';
 import { CHANGE_CHANNEL, ChangeHub, type ChangeTransport } from './lib/changes';
 import { serverSecret } from './db/schema';
 import { SERVER_MODULES, bindModules } from './modules';
@@ -32,6 +33,8 @@ import { qrCode } from './modules/settings/service';
 export interface BuildOptions {
   /** Timed jobs of the modules (default on); tests that drive a job by hand may turn them off. */
   jobs?: boolean;
+  /** The payment channel refunds go to; tests may pass one that fails or waits. */
+  payments?: PaymentChannel;
   db: Db;
   config: Config;
   clock?: Clock;
@@ -129,6 +132,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const changes = new ChangeHub(changeTransport(opts.database), (msg, err) => logger?.error({ err }, `[changes] ${msg}`));
   const deps: AppDeps = {
     db: opts.db,
+    payments: opts.payments ?? builtInPaymentChannel({ refundFails: opts.config.paymentRefundFails }),
     config: opts.config,
     clock,
     exports,

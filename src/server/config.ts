@@ -19,6 +19,11 @@ export interface Config {
    * lockout); 0 asks for every refund.
    */
   refundPasswordAboveFen: number;
+  /**
+   * The built-in payment channel answers every refund at once; set, it answers 退款异常 instead, so
+   * the retry path can be seen and tested without a real channel (PAYMENT_REFUND_FAILS=1).
+   */
+  paymentRefundFails: boolean;
   /** Absolute session lifetime, whatever the activity. */
   sessionMaxAgeSeconds: number;
   /** Largest request body accepted, in bytes. */
@@ -177,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: num('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 1800),
     passwordMaxAgeDays: num('PASSWORD_MAX_AGE_DAYS', env.PASSWORD_MAX_AGE_DAYS, 90),
     refundPasswordAboveFen: yuan('REFUND_PASSWORD_ABOVE', env.REFUND_PASSWORD_ABOVE, 20_000),
+    paymentRefundFails: bool('PAYMENT_REFUND_FAILS', env.PAYMENT_REFUND_FAILS, false),
     sessionMaxAgeSeconds: num('SESSION_MAX_AGE_SECONDS', env.SESSION_MAX_AGE_SECONDS, 12 * 3600),
     bodyLimit: num('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 256 * 1024),
     staticDir: path.resolve(env.STATIC_DIR || './dist'),

@@ -3,6 +3,7 @@ import type { Config, Clock } from './config';
 import type { Db } from './db/connection';
 import type { Actor } from './lib/audit';
 import type { ExportRuntime } from './lib/export-tasks';
+import type { PaymentChannel } from './lib/payment-channel';
 import type { PasswordWork } from './lib/password';
 import type { Pii } from './lib/pii';
 import type * as t from './db/schema';
@@ -21,6 +22,8 @@ export interface AppDeps {
   exports: ExportRuntime;
   /** Committed changes heard by this instance, for the consoles' event streams (lib/changes.ts). */
   changes: ChangeHub;
+  /** Where refunds go: the riders' payment channel (lib/payment-channel.ts; built-in answers at once). */
+  payments: PaymentChannel;
 }
 
 export type UserRow = typeof t.users.$inferSelect;

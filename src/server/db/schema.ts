@@ -505,6 +505,48 @@ export const refunds = pgTable('refunds', {
 });
 
 /**
+ * The money modules' refund ledger (储值, NFC充值, 套餐, later 定制公交; second-wave §1): one row per
+ * refunded order or item of a kind, and one per idempotency key, written in the transaction that
+ * moves the order. The channel side follows the commit: 0 退款中 → 1 退款成功 / 2 退款异常, retried
+ * under the same `out_refund_no` (derived from the key). The discount module keeps its own `refunds`.
+ */
+export const moneyRefunds = pgTable(
+  'money_refunds',
+  {
+    id: serial('id').primaryKey(),
+    /** 'wallet' | 'nfc' | 'package' (RefundKind). */
+    kind: text('kind').notNull(),
+    orderId: integer('order_id').notNull(),
+    /** 0 when the whole order is refunded; an item's id when refunds are per item. */
+    itemId: integer('item_id').notNull().default(0),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    orderNo: text('order_no').notNull(),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    outRefundNo: text('out_refund_no').notNull(),
+    /** 0 退款中, 1 退款成功, 2 退款异常. */
+    state: smallint('state').notNull().default(0),
+    channelRefundNo: text('channel_refund_no'),
+    failReason: text('fail_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    operatorId: integer('operator_id').references(() => users.id),
+    createdAt: ts('created_at').notNull(),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [
+    uniqueIndex('money_refunds_item_uq').on(t.kind, t.orderId, t.itemId),
+    uniqueIndex('money_refunds_key_uq').on(t.idempotencyKey),
+    uniqueIndex('money_refunds_out_uq').on(t.outRefundNo),
+    index('money_refunds_state_idx').on(t.state).where(sql`${t.state} <> 1`),
+    check('money_refunds_amount_ck', sql`${t.amount} >= 0`),
+    check('money_refunds_state_ck', sql`${t.state} in (0, 1, 2)`),
+  ],
+);
+
+/**
  * Ride records (乘车记录): one row per tap. Partitioned by month on `ride_at` (the migration declares
  * `partition by range`; lib/ride-partitions.ts creates the months ahead), so a line's day or a card's
  * latest rides read one or two partitions. Line, bus and station are kept as they were at the ride

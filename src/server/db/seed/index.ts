@@ -9,10 +9,12 @@ export type { Ahead } from './ahead';
 export { DEMO_PASSWORD, PROFILES, type ModuleSeed, type SeedContext, type SeedGenerator, type SeedProfile } from './context';
 
 /**
- * The frame's own tables: the log every module writes, the menu catalogue, the signing key and the
- * districts every module's rows belong to. Every other table has exactly one owning module.
+ * The frame's own tables: the log every module writes, the menu catalogue, the signing key, the
+ * districts every module's rows belong to and the money modules' shared refund ledger (each module
+ * writes, and seeds, only the rows of its own kind, through lib/refund-ledger.ts). Every other table
+ * has exactly one owning module.
  */
-export const FRAME_TABLES = [t.sysLog, t.authItems, t.serverSecret, t.districts] as const;
+export const FRAME_TABLES = [t.sysLog, t.authItems, t.serverSecret, t.districts, t.moneyRefunds] as const;
 
 /** The menu catalogue, from the modules' manifests (src/shared/modules). */
 const catalogue = () => menuCatalogue(MODULES);
