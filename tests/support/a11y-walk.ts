@@ -2,24 +2,17 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import { MODULES, menuCatalogue } from '../../src/shared/api';
-import { type AxeFinding, axeViolations } from '../support/axe';
-import { currentTitle, DESKTOP, loginThroughPage, openConsole, PHONE, settled, type Viewport } from '../support/e2e-console';
-import { type StartedServer, hasChromium } from '../support/e2e';
-import { e2eSuite } from '../support/e2e-suite';
+import { type AxeFinding, axeViolations } from './axe';
+import { currentTitle, loginThroughPage, openConsole, PHONE, settled, type Viewport } from './e2e-console';
+import { type StartedServer, hasChromium } from './e2e';
+import { e2eSuite } from './e2e-suite';
 
 /**
  * axe-core over the whole console in Debian's Chromium against the real `npm start`: every page the
  * menu catalogue names (built and planned), the login and error pages, and every dialog a command
- * opens, at 1440 and 375 px, as the super user who sees all of them. 0 critical, 0 serious.
+ * opens, at one width, as the super user who sees all of them. 0 critical, 0 serious. Each width is a
+ * file of its own (tests/e2e/a11y-*.test.ts): one file walking both was the run's longest tail.
  */
-
-let server: StartedServer;
-let browser: Browser | undefined;
-
-e2eSuite('a11y', (started, launched) => {
-  server = started;
-  browser = launched;
-});
 
 const it_ = it.skipIf(!hasChromium);
 
@@ -59,8 +52,8 @@ async function settle(page: Page) {
   await page.waitForTimeout(150);
 }
 
-async function signedIn(viewport: Viewport) {
-  const c = await openConsole(browser!, viewport, async (ctx) => {
+async function signedIn(browser: Browser, server: StartedServer, viewport: Viewport) {
+  const c = await openConsole(browser, viewport, async (ctx) => {
     // The tags view on: its tab list is part of what operators see.
     await ctx.addInitScript(() => localStorage.setItem('bus-console.settings.admin', JSON.stringify({ theme: '#1890ff', size: 'medium', tagsView: true, fixedHeader: false, sidebarLogo: true })));
   }, { bypassCSP: true });
@@ -72,9 +65,19 @@ async function signedIn(viewport: Viewport) {
   return { ...c, problems };
 }
 
-describe.each([DESKTOP, PHONE])('axe-core at %o', (viewport) => {
+/** The walk at one width, as a suite of its own (its own `npm start` and Chromium). */
+export function a11yWalk(viewport: Viewport): void {
+  let server: StartedServer;
+  let browser: Browser | undefined;
+
+  e2eSuite(`a11y ${viewport.width}`, (started, launched) => {
+    server = started;
+    browser = launched;
+  });
+
+  describe(`axe-core at ${viewport.width} px`, () => {
   it_('every page of the catalogue, the login page and the 404 page: 0 critical, 0 serious', async () => {
-    const { context, page, problems } = await signedIn(viewport);
+    const { context, page, problems } = await signedIn(browser!, server, viewport);
     try {
       for (const p of PAGES) {
         await goInPage(page, p.path);
@@ -93,7 +96,7 @@ describe.each([DESKTOP, PHONE])('axe-core at %o', (viewport) => {
   }, 420_000);
 
   it_('every dialog a command opens, the palette, the menu drawer and the session-ended notice: 0 critical, 0 serious', async () => {
-    const { context, page, problems } = await signedIn(viewport);
+    const { context, page, problems } = await signedIn(browser!, server, viewport);
     try {
       const palette = page.getByRole('dialog', { name: '命令面板' });
       await page.keyboard.press('Control+k');
@@ -174,7 +177,7 @@ describe.each([DESKTOP, PHONE])('axe-core at %o', (viewport) => {
   }, 420_000);
 
   it_('the dialogs screens open from a row (Enter on the first row of each list, the disable confirmation): 0 critical, 0 serious', async () => {
-    const { context, page, problems } = await signedIn(viewport);
+    const { context, page, problems } = await signedIn(browser!, server, viewport);
     try {
       const dialog = page.locator('[role="dialog"]');
       const seen: string[] = [];
@@ -205,4 +208,5 @@ describe.each([DESKTOP, PHONE])('axe-core at %o', (viewport) => {
       await context.close();
     }
   }, 240_000);
-});
+  });
+}
