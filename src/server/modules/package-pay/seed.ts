@@ -71,7 +71,7 @@ async function seedPackages({ db, rng, now, profile }: SeedContext): Promise<voi
     return;
   }
   // Real rides of the last 30 days by riders' cards: the recent orders' usages point at them.
-  const recent = demo ? 6_000 : 40;
+  const recent = demo ? 6_000 : 10;
   const pool = (
     (await db.execute(sql`select r.id, r.ride_at, r.line_code, r.bus_name, r.amount, c.rider_id from ride_records r join bus_cards c on c.card_no = r.card_no
       where r.ride_at >= ${at(30)} and r.ride_at < ${at(1)} and c.rider_id is not null and r.amount > 0 order by r.ride_at, r.id limit ${recent * 3}`)) as unknown as { rows: unknown[] }
@@ -86,7 +86,7 @@ async function seedPackages({ db, rng, now, profile }: SeedContext): Promise<voi
   const orderCount = demo ? 20_000 : 40;
   // Rides per order, on average: ≈2 (the design's 40,000 for 20,000 orders): most packages go partly unused.
   const useShare = demo ? 0.09 : 0.1;
-  const push = (o: { packageIdx: number; riderId: number; created: Date; paid: boolean; refund: boolean; rides?: { id: number | null; at: Date; line: string; bus: string; fare: number }[] }) => {
+  const push = (o: { packageIdx: number; riderId: number; created: Date; paid: boolean; refund: boolean; useAll?: boolean; rides?: { id: number | null; at: Date; line: string; bus: string; fare: number }[] }) => {
     const p = sellable[o.packageIdx]!;
     const id = orders.length + 1;
     const nowMs = now.getTime();
@@ -97,7 +97,7 @@ async function seedPackages({ db, rng, now, profile }: SeedContext): Promise<voi
     if (paidAt && !o.rides) {
       const end = Math.min(nowMs, expireAt!.getTime());
       const span = end - paidAt.getTime();
-      const want = Math.min(p.rides, Math.round(p.rides * useShare * rng.next() * 2 * (active ? span / (p.validDays * DAY_MS) : 1)));
+      const want = o.useAll ? p.rides : Math.min(p.rides, Math.round(p.rides * useShare * rng.next() * 2 * (active ? span / (p.validDays * DAY_MS) : 1)));
       rides = Array.from({ length: want }, () => {
         const l = lineOf();
         return { id: null, at: new Date(paidAt.getTime() + rng.int(0, Math.max(1, span - 60_000))), line: p.lineScope ? rng.pick(p.lineScope) : l.code, bus: `沪B${pad(rng.int(10_000, 99_999), 5)}`, fare: p.lineScope ? 200 : l.fare };
@@ -147,14 +147,16 @@ async function seedPackages({ db, rng, now, profile }: SeedContext): Promise<voi
   // The rest over six months, on the packages sold then.
   const limitedIdx = sellable.findIndex((p) => p.stock !== null);
   while (orders.length < orderCount) {
-    const created = at(rng.int(1, 180 * 24 * 60) / (24 * 60));
+    // Six months in the demo; the small profile's few orders keep to the last weeks, so some are still active.
+    const created = at(rng.int(1, (demo ? 180 : 25) * 24 * 60) / (24 * 60));
     const candidates = sellable.map((p, i) => ({ p, i })).filter(({ p }) => p.saleStart.getTime() <= created.getTime() && p.saleEnd.getTime() > created.getTime());
     if (!candidates.length) continue;
     const { i } = rng.pick(candidates);
     // The limited package sold 200 in the demo (20 small) and then ran out.
     if (i === limitedIdx && sellable[i]!.sold >= (demo ? 200 : 4)) continue;
-    const roll = rng.next();
-    push({ packageIdx: i, riderId: rng.pick(riders), created, paid: roll > 0.05, refund: roll > 0.05 && roll < 0.09 });
+    // The small profile cycles through the outcomes so that each is there about twice.
+    const roll = demo ? rng.next() : [0.01, 0.07, 0.5, 0.95, 0.5][orders.length % 5]!;
+    push({ packageIdx: i, riderId: rng.pick(riders), created, paid: roll > 0.05, refund: roll > 0.05 && roll < 0.09, useAll: roll > 0.94 && roll < 0.96 });
   }
   // Two waiting for payment right now (the close job's next work).
   for (let k = 0; k < 2; k++) push({ packageIdx: open[0]!.i, riderId: riders[k % riders.length]!, created: new Date(now.getTime() - (k + 1) * 60_000), paid: false, refund: false });
