@@ -241,7 +241,7 @@ const orderFilters = z.object({
   startTime: isoDateTime('开始时间').optional(),
   endTime: isoDateTime('结束时间').optional(),
 });
-/** The summary's and the export's filters: the list's without the phone (a phone never sits in a URL). */
+/** The export's filters: the list's without the phone (an export by one rider's phone is no use, and a phone never sits in a URL). */
 const orderUrlFilters = orderFilters.omit({ phone: true });
 
 export const packageOrderPage = endpoint({
@@ -263,7 +263,7 @@ export const packageOrderTotal = endpoint({
   title: '套餐订单合计',
   method: 'GET',
   path: `${O}/total`,
-  query: orderUrlFilters,
+  query: orderFilters,
   response: z.object({
     orders: z.number().int(),
     paidAmount: z.number().int(),
@@ -275,6 +275,9 @@ export const packageOrderTotal = endpoint({
   permission: PACKAGE_READ,
   timeoutMs: 40_000,
 });
+
+/** The totals with the list's filters (a phone) in a POST body, for the screen's summary line. */
+export const packageOrderTotalByBody = readByBody(packageOrderTotal, { id: 'packageOrder.totalByBody', title: '套餐订单合计（条件在请求体）' });
 
 export const packageSnapshotRow = z.object({
   name: z.string(),

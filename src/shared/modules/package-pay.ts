@@ -28,6 +28,7 @@ export const packagePayModule = defineModule({
     pkg.packageOrderPage,
     pkg.packageOrderPageByBody,
     pkg.packageOrderTotal,
+    pkg.packageOrderTotalByBody,
     pkg.packageOrderMsg,
     pkg.packageOrderRefundPreview,
     pkg.packageOrderRefund,

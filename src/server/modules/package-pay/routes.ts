@@ -22,6 +22,7 @@ export const packagePayServer: ServerModule = {
     b.bind(pkg.packageOrderPage, ({ auth, query }) => service.pageOrders(deps, auth, query));
     b.bind(pkg.packageOrderPageByBody, ({ auth, body }) => service.pageOrders(deps, auth, body));
     b.bind(pkg.packageOrderTotal, ({ auth, query }) => service.orderTotals(deps, auth, query));
+    b.bind(pkg.packageOrderTotalByBody, ({ auth, body }) => service.orderTotals(deps, auth, body));
     b.bind(pkg.packageOrderMsg, ({ auth, query }) => service.orderMsg(deps, auth, query.id));
     b.bind(pkg.packageOrderRefundPreview, ({ auth, query }) => service.refundPreview(deps, auth, query.id));
     b.bind(pkg.packageOrderRefund, ({ auth, body }) => service.refundOrder(deps, auth, body));

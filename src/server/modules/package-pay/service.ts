@@ -25,6 +25,7 @@ type SaveBody = z.output<typeof pkg.packageSave.body>;
 type StatusBody = z.output<typeof pkg.packageUpdateStatus.body>;
 type RefundBody = z.output<typeof pkg.packageOrderRefund.body>;
 type OrderFilters = z.output<typeof pkg.packageOrderTotal.query>;
+type ExportFilters = z.output<typeof pkg.packageOrderExport.query>;
 type SummaryFilters = z.output<typeof pkg.packageSummaryTotal.query>;
 type SummaryPageQuery = z.output<typeof pkg.packageSummaryPage.query>;
 
@@ -443,7 +444,7 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
   return { order, refund: refundDto(refund!), replayed: false };
 }
 
-const orderExportTitle = (q: OrderFilters) => ['套餐订单', q.status !== undefined ? PACKAGE_ORDER_STATUS.label(q.status) : ''].filter(Boolean).join(' ');
+const orderExportTitle = (q: ExportFilters) => ['套餐订单', q.status !== undefined ? PACKAGE_ORDER_STATUS.label(q.status) : ''].filter(Boolean).join(' ');
 export { orderExportTitle };
 
 export const ordersExport = defineExport({
