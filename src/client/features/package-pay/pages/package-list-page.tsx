@@ -61,7 +61,7 @@ function usePackageActions(edit: (p: Package) => void) {
       callAction({
         id: 'unpublish',
         label: '下架',
-        hotkey: 'x',
+        hotkey: 'o',
         danger: true,
         permission: PACKAGE_STATUS_MOVER,
         when: (p) => p.status === 1,
