@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import * as pkg from '../../../shared/api/package-pay';
 import { FULL_REFUND_DAYS, PACKAGE_AGREEMENT, PACKAGE_ORDER_STATUS, PACKAGE_STATUS, PAY_TIMEOUT_MINUTES, type PackageOrderStatus, type PackageStatus } from '../../../shared/api/package-pay';
 import { fenToYuan } from '../../../shared/domain/money';
-import { maskPhone } from '../../../shared/domain/mask';
+import { maskInText, maskPhone } from '../../../shared/domain/mask';
 import { DAY_MS, addDays, shanghaiDate, shanghaiDateTime, shanghaiMidnight } from '../../../shared/domain/time';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
@@ -306,7 +306,7 @@ async function loadOrder(deps: Pick<AppDeps, 'pii'>, db: Db, id: number) {
   return { row: r.o, order: orderDto(deps, r) };
 }
 
-const refundDto = (r: MoneyRefund) => ({ id: r.id, amount: r.amount, reason: r.reason, state: r.state, failReason: r.failReason, createdDate: iso(r.createdAt), settledDate: r.settledAt ? iso(r.settledAt) : null });
+const refundDto = (r: MoneyRefund) => ({ id: r.id, amount: r.amount, reason: maskInText(r.reason), state: r.state, failReason: r.failReason, createdDate: iso(r.createdAt), settledDate: r.settledAt ? iso(r.settledAt) : null });
 
 export async function orderMsg(deps: AppDeps, a: AuthContext, id: number) {
   const { row, order } = await loadOrder(deps, deps.db, id);
@@ -410,7 +410,8 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
         districtId: current.districtId,
         orderNo: current.orderNo,
         amount: body.amount,
-        reason: body.reason,
+        // A reason may quote the caller's number (decision 83): the ledger keeps it masked, as the log does.
+        reason: maskInText(body.reason),
         idempotencyKey: body.idempotencyKey,
         operatorId: a.actor.id,
         now,
