@@ -4,7 +4,8 @@ import * as pkg from '../../src/shared/api/package-pay';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { packageOrders, packageUsages, packages } from '../../src/server/modules/package-pay/schema';
-import { buyPackage, expireOrders, packagesOfRider, payOrder, refundTerms, useRide } from '../../src/server/modules/package-pay/service';
+import { buyPackage, expireOrders, packagesOfRider, payOrder, refundTerms, retryRefunds, useRide } from '../../src/server/modules/package-pay/service';
+import { builtInPaymentChannel } from '../../src/server/lib/payment-channel';
 import { DAY, HOUR, MINUTE } from '../support/clock';
 import { createPii } from '../../src/server/lib/pii';
 import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
@@ -384,6 +385,22 @@ describe('退款', () => {
     const rows = await db().select().from(packageOrders).where(inArray(packageOrders.id, [used.id, exp.id, unpaid.id, foreign.id]));
     expect(rows.map((r) => r.status).sort()).toEqual([0, 1, 2, 3]);
     expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'package'), inArray(t.moneyRefunds.orderId, [used.id, exp.id, unpaid.id, foreign.id])))).toHaveLength(0);
+  });
+
+  it('退款异常 is asked again by the retry job with the same refund number, once settled it stays', async () => {
+    const p = await onSale();
+    const o = await paidOrder(p.id, (await riderIds(7))[6]);
+    const res = await refund(manager, { id: o.id, amount: 1000 });
+    const id = res.body.data.refund.id;
+    const before = (await db().select().from(t.moneyRefunds).where(eq(t.moneyRefunds.id, id)))[0]!;
+    await db().update(t.moneyRefunds).set({ state: 2, failReason: '渠道异常', createdAt: new Date(s.clock.now().getTime() - 5 * MINUTE) }).where(eq(t.moneyRefunds.id, id));
+    const failing = { ...deps(), payments: builtInPaymentChannel({ refundFails: true }) } as AppDeps;
+    expect(await retryRefunds(failing)).not.toContain(id);
+    const working = { ...deps(), payments: builtInPaymentChannel({ refundFails: false }) } as AppDeps;
+    expect(await retryRefunds(working)).toContain(id);
+    const after = (await db().select().from(t.moneyRefunds).where(eq(t.moneyRefunds.id, id)))[0]!;
+    expect(after).toMatchObject({ state: 1, outRefundNo: before.outRefundNo });
+    expect(await retryRefunds(working)).not.toContain(id);
   });
 
   it('a key used for another order is refused', async () => {

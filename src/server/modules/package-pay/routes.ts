@@ -32,5 +32,8 @@ export const packagePayServer: ServerModule = {
     b.bind(pkg.packageSummaryHealth, ({ auth, query }) => service.packageHealth(deps, auth, query));
     b.bind(pkg.packageSummaryExport, ({ auth, query }) => enqueueExport(deps, auth, service.summaryExport, query, '套餐汇总'));
   },
-  jobs: [{ name: 'package.expire', everyMs: 60_000, run: (deps) => service.expireOrders(deps) }],
+  jobs: [
+    { name: 'package.expire', everyMs: 60_000, run: (deps) => service.expireOrders(deps) },
+    { name: 'package.refundRetry', everyMs: 60_000, run: (deps) => service.retryRefunds(deps) },
+  ],
 };
