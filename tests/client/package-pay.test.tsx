@@ -7,6 +7,7 @@ import * as t from '../../src/server/db/schema';
 import { packageOrders, packages } from '../../src/server/modules/package-pay/schema';
 import { buyPackage, payOrder, useRide } from '../../src/server/modules/package-pay/service';
 import { clientSuite, renderWithUser, visit } from '../support/render';
+import { openPalette } from '../support/palette-client';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
 
@@ -139,6 +140,34 @@ describe('套餐订单 and its detail: the refund during a call', () => {
     const ledger = await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'package'), eq(t.moneyRefunds.orderId, o.id)));
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ amount: 700, state: 1, reason: '乘客来电申请退款' });
+  });
+});
+
+describe('the keyboard task: a refund during a call', () => {
+  it('Ctrl+K 套餐退款, the order number, Enter: the detail with its usage and the refund open, prefilled; reason, Ctrl+Enter', async () => {
+    const p = await make('客户端面板退款', 1, { price: 2000, originalPrice: 4000, rides: 20 });
+    const [rider] = await db().select({ id: t.riders.id }).from(t.riders).offset(3).limit(1);
+    const o = await payOrder(deps(), (await buyPackage(deps(), { riderId: rider!.id, packageId: p.id })).id);
+    await useRide(deps(), { orderId: o.id, rideAt: s.clock.now(), lineCode: '02', busNo: '沪B54321', singleFare: 250 });
+    await signIn(s, 'manager');
+    visit(s, '/packagePay/package-summary');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const { dialog } = await openPalette(user);
+    await user.keyboard('套餐退款');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('套餐退款'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await user.keyboard(o.orderNo);
+    await user.keyboard('{Enter}');
+    const refund = await screen.findByRole('dialog', { name: `套餐退款 · ${o.orderNo}` }, { timeout: 8_000 });
+    expect(window.location.pathname).toBe('/packagePay/package-order-detail');
+    expect((await screen.findByRole('region', { name: '使用记录' })).textContent).toContain('沪B54321');
+    expect((within(refund).getByLabelText(/退款金额/) as HTMLInputElement).value).toBe('17.50');
+    await user.type(within(refund).getByLabelText(/退款原因/), '乘客来电退款');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(await screen.findByText(`套餐订单 ${o.orderNo} 已退款 17.50 元`)).toBeTruthy();
+    const [after] = await db().select().from(packageOrders).where(eq(packageOrders.id, o.id));
+    expect(after).toMatchObject({ status: 4, refundAmount: 1750 });
   });
 });
 
