@@ -9,7 +9,8 @@ import { buyPackage, payOrder, useRide } from '../../src/server/modules/package-
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { openPalette } from '../support/palette-client';
 import { signIn } from '../support/request-log';
-import type { TestServer } from '../support/test-server';
+import { TEST_PII_KEY, type TestServer } from '../support/test-server';
+import { createPii } from '../../src/server/lib/pii';
 
 /** 套餐购买 on the real server: what the screens show of real rows, and what the server stored after the keys. */
 let s: TestServer;
@@ -168,6 +169,29 @@ describe('the keyboard task: a refund during a call', () => {
     expect(await screen.findByText(`套餐订单 ${o.orderNo} 已退款 17.50 元`)).toBeTruthy();
     const [after] = await db().select().from(packageOrders).where(eq(packageOrders.id, o.id));
     expect(after).toMatchObject({ status: 4, refundAmount: 1750 });
+  });
+});
+
+describe('查套餐订单 by phone', () => {
+  it('the palette hands the phone to 套餐订单 in memory: the rider’s orders, masked, and no phone in the address', async () => {
+    const [order] = await db().select().from(packageOrders).where(eq(packageOrders.status, 1)).limit(1);
+    const [rider] = await db().select().from(t.riders).where(eq(t.riders.id, order!.riderId));
+    const phone = createPii(TEST_PII_KEY).decrypt(rider!.phoneEnc);
+    await signIn(s, 'admin');
+    visit(s, '/packagePay/package-summary');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const { dialog } = await openPalette(user);
+    await user.keyboard('查套餐订单');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('查套餐订单'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await user.keyboard(phone);
+    await user.keyboard('{Enter}');
+    const row = await rowOf('套餐订单列表', order!.orderNo);
+    expect(row.textContent).toContain(`${phone.slice(0, 3)}****${phone.slice(7)}`);
+    expect(row.textContent).not.toContain(phone);
+    expect(window.location.pathname).toBe('/packagePay/package-order');
+    expect(window.location.search).not.toContain(phone);
   });
 });
 
