@@ -16,7 +16,6 @@ CREATE TABLE "package_orders" (
 	"closed_at" timestamp with time zone,
 	"refund_amount" integer DEFAULT 0 NOT NULL,
 	"refunded_at" timestamp with time zone,
-	"agreement_id" integer,
 	"agreement_version" integer,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL,

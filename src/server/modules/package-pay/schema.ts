@@ -101,8 +101,10 @@ export const packageOrders = pgTable(
     closedAt: ts('closed_at'),
     refundAmount: integer('refund_amount').notNull().default(0),
     refundedAt: ts('refunded_at'),
-    /** The 套餐协议 the rider accepted: its row and the version (row version) it had then (second wave §14.3). */
-    agreementId: integer('agreement_id'),
+    /**
+     * The 套餐协议 the rider accepted: the area's agreement of code 'package' (one per district, so the
+     * order's district names it) at this version, its row version then (second wave §14.3).
+     */
     agreementVersion: integer('agreement_version'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),

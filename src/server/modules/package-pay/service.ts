@@ -659,7 +659,6 @@ export async function buyPackage(deps: Pick<AppDeps, 'db' | 'clock'>, input: { r
         snapshot,
         amount: p.price,
         rides: p.rides,
-        agreementId: agreement.id,
         agreementVersion: agreement.rowVersion,
         createdAt: now,
         updatedAt: now,
