@@ -4,7 +4,7 @@ import * as pkg from '../../src/shared/api/package-pay';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { packageOrders, packageUsages, packages } from '../../src/server/modules/package-pay/schema';
-import { buyPackage, payOrder, useRide } from '../../src/server/modules/package-pay/service';
+import { buyPackage, expireOrders, payOrder, useRide } from '../../src/server/modules/package-pay/service';
 import { DAY } from '../support/clock';
 import { skipWithoutPostgres } from '../support/test-db';
 import { type TestServer, startTestServer } from '../support/test-server';
@@ -100,6 +100,23 @@ describe.skipIf(skipWithoutPostgres('package races (last ride, refund vs ride, l
     const answers = await Promise.allSettled(Array.from({ length: 10 }, () => buyPackage(deps(), { riderId: riders[240]!, packageId: p.id })));
     expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
     expect(await db().select().from(packageOrders).where(eq(packageOrders.packageId, p.id))).toHaveLength(1);
+  });
+
+  it('expiry against rides at expireAt: the ride’s own time decides, whether the job ran first or not', async () => {
+    const p = await make({ rides: 10, validDays: 1 });
+    const orders = [];
+    for (let i = 0; i < 6; i++) orders.push(await paid(p.id, riders[243 + i]!));
+    const start = s.clock.now();
+    s.clock.set(new Date(orders[0]!.expireAt!.getTime() + 1));
+    const before = (o: (typeof orders)[number]) => useRide(deps(), { orderId: o.id, rideAt: new Date(o.expireAt!.getTime() - 1), lineCode: '01', busNo: '沪B1', singleFare: 200 });
+    const at = (o: (typeof orders)[number]) => useRide(deps(), { orderId: o.id, rideAt: o.expireAt!, lineCode: '01', busNo: '沪B1', singleFare: 200 });
+    const [job, ...rides] = await Promise.allSettled([expireOrders(deps()), ...orders.map(before), ...orders.map(at)]);
+    s.clock.set(start);
+    expect(job.status).toBe('fulfilled');
+    // Every ride a millisecond before expiry counted; every ride at expiry was refused.
+    expect(rides.slice(0, 6).every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(rides.slice(6).every((r) => r.status === 'rejected' && /已过期/.test(String(r.reason)))).toBe(true);
+    for (const o of orders) expect(await stored(o.id)).toMatchObject({ usedRides: 1, status: 3 });
   });
 
   it('50 refunds at once with one key: one refund, one ledger row, one audit row; every answer the same refund', async () => {
