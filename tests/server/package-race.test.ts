@@ -104,7 +104,7 @@ describe.skipIf(skipWithoutPostgres('package races (last ride, refund vs ride, l
 
   it('expiry against rides at expireAt: the ride’s own time decides, whether the job ran first or not', async () => {
     const p = await make({ rides: 10, validDays: 1 });
-    const orders = [];
+    const orders: Awaited<ReturnType<typeof paid>>[] = [];
     for (let i = 0; i < 6; i++) orders.push(await paid(p.id, riders[243 + i]!));
     const start = s.clock.now();
     s.clock.set(new Date(orders[0]!.expireAt!.getTime() + 1));

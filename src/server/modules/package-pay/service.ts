@@ -324,7 +324,7 @@ export async function orderMsg(deps: AppDeps, a: AuthContext, id: number) {
 
 /** Σ the single fares of an order's rides: what a refund that is not in full keeps back. */
 async function usedFareOf(db: Db, orderId: number) {
-  const [r] = await db.select({ fare: sql<number>`coalesce(sum(${packageUsages.singleFare}), 0)`.mapWith(Number), n: count() }).from(packageUsages).where(eq(packageUsages.orderId, orderId));
+  const [r] = await db.select({ fare: sql<number>`coalesce(sum(${packageUsages.singleFare}), 0)`.mapWith(Number) }).from(packageUsages).where(eq(packageUsages.orderId, orderId));
   return r?.fare ?? 0;
 }
 
@@ -445,8 +445,8 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
   return { order, refund: refundDto(refund!), replayed: false };
 }
 
-const orderExportTitle = (q: ExportFilters) => ['套餐订单', q.status !== undefined ? PACKAGE_ORDER_STATUS.label(q.status) : ''].filter(Boolean).join(' ');
-export { orderExportTitle };
+/** The export task's title: 套餐订单, with the status chosen. */
+export const orderExportTitle = (q: ExportFilters) => ['套餐订单', q.status !== undefined ? PACKAGE_ORDER_STATUS.label(q.status) : ''].filter(Boolean).join(' ');
 
 export const ordersExport = defineExport({
   id: 'packagePay.orders',
