@@ -58,6 +58,13 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListOrder: /共 \d+ 次乘车，金额 [\d.]+ 元/,
   OrderTotal: /单次票 \d+ 人次（[\d.]+%）/,
   ListNotice: /共 \d+ 条 · 草稿 \d+ · 待发布 \d+/,
+  PackageSummary: /售出 \d+ 份 [\d.]+ 元/,
+  ListPackage: /共 \d+ 个套餐 · 在售 \d+/,
+  ListPackageOrder: /共 \d+ 笔，实收 [\d.]+ 元/,
+  PackageAgreement: /请先在顶部选择区域/,
+  // Opened without ?id= it is a new package (tests/client/package-pay.test.tsx saves real ones).
+  AddPackage: /支付当天算第1天/,
+  PackageOrderDetail: /地址中的订单编号无效/,
 };
 
 describe('every built screen', () => {

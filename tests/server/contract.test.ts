@@ -10,6 +10,7 @@ import { VIEWER_MENUS } from '../../src/server/modules/user/seed';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { createPii } from '../../src/server/lib/pii';
 import { notices } from '../../src/server/modules/notice-report/schema';
+import { packageOrders, packages } from '../../src/server/modules/package-pay/schema';
 import { businessRows } from '../support/business-rows';
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -17,7 +18,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -86,6 +87,19 @@ beforeAll(async () => {
   const notice = (status: number) =>
     db.insert(notices).values({ districtId: ids.home, title: `契约公告${status}`, type: 1, content: '契约', status, publishAt: status ? s.clock.now() : null, createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning().then((r) => r[0]!.id);
   [ids.notice, ids.noticeDraft, ids.noticeToDelete] = [await notice(2), await notice(0), await notice(0)];
+  // Packages of the contract's own in the home district: a draft to put on sale, one to delete, one
+  // on sale with an active order to refund.
+  const pkg = (status: number) =>
+    db
+      .insert(packages)
+      .values({ districtId: ids.home, name: `契约套餐${status}`, price: 1000, originalPrice: 2000, rides: 10, validDays: 30, saleStart: s.clock.now(), saleEnd: new Date(s.clock.now().getTime() + 30 * 86_400_000), status, createdAt: s.clock.now(), updatedAt: s.clock.now() })
+      .returning()
+      .then((r) => r[0]!.id);
+  [ids.pkg, ids.pkgDraft, ids.pkgToDelete] = [await pkg(1), await pkg(0), await pkg(0)];
+  const [buyer] = await db.select({ id: t.riders.id }).from(t.riders).limit(1);
+  const snap = { name: '契约套餐1', price: 1000, originalPrice: 2000, rides: 10, validDays: 30, lineScope: null, dailyLimit: 0 };
+  const now = s.clock.now();
+  ids.pkgOrder = (await db.insert(packageOrders).values({ orderNo: `PKCONTRACT${now.getTime()}`, districtId: ids.home, riderId: buyer!.id, packageId: ids.pkg, snapshot: snap, amount: 1000, rides: 10, payStatus: 1, status: 1, paidAt: now, effectiveAt: now, expireAt: new Date(now.getTime() + 30 * 86_400_000), createdAt: now, updatedAt: now }).returning())[0]!.id;
   // The manager's tasks for the download centre's calls: one with its file, one a live instance is
   // running (fresh heartbeat, so no worker here takes it), one failed long ago.
   const manager = await userId('manager');
@@ -221,6 +235,24 @@ const VALID: Record<string, () => CallOptions> = {
   'discountOrder.downloadOrder': () => ({ query: { payStatus: '2' } }),
   'discountCard.page': () => ({ query: { size: 5 } }),
   'notice.page': () => ({ query: { size: 5, status: '2', sort: 'publishAt,desc' } }),
+  'package.page': () => ({ query: { size: 5, status: '1', sort: 'price,asc' } }),
+  'package.total': () => ({}),
+  'package.queryById': () => ({ query: { id: ids.pkg } }),
+  'package.saveOrUpdate': () => ({ body: { name: `契约套餐${next()}`.slice(0, 20), price: 1000, originalPrice: 2000, rides: 10, validDays: 30, saleStart: '2026-11-01T00:00:00+08:00', saleEnd: '2027-11-01T00:00:00+08:00' }, district: ids.home }),
+  'package.updateStatus': () => ({ body: { id: ids.pkgDraft, fromStatus: 0, toStatus: 1 } }),
+  'package.delete': () => ({ query: { id: ids.pkgToDelete } }),
+  'packageOrder.page': () => ({ query: { size: 5, status: '1' } }),
+  'packageOrder.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
+  'packageOrder.total': () => ({ query: { status: '1' } }),
+  'packageOrder.totalByBody': () => ({ body: { phone: '13800138000' } }),
+  'packageOrder.msg': () => ({ query: { id: ids.pkgOrder } }),
+  'packageOrder.refundPreview': () => ({ query: { id: ids.pkgOrder } }),
+  'packageOrder.refund': () => ({ body: { id: ids.pkgOrder, amount: 1000, reason: '契约退款', idempotencyKey: 'contract-package-refund' } }),
+  'packageOrder.export': () => ({ query: { status: '1' } }),
+  'packageSummary.page': () => ({ query: { size: 5, sort: 'day,asc' } }),
+  'packageSummary.total': () => ({ query: { startDate: '2026-10-01', endDate: '2026-11-28' } }),
+  'packageSummary.health': () => ({}),
+  'packageSummary.export': () => ({ query: { startDate: '2026-11-01' } }),
   'notice.total': () => ({}),
   'notice.queryById': () => ({ query: { id: ids.notice } }),
   'notice.updateStatus': () => ({ body: { id: ids.noticeDraft, fromStatus: 0, toStatus: 2 } }),
@@ -333,6 +365,24 @@ const INVALID: Record<string, () => CallOptions> = {
   'discountOrder.downloadOrder': () => ({ query: { orderNo: 'x'.repeat(41) } }),
   'discountCard.page': () => ({ query: { ticketType: '4' } }),
   'notice.page': () => ({ query: { status: '4' } }),
+  'package.page': () => ({ query: { status: '3' } }),
+  'package.total': () => ({ query: { name: 'x'.repeat(21) } }),
+  'package.queryById': () => ({ query: { id: '0' } }),
+  'package.saveOrUpdate': () => ({ body: { name: '契约', price: 3000, originalPrice: 2000, rides: 10, validDays: 30, saleStart: '2026-11-01T00:00:00+08:00', saleEnd: '2027-11-01T00:00:00+08:00' } }),
+  'package.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 3 } }),
+  'package.delete': () => ({ query: {} }),
+  'packageOrder.page': () => ({ query: { status: '6' } }),
+  'packageOrder.pageByBody': () => ({ body: { orderNo: 'x'.repeat(41) } }),
+  'packageOrder.total': () => ({ query: { startTime: '昨天' } }),
+  'packageOrder.totalByBody': () => ({ body: { packageId: 0 } }),
+  'packageOrder.msg': () => ({ query: { id: 'abc' } }),
+  'packageOrder.refundPreview': () => ({ query: {} }),
+  'packageOrder.refund': () => ({ body: { id: 1, amount: 100, reason: '短', idempotencyKey: 'contract-package-bad' } }),
+  'packageOrder.export': () => ({ query: { status: '9' } }),
+  'packageSummary.page': () => ({ query: { startDate: '2026/11/01' } }),
+  'packageSummary.total': () => ({ query: { endDate: 'x' } }),
+  'packageSummary.health': () => ({ query: { packageId: '-1' } }),
+  'packageSummary.export': () => ({ query: { startDate: 'today' } }),
   'notice.total': () => ({ query: { top: '2' } }),
   'notice.queryById': () => ({ query: { id: '0' } }),
   'notice.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 1, publishAt: '明天' } }),

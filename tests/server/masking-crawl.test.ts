@@ -7,6 +7,9 @@ import { discountModule } from '../../src/shared/modules/discount';
 import { familyModule } from '../../src/shared/modules/family';
 import { handleCardModule } from '../../src/shared/modules/handle-card';
 import { riderModule } from '../../src/shared/modules/rider';
+import { packagePayModule } from '../../src/shared/modules/package-pay';
+import * as pkg from '../../src/shared/api/package-pay';
+import { packageOrders } from '../../src/server/modules/package-pay/schema';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
@@ -24,7 +27,7 @@ let s: TestServer;
 let token: string;
 const pii = createPii(TEST_PII_KEY);
 const db = () => s.database.db;
-const DESK = [riderModule, familyModule, discountModule, handleCardModule];
+const DESK = [riderModule, familyModule, discountModule, handleCardModule, packagePayModule];
 const ENDPOINTS: readonly Endpoint[] = DESK.flatMap((m): readonly Endpoint[] => m.endpoints);
 
 const PHONE = /(?<![\dA-Za-z])1[3-9]\d{9}(?!\d)/;
@@ -76,7 +79,7 @@ beforeAll(async () => {
   // The agent's menus and desk keys, without RIDER_REVEAL; REFUND_ORDER so the refund is crawled too.
   const [agent] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
   const [group] = await db().insert(t.roleGroups).values({ name: '脱敏巡检组', description: '除查看实名外的坐席权限', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-  const items = [...menuItemIds(menuCatalogue(MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER'].filter((i) => i !== 'RIDER_REVEAL');
+  const items = [...menuItemIds(menuCatalogue(MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard', 'packagePay']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER', 'PACKAGE_ORDER_REFUND'].filter((i) => i !== 'RIDER_REVEAL');
   await db().insert(t.roleGroupItems).values([...new Set(items)].map((itemId) => ({ groupId: group!.id, itemId })));
   await db().insert(t.users).values({ ...agent!, id: undefined, login: 'crawler', firstName: '脱敏巡检', groupId: group!.id });
   token = await s.login('crawler', DEMO_PASSWORD);
@@ -159,6 +162,35 @@ describe('the masking crawl over the desk', () => {
     const saved = (await crawl(discount.productSave, { token: manager, body: { name: '巡检产品', ticketType: 2, price: 3000, validDays: 30 } })) as { id: number };
     await crawl(discount.productStatus, { token: manager, query: { id: saved.id, status: '0' } });
     await crawl(discount.productDelete, { token: manager, query: { id: saved.id } });
+
+    // 套餐购买: its lists, summaries, 体检, detail, preview, the refund, both exports through their tasks,
+    // the phone filter of the body forms with the riders' real numbers, and the packages' changes.
+    for (const e of [pkg.packagePage, pkg.packageOrderPage, pkg.packageOrderPageByBody, pkg.packageSummaryPage]) await crawlPages(e);
+    for (const e of [pkg.packageTotal, pkg.packageOrderTotal, pkg.packageSummaryTotal, pkg.packageSummaryHealth]) await crawl(e);
+    await crawl(pkg.packageOrderTotalByBody, { body: {} });
+    const pkgOrders = await db().select().from(packageOrders).where(eq(packageOrders.districtId, district.id)).orderBy(asc(packageOrders.id)).limit(15);
+    for (const o of pkgOrders) {
+      await crawl(pkg.packageOrderMsg, { query: { id: o.id } });
+      await crawl(pkg.packageOrderRefundPreview, { query: { id: o.id } });
+      const [buyer] = await db().select().from(t.riders).where(eq(t.riders.id, o.riderId));
+      const phone = pii.decrypt(buyer!.phoneEnc);
+      await crawl(pkg.packageOrderPageByBody, { body: { phone } });
+      await crawl(pkg.packageOrderTotalByBody, { body: { phone } });
+    }
+    await crawl(pkg.packageById, { query: { id: pkgOrders[0]!.packageId } });
+    const activeOrder = pkgOrders.find((o) => o.status === 1)!;
+    await crawl(pkg.packageOrderRefund, { body: { id: activeOrder.id, amount: 0, reason: '巡检退款，乘客13812345678来电', idempotencyKey: 'crawl-package-refund-1' } });
+    for (const endpoint of [pkg.packageOrderExport, pkg.packageSummaryExport]) {
+      called.add(endpoint.id);
+      const { created, sheet } = await exportThroughTask(s, endpoint, token, {});
+      scan(endpoint.id, created);
+      scan(`${endpoint.id} xlsx`, sheet.rows);
+    }
+    const pkgManager = await s.login('manager');
+    const newPkg = (await crawl(pkg.packageSave, { token: pkgManager, body: { name: '巡检套餐', price: 1000, originalPrice: 2000, rides: 10, validDays: 30, saleStart: '2026-11-01T00:00:00+08:00', saleEnd: '2027-11-01T00:00:00+08:00' } })) as { id: number };
+    await crawl(pkg.packageUpdateStatus, { token: pkgManager, body: { id: newPkg.id, fromStatus: 0, toStatus: 1 } });
+    await crawl(pkg.packageUpdateStatus, { token: pkgManager, body: { id: newPkg.id, fromStatus: 1, toStatus: 2 } });
+    await crawl(pkg.packageDelete, { token: pkgManager, query: { id: newPkg.id } });
 
     // The audit rows the crawl wrote, and every other desk row.
     scan('sys_log', await db().select().from(t.sysLog));

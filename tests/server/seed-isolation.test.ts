@@ -116,8 +116,12 @@ describe('seed isolation', () => {
     const database = await freshDatabase();
     opened.push(database);
     await database.migrate(() => runSeed({ db: database.db, now: NOW, seed: 42, demo: true, profile: PROFILES.small, passwordMaxAgeDays: 90, pii: createPii(TEST_PII_KEY), modules: watched }).then(() => undefined));
+    // The shared refund ledger is the frame's; each money module seeds the rows of its own kind there.
+    const LEDGER_KINDS: Record<string, string> = { packagePay: 'package', recharge: 'nfc', rechargeable: 'wallet' };
+    const kinds = (await database.db.execute(sql`select distinct kind from money_refunds`)) as unknown as { rows: { kind: string }[] };
+    expect(kinds.rows.map((r) => r.kind).filter((k) => !Object.values(LEDGER_KINDS).includes(k))).toEqual([]);
     for (const m of SERVER_MODULES) {
-      const own = m.tables.map((tb) => getTableName(tb));
+      const own = [...m.tables.map((tb) => getTableName(tb)), ...(LEDGER_KINDS[m.id] ? ['money_refunds'] : [])];
       expect((writes[m.id] ?? []).filter((name) => !own.includes(name)), m.id).toEqual([]);
     }
     // The family and discount rows are their modules' own, no longer the rider seed's.

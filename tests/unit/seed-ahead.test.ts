@@ -10,6 +10,7 @@ import { type CopyText, isCopyText, toCopyText } from '../../src/server/db/seed/
 import { planned, startAhead } from '../../src/server/db/seed/ahead';
 import { RIDER_COLUMNS, ridersAndCardsPlan } from '../../src/server/modules/rider/seed-plan';
 import { SEED_PLANS } from '../../src/server/seed-plans';
+import { packageOrdersPlan } from '../../src/server/modules/package-pay/seed-plan';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-worker-'));
@@ -67,6 +68,23 @@ describe('seed plans made ahead on the worker', () => {
       // Riders are numbered as loaded, and every card's holder is one of them.
       const riderIds = opened(here.riders, RIDER_COLUMNS).map((l) => Number(l.split('\t')[0]));
       expect(riderIds).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    } finally {
+      await ahead.close();
+    }
+  }, 60_000);
+
+  it('套餐’s plan gives the same orders, rides and refunds from the worker as in place', async () => {
+    const worker = await bundledWorker();
+    const ctx = { seed: 42, now, profile: PROFILES.small, pii };
+    const ahead = startAhead(worker, { seed: 42, now: now.getTime(), profile: 'small', piiKey: key, plans: [packageOrdersPlan.name] }, () => undefined);
+    try {
+      const fromWorker = await planned(packageOrdersPlan, { ...ctx, ahead });
+      const inPlace = await planned(packageOrdersPlan, ctx);
+      for (const k of ['orders', 'usages', 'refunds'] as const) {
+        expect(isCopyText(fromWorker[k])).toBe(true);
+        expect(textOf(fromWorker[k] as CopyText)).toBe(toCopyText(inPlace[k] as never).copy);
+      }
+      expect((fromWorker.orders as CopyText).count).toBe(30);
     } finally {
       await ahead.close();
     }

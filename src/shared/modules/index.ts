@@ -7,6 +7,7 @@ import { downloadModule } from './download';
 import { familyModule } from './family';
 import { handleCardModule } from './handle-card';
 import { noticeReportModule } from './notice-report';
+import { packagePayModule } from './package-pay';
 import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
@@ -32,7 +33,7 @@ export const MODULES = [
   busModule,
   planned.customBusModule,
   planned.customSettingModule,
-  planned.packagePayModule,
+  packagePayModule,
   planned.activityModule,
   planned.rechargeableModule,
   familyModule,

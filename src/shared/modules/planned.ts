@@ -53,15 +53,6 @@ export const customSettingModule = planned('customSetting', '定制公交设置'
   { key: 'agreement-setting', title: '协议设置', component: 'AgreementSetting' },
 ]);
 
-export const packagePayModule = planned('packagePay', '套餐购买', 'package', 'k', [
-  { key: 'package-summary', title: '套餐汇总', component: 'PackageSummary' },
-  { key: 'package-manage', title: '套餐管理', component: 'ListPackage' },
-  { key: 'package-order', title: '套餐订单', component: 'ListPackageOrder' },
-  { key: 'package-agreement', title: '套餐协议', component: 'PackageAgreement' },
-  { key: 'add-package', title: '新增套餐', component: 'AddPackage', hidden: true },
-  { key: 'package-order-detail', title: '套餐订单详情', component: 'PackageOrderDetail', hidden: true },
-]);
-
 export const activityModule = planned('acitivity', '活动管理', 'activity', 'a', [
   { key: 'activity', title: '活动列表', component: 'ListActivity' },
   { key: 'discount-limit', title: '优惠限制', component: 'DiscountLimit' },

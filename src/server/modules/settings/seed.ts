@@ -37,6 +37,8 @@ export const settingsDemoSeed: SeedGenerator[] = [
         { code: 'user-service', title: '用户服务协议' },
         { code: 'privacy', title: '隐私政策' },
         { code: 'family-card', title: '亲情卡服务协议' },
+        // 套餐购买's (module packagePay): its packages go on sale under it.
+        { code: 'package', title: '套餐购买协议' },
       ];
       await db.insert(t.agreements).values(
         districts.flatMap((d) =>

@@ -1,0 +1,52 @@
+import * as pkg from '../api/package-pay';
+import { defineModule } from './define';
+
+/** 套餐购买: ride packages, their orders and refunds, the daily summary and its 套餐体检. */
+export const packagePayModule = defineModule({
+  id: 'packagePay',
+  menu: {
+    id: 'packagePay',
+    title: '套餐购买',
+    icon: 'package',
+    jumpKey: 'k',
+    pages: [
+      { key: 'package-summary', title: '套餐汇总', component: 'PackageSummary', actions: ['export'] },
+      { key: 'package-manage', title: '套餐管理', component: 'ListPackage' },
+      { key: 'package-order', title: '套餐订单', component: 'ListPackageOrder', actions: ['export'] },
+      { key: 'package-agreement', title: '套餐协议', component: 'PackageAgreement' },
+      { key: 'add-package', title: '新增套餐', component: 'AddPackage', hidden: true },
+      { key: 'package-order-detail', title: '套餐订单详情', component: 'PackageOrderDetail', hidden: true, actions: ['refund'] },
+    ],
+  },
+  endpoints: [
+    pkg.packagePage,
+    pkg.packageTotal,
+    pkg.packageById,
+    pkg.packageSave,
+    pkg.packageUpdateStatus,
+    pkg.packageDelete,
+    pkg.packageOrderPage,
+    pkg.packageOrderPageByBody,
+    pkg.packageOrderTotal,
+    pkg.packageOrderTotalByBody,
+    pkg.packageOrderMsg,
+    pkg.packageOrderRefundPreview,
+    pkg.packageOrderRefund,
+    pkg.packageOrderExport,
+    pkg.packageSummaryPage,
+    pkg.packageSummaryTotal,
+    pkg.packageSummaryHealth,
+    pkg.packageSummaryExport,
+  ],
+  buttons: pkg.buttons,
+  operations: {
+    PACKAGE_SAVE: '保存套餐',
+    PACKAGE_PUBLISH: '上架套餐',
+    PACKAGE_UNPUBLISH: '下架套餐',
+    PACKAGE_DELETE: '删除套餐',
+    PACKAGE_ORDER_REFUND: '套餐订单退款',
+    PACKAGE_ORDER_EXPIRE: '套餐订单到期',
+    PACKAGE_ORDER_CLOSE: '套餐订单超时关闭',
+    PACKAGE_EXPORT: '导出套餐数据',
+  },
+});
