@@ -10,6 +10,7 @@ import { noticeReportModule } from './notice-report';
 import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
+import { rechargeableModule } from './rechargeable';
 import { settingsModule } from './settings';
 import { shellModule } from './shell';
 import { stationModule } from './station';
@@ -34,7 +35,7 @@ export const MODULES = [
   planned.customSettingModule,
   planned.packagePayModule,
   planned.activityModule,
-  planned.rechargeableModule,
+  rechargeableModule,
   familyModule,
   discountModule,
   handleCardModule,
