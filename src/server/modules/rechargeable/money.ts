@@ -29,7 +29,7 @@ export type Setting = Omit<RechargeSetting, 'updatedDate' | 'rowVersion'> & { up
 /** The city-wide setting row, or the defaults of §9 until someone saves it. */
 export async function settingOf(db: Db): Promise<Setting> {
   const [row] = await db.select().from(rechargeSettings).where(eq(rechargeSettings.id, 1));
-  if (!row) return { ...DEFAULT_SETTING, updatedAt: null, rowVersion: 0 };
+  if (!row) return { ...DEFAULT_SETTING, updatedAt: null, rowVersion: 1 };
   return {
     minFen: row.minFen,
     maxFen: row.maxFen,

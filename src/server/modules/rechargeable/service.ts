@@ -668,7 +668,7 @@ export async function saveSetting(deps: AppDeps, a: AuthContext, body: z.output<
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7302, 1)`);
     const before = await settingOf(tx);
-    await checkVersion({ rowVersion: before.rowVersion }, body.rowVersion === undefined || before.rowVersion === 0 ? undefined : body.rowVersion, () => settingDto(before));
+    await checkVersion({ rowVersion: before.rowVersion }, before.updatedAt === null ? undefined : body.rowVersion, () => settingDto(before));
     const { rowVersion: _v, ...values } = body;
     void _v;
     await tx
