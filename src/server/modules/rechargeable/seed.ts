@@ -1,4 +1,4 @@
-import { asc, sql } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { DAY_MS, type SeedGenerator } from '../../db/seed/context';
 import { bulkInsert, continueIds } from '../../db/seed/bulk';
 import type { Rows } from '../../db/seed/copy-text';
@@ -206,7 +206,6 @@ export const rechargeableDemoSeed: SeedGenerator[] = [
         );
       }
       for (const table of ['wallets', 'wallet_orders', 'wallet_ledger', 'wallet_adjustments']) await continueIds(db, table);
-      await db.execute(sql`analyze wallets, wallet_orders, wallet_ledger`);
     },
   },
 ];
