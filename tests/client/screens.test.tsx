@@ -58,6 +58,11 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListOrder: /共 \d+ 次乘车，金额 [\d.]+ 元/,
   OrderTotal: /单次票 \d+ 人次（[\d.]+%）/,
   ListNotice: /共 \d+ 条 · 草稿 \d+ · 待发布 \d+/,
+  ListRechargeManage: /充100送5元/,
+  AddRecharge: /不超过充值金额的50%/,
+  ListRechargeOrder: /共 \d+ 笔 · 已到账 \d+ 笔/,
+  RechargeSetting: /单笔调账上限/,
+  RechargeAgreement: /请先在顶部选择区域/,
 };
 
 describe('every built screen', () => {

@@ -81,7 +81,7 @@ describe.skipIf(skipWithoutPostgres('wallet races (pay notice ×3, 1,000 mixed o
           return 'topup';
         });
       } else if (kind < 9) {
-        ops.push(async () => (await consume(deps, walletIds[w]!, 100 + rand(30) * 100, `race-ride-${i}`, setting)).charged && 'ride');
+        ops.push(async () => ((await consume(deps, walletIds[w]!, 100 + rand(30) * 100, `race-ride-${i}`, setting)).charged ? 'ride' : 'ride again'));
       } else {
         ops.push(async () => {
           const candidates = orders.filter((o) => o.walletId === walletIds[w]);
