@@ -6,6 +6,8 @@ import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { walletLookup, yuanToFenText } from './paths';
 
+/** The page the commands declare (the palette offers them by it); the tab travels in the address. */
+const MANAGE = pagePath('rechargeable', 'recharge-manage');
 const WALLETS = pagePath('rechargeable', 'recharge-manage', { query: { tab: 'wallet' } });
 const QUEUE = pagePath('rechargeable', 'recharge-manage', { query: { tab: 'adjust', status: 0 } });
 const digits = (s: string) => s.replace(/[\s-]/g, '');
@@ -32,7 +34,7 @@ export const rechargeableCommands: Command[] = [
     group: '储值管理',
     keywords: ['钱包', '储值', '余额', 'wallet', 'qianbao'],
     permission: WALLET_READ,
-    page: WALLETS,
+    page: MANAGE,
     args: [{ name: 'q', label: '手机号或卡号', kind: 'text', placeholder: '13800138000' }],
     // Through memory: a phone never goes into the address.
     run: (ctx, a) => {
@@ -56,7 +58,7 @@ export const rechargeableCommands: Command[] = [
     group: '储值管理',
     keywords: ['冻结', '钱包', 'freeze', 'dongjie'],
     permission: FREEZER,
-    page: WALLETS,
+    page: MANAGE,
     args: [PHONE_ARG, { name: 'reason', label: '冻结原因', kind: 'text', placeholder: '乘客挂失' }],
     run: (ctx, a) => {
       void (async () => {
@@ -76,7 +78,7 @@ export const rechargeableCommands: Command[] = [
     group: '储值管理',
     keywords: ['调账', '补款', '扣回', 'adjust', 'tiaozhang'],
     permission: ADJUST_MAKER,
-    page: WALLETS,
+    page: MANAGE,
     args: [PHONE_ARG, { name: 'amount', label: '金额（元，正数补入，负数扣回）', kind: 'text', placeholder: '5 或 -3.50' }, { name: 'reason', label: '原因（至少10个字）', kind: 'text' }],
     run: (ctx, a) => {
       const delta = yuanToFenText(a.amount ?? '');
@@ -100,7 +102,7 @@ export const rechargeableCommands: Command[] = [
     group: '储值管理',
     keywords: ['复核', '调账', '待复核', 'check', 'fuhe'],
     permission: ADJUST_CHECKER,
-    page: QUEUE,
+    page: MANAGE,
     run: (ctx) => ctx.navigate(QUEUE),
   },
 ];
