@@ -54,7 +54,8 @@ async function crawlPages(e: Endpoint, query: Record<string, string | number> = 
 }
 
 beforeAll(async () => {
-  s = await startTestServer({}, { jobs: false });
+  // With jobs: the export task's worker is one.
+  s = await startTestServer();
   for (const r of await db().select().from(t.riders)) plain.add(pii.decrypt(r.phoneEnc));
   token = await s.login('manager');
 });

@@ -31,7 +31,11 @@ export const ADJUST_CHECKER = can({ buttons: ['WALLET_ADJUST_CHECK'] });
 
 export const PLAN_STATUS = onOffFlow('档位状态', { code: 1, label: '启用' }, { code: 0, label: '停用' });
 
-/** 0 待支付 → 1 已到账 (pay notice) or 3 已关闭 (timeout job); 1 → 2 已退款 (RECHARGEABLE_REFUND). */
+/**
+ * 0 待支付 → 1 已到账 (pay notice) or 3 已关闭 (timeout job); 1 → 2 已退款 (RECHARGEABLE_REFUND). A pay
+ * notice arriving after the timeout closed the order still credits it (3 → 1): the rider's money
+ * arrived, and refusing it would leave it with the operator and no order to refund.
+ */
 export const ORDER_STATUS = statusFlow({
   name: '订单状态',
   states: [
@@ -40,7 +44,7 @@ export const ORDER_STATUS = statusFlow({
     { code: 2, label: '已退款', tone: 'amber' },
     { code: 3, label: '已关闭', tone: 'red' },
   ],
-  transitions: { '0': [1, 3], '1': [2] },
+  transitions: { '0': [1, 3], '1': [2], '3': [1] },
 });
 export type OrderStatus = (typeof ORDER_STATUS.codes)[number];
 

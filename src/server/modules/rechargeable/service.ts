@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { isAllowed } from '../../../shared/api';
 import * as api from '../../../shared/api/wallet';
 import { ADJUST_BUCKET, ADJUST_STATUS, ORDER_STATUS, PLAN_STATUS, WALLET_STATUS, type AdjustStatus, type OrderStatus, type WalletStatus } from '../../../shared/api/wallet';
-import { maskPhone } from '../../../shared/domain/mask';
+import { maskInText, maskPhone } from '../../../shared/domain/mask';
 import { shanghaiDateTime } from '../../../shared/domain/time';
 import { type AppDeps, type AuthContext, isSuperUser } from '../../context';
 import type { Db } from '../../db/connection';
@@ -228,7 +228,7 @@ export async function orderTotals(deps: AppDeps, a: AuthContext, q: api.WalletOr
   return { orders: n(r?.orders), paid: n(r?.paid), paidAmount: n(r?.paidAmount), giftAmount: n(r?.giftAmount), refunded: n(r?.refunded), refundAmount: n(r?.refundAmount), unpaid: n(r?.unpaid), closed: n(r?.closed) };
 }
 
-const refundDto = (r: MoneyRefund) => ({ id: r.id, amount: r.amount, reason: r.reason, state: r.state, createdDate: iso(r.createdAt) });
+const refundDto = (r: MoneyRefund) => ({ id: r.id, amount: r.amount, reason: maskInText(r.reason), state: r.state, createdDate: iso(r.createdAt) });
 
 async function loadOrder(deps: AppDeps, db: Db, id: number) {
   const [r] = await selectOrders(db).where(eq(walletOrders.id, id));
@@ -309,7 +309,7 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
         set: { status: 2, payStatus: 2, refundedAt: now, refundAmount: o.refundAmount + fromPrincipal, giftClawback: o.giftClawback + fromGift + clawback },
         what,
       });
-      const row = await recordRefund(tx, { kind: 'wallet', orderId: o.id, districtId: o.districtId, orderNo: o.orderNo, amount, reason: body.reason, idempotencyKey: body.idempotencyKey, operatorId: a.actor.id, now });
+      const row = await recordRefund(tx, { kind: 'wallet', orderId: o.id, districtId: o.districtId, orderNo: o.orderNo, amount, reason: maskInText(body.reason), idempotencyKey: body.idempotencyKey, operatorId: a.actor.id, now });
       await audit(
         tx,
         a.actor,
@@ -386,7 +386,7 @@ const walletDto = (deps: AppDeps, r: WalletSel) => ({
   principal: r.w.principal,
   gift: r.w.gift,
   status: WALLET_STATUS.schema.parse(r.w.status),
-  statusReason: r.w.statusReason,
+  statusReason: r.w.statusReason === null ? null : maskInText(r.w.statusReason),
   createdDate: iso(r.w.createdAt),
   updatedDate: iso(r.w.updatedAt),
   version: r.w.version,
@@ -480,7 +480,7 @@ export async function walletStatus(deps: AppDeps, a: AuthContext, body: z.output
       status: wallets.status,
       from: body.fromStatus,
       to: body.toStatus,
-      set: { status: body.toStatus, statusReason: body.reason, updatedAt: now },
+      set: { status: body.toStatus, statusReason: maskInText(body.reason), updatedAt: now },
       what,
       stale: `${what}的状态已被他人修改，请刷新后查看`,
     });
@@ -512,13 +512,13 @@ const adjustDto = (deps: AppDeps, r: AdjustSel, s: Setting) => ({
   riderPhone: phoneOf(deps, r.phoneEnc),
   bucket: ADJUST_BUCKET.schema.parse(r.j.bucket),
   delta: r.j.delta,
-  reason: r.j.reason,
+  reason: maskInText(r.j.reason),
   status: ADJUST_STATUS.schema.parse(r.j.status),
   makerId: r.j.makerId,
   makerName: r.makerName,
   checkerId: r.j.checkerId,
   checkerName: r.checkerName,
-  checkReason: r.j.checkReason,
+  checkReason: r.j.checkReason === null ? null : maskInText(r.j.checkReason),
   createdDate: iso(r.j.createdAt),
   checkedDate: r.j.checkedAt ? iso(r.j.checkedAt) : null,
   needsSuper: Math.abs(r.j.delta) > s.adjustSingleMaxFen,
@@ -575,7 +575,7 @@ export async function makeAdjustment(deps: AppDeps, a: AuthContext, body: Adjust
       if (balance + body.delta < 0) throw failOn('delta', '余额不足，操作后余额不能为负');
       const [row] = await tx
         .insert(walletAdjustments)
-        .values({ walletId: w.id, districtId: w.districtId, bucket: body.bucket, delta: body.delta, reason: body.reason, makerId: a.user.id, idempotencyKey: body.idempotencyKey, createdAt: now })
+        .values({ walletId: w.id, districtId: w.districtId, bucket: body.bucket, delta: body.delta, reason: maskInText(body.reason), makerId: a.user.id, idempotencyKey: body.idempotencyKey, createdAt: now })
         .returning();
       const what = `钱包 ${w.id} ${ADJUST_BUCKET.label(body.bucket)}${body.delta > 0 ? '+' : '−'}${yuan(Math.abs(body.delta))}元`;
       await audit(tx, a.actor, { type: 'WALLET_ADJUST', targetDistrictId: w.districtId, target: `wallet-adjust/${row!.id}`, summary: `发起人工调账：${what}，原因：${body.reason}`, after: { walletId: w.id, bucket: body.bucket, delta: body.delta, status: 0 } }, now);
@@ -614,7 +614,7 @@ export async function checkAdjustment(deps: AppDeps, a: AuthContext, body: Check
     const who = to === 3 ? sql`${walletAdjustments.makerId} = ${me}` : sql`${walletAdjustments.makerId} <> ${me}`;
     const [moved] = await tx
       .update(walletAdjustments)
-      .set(to === 3 ? { status: 3, checkedAt: now } : { status: to, checkerId: me, checkedAt: now, checkReason: body.reason || null })
+      .set(to === 3 ? { status: 3, checkedAt: now } : { status: to, checkerId: me, checkedAt: now, checkReason: body.reason ? maskInText(body.reason) : null })
       .where(and(eq(walletAdjustments.id, body.id), eq(walletAdjustments.status, 0), who))
       .returning();
     if (!moved) {
