@@ -7,6 +7,7 @@ import { builtInPaymentChannel } from '../../src/server/lib/payment-channel';
 import { createPii } from '../../src/server/lib/pii';
 import { closeUnpaidOrders, consume, createOrder, payNotify, walletOfCard } from '../../src/server/modules/rechargeable/money';
 import { nightlyReconcile } from '../../src/server/modules/rechargeable/reconcile';
+import { retryRefunds } from '../../src/server/modules/rechargeable/service';
 import { rechargePlans, walletAdjustments, walletLedger, walletOrders, walletReconcileRuns, wallets } from '../../src/server/modules/rechargeable/schema';
 import { HOUR, MINUTE } from '../support/clock';
 import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
@@ -404,5 +405,31 @@ describe('lists, summary, export, card view', () => {
     const phone = createPii(TEST_PII_KEY).decrypt((await db().select().from(t.riders).where(eq(t.riders.id, order.riderId)))[0]!.phoneEnc);
     const byPhone = (await s.call(wallet.walletPageByBody, { token: manager, body: { phone } })).body.data.content;
     expect(byPhone.map((w) => w.id)).toEqual([order.walletId]);
+  });
+});
+
+describe('a channel that answers 退款异常 (PAYMENT_REFUND_FAILS=1)', () => {
+  it('the refund commits (order 已退款, ledger rows) with the refund 退款异常; the retry job settles it under the same number', async () => {
+    const failing = await startTestServer({ paymentRefundFails: true }, { jobs: false });
+    try {
+      const fdb = failing.database.db;
+      const fdeps = { db: fdb, clock: failing.clock, pii: createPii(TEST_PII_KEY), payments: builtInPaymentChannel({ refundFails: false }), config: failing.config } as unknown as AppDeps;
+      const [area] = await fdb.select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+      const rows = (await fdb.execute(sql`select r.id from riders r where r.district_id = ${area!.id} and not exists (select 1 from wallets w where w.rider_id = r.id) order by r.id limit 1`)) as unknown as { rows: { id: number }[] };
+      const o = await createOrder(fdeps, { riderId: rows.rows[0]!.id, amount: 8_000 });
+      await payNotify(fdeps, o.orderNo);
+      const token = await failing.login('manager');
+      const r = await failing.call(wallet.orderRefund, { token, body: { id: o.id, reason: '乘客申请', idempotencyKey: key() } });
+      expect(r.body.data.refund.state).toBe(2);
+      expect(r.body.data.order.status).toBe(2);
+      const [before] = await fdb.select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, o.id)));
+      // The retry job, a few minutes on, with a channel that accepts: the same out_refund_no, now 退款成功.
+      const later = { ...fdeps, clock: { now: () => new Date(failing.clock.now().getTime() + 5 * MINUTE) } } as AppDeps;
+      expect(await retryRefunds(later)).toBeGreaterThanOrEqual(1);
+      const [after] = await fdb.select().from(t.moneyRefunds).where(eq(t.moneyRefunds.id, before!.id));
+      expect(after).toEqual(expect.objectContaining({ state: 1, outRefundNo: before!.outRefundNo, attempts: 2 }));
+    } finally {
+      await failing.close();
+    }
   });
 });
