@@ -113,6 +113,50 @@ describe('储值管理', () => {
   });
 });
 
+describe('the checker’s queue, keyboard only', () => {
+  it('a, the amount, Enter — and the next request is under the cursor: a again approves it', async () => {
+    const ws = [await funded(), await funded(), await funded()];
+    const maker = await agentId();
+    const now = s.clock.now().getTime();
+    await db()
+      .insert(walletAdjustments)
+      .values(
+        await Promise.all(
+          ws.map(async (w, i) => ({
+            walletId: w.walletId,
+            districtId: (await db().select().from(wallets).where(eq(wallets.id, w.walletId)))[0]!.districtId,
+            bucket: 1,
+            delta: 100 * (i + 1),
+            reason: `键盘复核测试第${i + 1}笔，乘车多扣退回`,
+            makerId: maker,
+            idempotencyKey: `client-queue-${now}-${i}`,
+            createdAt: new Date(now + i * 1_000),
+          })),
+        ),
+      );
+    await signIn(s, 'manager');
+    visit(s, '/rechargeable/recharge-manage?tab=adjust&status=0');
+    const { user } = renderWithUser(<App />);
+    // Newest first: the third, the second, the first.
+    const top = await rowOf('人工调账列表', ws[2]!.masked);
+    top.focus();
+    await user.keyboard('a');
+    await screen.findByRole('dialog', { name: `复核通过人工调账 · ${ws[2]!.masked}` });
+    await user.keyboard('3{Enter}');
+    expect(await screen.findByText(`已复核通过人工调账 +3.00 元（${ws[2]!.masked}）`)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(async () => expect((await screen.findByRole('table', { name: '人工调账列表' })).textContent).not.toContain(ws[2]!.masked), { timeout: 5_000 });
+    // The next request is under the cursor, focused.
+    await waitFor(() => expect(document.activeElement?.textContent).toContain(ws[1]!.masked));
+    await user.keyboard('a');
+    await screen.findByRole('dialog', { name: `复核通过人工调账 · ${ws[1]!.masked}` });
+    await user.keyboard('2{Enter}');
+    expect(await screen.findByText(`已复核通过人工调账 +2.00 元（${ws[1]!.masked}）`)).toBeTruthy();
+    const approved = await db().select().from(walletAdjustments).where(eq(walletAdjustments.status, 1));
+    expect(approved.filter((r) => ws.slice(1).some((w) => w.walletId === r.walletId))).toHaveLength(2);
+  });
+});
+
 describe('储值订单', () => {
   it('the palette’s 储值退款 address opens the refund with the server’s refundable amount; Enter refunds once', async () => {
     const w = await funded(15_000);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import {
   ADJUST_BUCKET,
@@ -215,6 +215,24 @@ function AdjustmentsTab() {
   const list = useResourceList({ endpoint: adjustPage, record: 'wallet-adjust', filters: { status: flowFilter(ADJUST_STATUS) } });
   const me = useCurrentUser().data?.aId;
   const [checking, setChecking] = useState<{ row: Adjustment; to: 1 | 2 } | null>(null);
+  // The queue's rhythm: once a decision is stored and the list has it, the cursor and the focus go
+  // to the next request (the decided one left the 待复核 list, or stays decided in 全部), so `a` again
+  // is the next approval without touching the mouse.
+  const [decided, setDecided] = useState<{ id: number; index: number } | null>(null);
+  const [cursorKey, setCursorKey] = useState<number | null>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  const { rows } = list;
+  useEffect(() => {
+    if (!decided) return;
+    const still = rows.find((r) => r.id === decided.id);
+    if (still && still.status === 0) return;
+    setDecided(null);
+    const index = Math.min(still ? decided.index + 1 : decided.index, rows.length - 1);
+    const next = rows[index];
+    if (!next) return;
+    setCursorKey(next.id);
+    requestAnimationFrame(() => wrap.current?.querySelectorAll<HTMLElement>('tbody tr')[index]?.focus());
+  }, [rows, decided]);
   const actions = useRowActions<Adjustment>(
     [
       // The maker's own request is not offered for approval (the server refuses it in SQL as well).
@@ -234,9 +252,15 @@ function AdjustmentsTab() {
     ],
     (a) => `${a.riderPhone} ${signed(a.delta)}`,
   );
+  const done = () => {
+    if (checking) setDecided({ id: checking.row.id, index: Math.max(0, rows.findIndex((r) => r.id === checking.row.id)) });
+    setChecking(null);
+  };
   return (
-    <ResourceTable list={list} actions={actions} id="rechargeable.adjustments" label="人工调账列表" columns={adjustColumns} rowKey={(a) => a.id} activateHint="按 a 复核通过（需再次输入金额），r 驳回">
-      {checking && <CheckDialog adjustment={checking.row} to={checking.to} onClose={() => setChecking(null)} onDone={() => setChecking(null)} />}
-    </ResourceTable>
+    <div ref={wrap}>
+      <ResourceTable list={list} actions={actions} id="rechargeable.adjustments" label="人工调账列表" columns={adjustColumns} rowKey={(a) => a.id} cursorKey={cursorKey} activateHint="按 a 复核通过（需再次输入金额），r 驳回">
+        {checking && <CheckDialog adjustment={checking.row} to={checking.to} onClose={() => setChecking(null)} onDone={done} />}
+      </ResourceTable>
+    </div>
   );
 }
