@@ -217,3 +217,50 @@ describe('新增储值 and 储值设置', () => {
     expect(row!.adjustSingleMaxFen).toBe(30_000);
   });
 });
+
+describe('the palette and the wallet detail', () => {
+  async function palette(login: string) {
+    await signIn(s, login);
+    visit(s, '/rechargeable/recharge-order');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    await user.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: '命令面板' }, { timeout: 5_000 });
+    const selected = () => within(dialog).queryByRole('option', { selected: true })?.textContent ?? '';
+    return { user, dialog, selected };
+  }
+
+  it('查钱包 ‹手机号› finds the one wallet without the phone in the address; Enter shows its detail and ledger', async () => {
+    const w = await funded(12_300);
+    const { user, selected } = await palette('manager');
+    await user.keyboard('查钱包');
+    await waitFor(() => expect(selected().startsWith('查钱包')).toBe(true), { timeout: 3_000 });
+    await user.keyboard('{Enter}');
+    await user.keyboard(`${w.phone}{Enter}`);
+    const row = await rowOf('用户钱包列表', w.masked);
+    expect(window.location.pathname).toBe('/rechargeable/recharge-manage');
+    expect(window.location.search).not.toContain(w.phone);
+    const table = await screen.findByRole('table', { name: '用户钱包列表' });
+    await waitFor(() => expect(within(table).getAllByRole('row').filter((r) => r.textContent?.includes('****'))).toHaveLength(1));
+    row.focus();
+    await user.keyboard('{Enter}');
+    const detail = await screen.findByRole('dialog', { name: `钱包详情 · ${w.masked}` });
+    await waitFor(() => expect(within(detail).getByRole('region', { name: '钱包流水' }).textContent).toContain('充值'));
+    expect(detail.textContent).toContain('123.00 元');
+  });
+
+  it('人工调账 ‹手机号› ‹±金额› ‹原因› files a request the server stores as 待复核, the wallet unchanged', async () => {
+    const w = await funded();
+    const { user, selected } = await palette('agent');
+    await user.keyboard('人工调账');
+    await waitFor(() => expect(selected().startsWith('人工调账')).toBe(true), { timeout: 3_000 });
+    await user.keyboard('{Enter}');
+    await user.keyboard(`${w.phone}{Enter}`);
+    await user.keyboard('-2.5{Enter}');
+    await user.keyboard('乘客投诉重复扣费，核实后扣回{Enter}');
+    expect(await screen.findByText(`已提交人工调账 −2.50 元（${w.masked}），待他人复核`)).toBeTruthy();
+    const [row] = await db().select().from(walletAdjustments).where(eq(walletAdjustments.walletId, w.walletId));
+    expect(row).toEqual(expect.objectContaining({ status: 0, delta: -250, bucket: 1 }));
+    expect((await db().select().from(wallets).where(eq(wallets.id, w.walletId)))[0]!.principal).toBe(20_000);
+  });
+});

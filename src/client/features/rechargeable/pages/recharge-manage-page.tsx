@@ -47,7 +47,7 @@ const yuan = (fen: number) => fenToYuan(fen);
 const signed = (fen: number) => `${fen > 0 ? '+' : '−'}${fenToYuan(Math.abs(fen))}`;
 
 /**
- * 储值管理 (ListRechargeManage): three tabs in the address (`?tab=`), so the palette and the checker's
+ * 储值管理 (ListRechargeManage): three tabs, named by the address (`?tab=`), so the palette and the checker's
  * keyboard task land on the right one: 储值档位, 用户钱包 (a wallet's detail and ledger, 冻结, 调账) and
  * 人工调账 (the checker's queue: j/k, `a` 通过 with the amount retyped, Enter, on to the next).
  */
@@ -55,7 +55,14 @@ export function RechargeManagePage() {
   const { search } = useScreenLocation();
   const [, navigate] = useLocation();
   const asked = new URLSearchParams(search).get('tab');
-  const tab: Tab = TABS.some((t) => t.key === asked) ? (asked as Tab) : 'plan';
+  const isTab = (v: string | null): v is Tab => TABS.some((t) => t.key === v);
+  // `?tab=` is an instruction (a link, the palette): taken when the address names one. The tab's list
+  // then writes its own filters to the address, without `tab`, and the tab stays as it is.
+  const [tab, setTab] = useState<Tab>(isTab(asked) ? asked : 'plan');
+  useEffect(() => {
+    if (isTab(asked)) setTab(asked);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [asked]);
   return (
     <ScreenSection title="储值管理">
       <div role="tablist" aria-label="储值管理" className="mb-3 flex gap-1 border-b border-gray-200">
@@ -66,7 +73,10 @@ export function RechargeManagePage() {
             role="tab"
             aria-selected={tab === t.key}
             className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${tab === t.key ? 'border-[var(--theme)] font-medium text-gray-900' : 'border-transparent text-gray-600 hover:text-gray-900'}`}
-            onClick={() => navigate(pagePath('rechargeable', 'recharge-manage', { query: { tab: t.key } }))}
+            onClick={() => {
+              setTab(t.key);
+              navigate(pagePath('rechargeable', 'recharge-manage', { query: { tab: t.key } }));
+            }}
           >
             {t.label}
           </button>
