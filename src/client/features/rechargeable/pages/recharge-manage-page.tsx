@@ -42,6 +42,7 @@ const TABS = [
   { key: 'adjust', label: '人工调账' },
 ] as const;
 type Tab = (typeof TABS)[number]['key'];
+const isTab = (v: string | null): v is Tab => TABS.some((t) => t.key === v);
 
 const yuan = (fen: number) => fenToYuan(fen);
 const signed = (fen: number) => `${fen > 0 ? '+' : '−'}${fenToYuan(Math.abs(fen))}`;
@@ -55,13 +56,11 @@ export function RechargeManagePage() {
   const { search } = useScreenLocation();
   const [, navigate] = useLocation();
   const asked = new URLSearchParams(search).get('tab');
-  const isTab = (v: string | null): v is Tab => TABS.some((t) => t.key === v);
   // `?tab=` is an instruction (a link, the palette): taken when the address names one. The tab's list
   // then writes its own filters to the address, without `tab`, and the tab stays as it is.
   const [tab, setTab] = useState<Tab>(isTab(asked) ? asked : 'plan');
   useEffect(() => {
     if (isTab(asked)) setTab(asked);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [asked]);
   return (
     <ScreenSection title="储值管理">
