@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { isAllowed } from '../../../shared/api';
 import * as api from '../../../shared/api/wallet';
-import { ADJUST_BUCKET, ADJUST_STATUS, ORDER_STATUS, PLAN_STATUS, WALLET_STATUS, type AdjustStatus, type OrderStatus, type WalletStatus } from '../../../shared/api/wallet';
+import { ADJUST_BUCKET, ADJUST_STATUS, ORDER_STATUS, PLAN_STATUS, WALLET_STATUS, type OrderStatus, type WalletStatus } from '../../../shared/api/wallet';
 import { maskInText, maskPhone } from '../../../shared/domain/mask';
 import { shanghaiDateTime } from '../../../shared/domain/time';
 import { type AppDeps, type AuthContext, isSuperUser } from '../../context';
@@ -637,8 +637,6 @@ export async function checkAdjustment(deps: AppDeps, a: AuthContext, body: Check
     return loadAdjustment(deps, tx, moved.id);
   });
 }
-
-export const adjustStatusLabel = (s: AdjustStatus) => ADJUST_STATUS.label(s);
 
 // ================================================================ setting
 
