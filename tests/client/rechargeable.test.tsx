@@ -264,3 +264,23 @@ describe('the palette and the wallet detail', () => {
     expect((await db().select().from(wallets).where(eq(wallets.id, w.walletId)))[0]!.principal).toBe(20_000);
   });
 });
+
+describe('★ 每日轧账', () => {
+  it('shows the area balanced and the liability per day; a wallet changed past its ledger is a red row', async () => {
+    const w = await funded(4_400);
+    await signIn(s, 'manager');
+    visit(s, '/rechargeable/recharge-manage?tab=reconcile');
+    const first = renderWithUser(<App />);
+    expect(await screen.findByText(/全部平衡/, {}, { timeout: 5_000 })).toBeTruthy();
+    const board = await screen.findByRole('table', { name: '储值负债' });
+    expect(within(board).getAllByRole('row')).toHaveLength(31);
+    first.unmount();
+    await db().update(wallets).set({ principal: 4_401 }).where(eq(wallets.id, w.walletId));
+    visit(s, '/rechargeable/recharge-manage?tab=reconcile');
+    renderWithUser(<App />);
+    const broken = await screen.findByRole('table', { name: '不平的钱包' }, { timeout: 5_000 });
+    const row = within(broken).getAllByRole('row').find((r) => r.textContent?.includes(w.masked))!;
+    expect(row.textContent).toContain('流水连贯，余额被改动');
+    await db().update(wallets).set({ principal: 4_400 }).where(eq(wallets.id, w.walletId));
+  });
+});

@@ -16,6 +16,7 @@ import {
   adjustCheck,
   adjustPage,
   planDelete,
+  reconcile,
   planPage,
   planStatus,
   walletMsg,
@@ -32,6 +33,7 @@ import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
+import { useApi } from '../../../lib/use-api';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { walletLookup } from '../paths';
 import { AdjustDialog, CheckDialog, WalletDetailDialog, WalletStatusDialog } from '../components/wallet-dialogs';
@@ -40,6 +42,7 @@ const TABS = [
   { key: 'plan', label: '储值档位' },
   { key: 'wallet', label: '用户钱包' },
   { key: 'adjust', label: '人工调账' },
+  { key: 'reconcile', label: '每日轧账' },
 ] as const;
 type Tab = (typeof TABS)[number]['key'];
 const isTab = (v: string | null): v is Tab => TABS.some((t) => t.key === v);
@@ -85,6 +88,7 @@ export function RechargeManagePage() {
         {tab === 'plan' && <PlansTab />}
         {tab === 'wallet' && <WalletsTab />}
         {tab === 'adjust' && <AdjustmentsTab />}
+        {tab === 'reconcile' && <ReconcileTab />}
       </div>
     </ScreenSection>
   );
@@ -270,6 +274,88 @@ function AdjustmentsTab() {
       <ResourceTable list={list} actions={actions} id="rechargeable.adjustments" label="人工调账列表" columns={adjustColumns} rowKey={(a) => a.id} cursorKey={cursorKey} activateHint="按 a 复核通过（需再次输入金额），r 驳回">
         {checking && <CheckDialog adjustment={checking.row} to={checking.to} onClose={() => setChecking(null)} onDone={done} />}
       </ResourceTable>
+    </div>
+  );
+}
+
+/**
+ * ★ 每日轧账: the two proofs over the area now (Σ ledger = balance; paid − refunded − consumed +
+ * adjusted = principal), a red row per broken wallet pointing at its first bad ledger row, the
+ * nightly run's outcome, and the stored-value liability at the end of each day (principal and gift
+ * apart) for finance.
+ */
+function ReconcileTab() {
+  const r = useApi(reconcile, { query: { days: 30 } });
+  const [open, setOpen] = useState<number | null>(null);
+  const d = r.data;
+  if (!d) return <p role="status" className="text-sm text-gray-700">{r.error ? '轧账失败，请稍后重试' : '轧账中…'}</p>;
+  return (
+    <div className="space-y-4">
+      <p className={`rounded px-3 py-2 text-sm ${d.broken.length ? 'bg-red-50 text-red-800' : 'bg-green-50 text-green-800'}`} role="status">
+        {formatDateTime(d.checkedDate)} 轧账：{d.wallets} 个钱包，本金 {yuan(d.principal)} 元，赠送 {yuan(d.gift)} 元，
+        {d.broken.length ? `${d.broken.length} 个不平` : '全部平衡'}
+        {d.lastRun && `（夜间轧账 ${d.lastRun.day}：${d.lastRun.broken ? `${d.lastRun.broken} 个不平` : '全部平衡'}，用时 ${d.lastRun.ms} ms）`}
+      </p>
+      {d.broken.length > 0 && (
+        <table aria-label="不平的钱包" className="w-full text-sm">
+          <thead>
+            <tr className="border-b text-left text-gray-600">
+              <th className="py-1">钱包</th>
+              <th>手机号</th>
+              <th className="text-right">本金</th>
+              <th className="text-right">流水合计本金</th>
+              <th className="text-right">按订单应有本金</th>
+              <th className="text-right">赠送 / 流水合计</th>
+              <th>首条异常流水</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {d.broken.map((b) => (
+              <tr key={b.walletId} className="border-b border-red-100 bg-red-50 tabular-nums text-red-900">
+                <td className="py-1">{b.walletId}</td>
+                <td>{b.riderPhone}</td>
+                <td className="text-right">{yuan(b.principal)}</td>
+                <td className="text-right">{yuan(b.ledgerPrincipal)}</td>
+                <td className="text-right">{yuan(b.ordersPrincipal)}</td>
+                <td className="text-right">
+                  {yuan(b.gift)} / {yuan(b.ledgerGift)}
+                </td>
+                <td>{b.firstBadLedgerId ? `#${b.firstBadLedgerId}（${formatDateTime(b.firstBadAt)}）` : '流水连贯，余额被改动'}</td>
+                <td>
+                  <Button className="h-7" onClick={() => setOpen(b.walletId)}>
+                    查看流水
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <section aria-label="储值负债">
+        <h3 className="mb-2 text-sm font-medium text-gray-900">储值负债（每日日终，近30天）</h3>
+        <table aria-label="储值负债" className="w-full max-w-xl text-sm">
+          <thead>
+            <tr className="border-b text-left text-gray-600">
+              <th className="py-1">日期</th>
+              <th className="text-right">本金（元）</th>
+              <th className="text-right">赠送（元）</th>
+              <th className="text-right">合计（元）</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...d.liability].reverse().map((l) => (
+              <tr key={l.day} className="border-b border-gray-100 tabular-nums">
+                <td className="py-1">{l.day}</td>
+                <td className="text-right">{yuan(l.principal)}</td>
+                <td className="text-right">{yuan(l.gift)}</td>
+                <td className="text-right">{yuan(l.principal + l.gift)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {open !== null && <WalletDetailDialog id={open} onClose={() => setOpen(null)} />}
     </div>
   );
 }
