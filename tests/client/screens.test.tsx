@@ -65,6 +65,11 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   // Opened without ?id= it is a new package (tests/client/package-pay.test.tsx saves real ones).
   AddPackage: /支付当天算第1天/,
   PackageOrderDetail: /地址中的订单编号无效/,
+  ListRechargeManage: /充100送5元/,
+  AddRecharge: /不超过充值金额的50%/,
+  ListRechargeOrder: /共 \d+ 笔 · 已到账 \d+ 笔/,
+  RechargeSetting: /单笔调账上限/,
+  RechargeAgreement: /请先在顶部选择区域/,
 };
 
 describe('every built screen', () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +12,17 @@ import { createPii } from '../../src/server/lib/pii';
 import { notices } from '../../src/server/modules/notice-report/schema';
 import { packageOrders, packages } from '../../src/server/modules/package-pay/schema';
 import { businessRows } from '../support/business-rows';
+import { DEFAULT_SETTING } from '../../src/shared/api/wallet';
+import { rechargePlans, walletAdjustments } from '../../src/server/modules/rechargeable/schema';
+import { createOrder, payNotify } from '../../src/server/modules/rechargeable/money';
+import type { AppDeps } from '../../src/server/context';
 
 const CJK = /[\u4e00-\u9fff]/;
 const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -100,6 +104,22 @@ beforeAll(async () => {
   const snap = { name: '契约套餐1', price: 1000, originalPrice: 2000, rides: 10, validDays: 30, lineScope: null, dailyLimit: 0 };
   const now = s.clock.now();
   ids.pkgOrder = (await db.insert(packageOrders).values({ orderNo: `PKCONTRACT${now.getTime()}`, districtId: ids.home, riderId: buyer!.id, packageId: ids.pkg, snapshot: snap, amount: 1000, rides: 10, payStatus: 1, status: 1, paidAt: now, effectiveAt: now, expireAt: new Date(now.getTime() + 30 * 86_400_000), createdAt: now, updatedAt: now }).returning())[0]!.id;
+  // 储值: two paid wallets of riders without one (one to refund and adjust, one to freeze), a plan to
+  // switch off and one to delete, an adjustment the manager made for the super user to approve.
+  const plan = (name: string) => db.insert(rechargePlans).values({ districtId: null, name, amount: 5_000, giftAmount: 0, createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning().then((r) => r[0]!.id);
+  [ids.plan, ids.planToDelete] = [await plan('契约档位'), await plan('契约待删档位')];
+  const walletDeps = { db, clock: s.clock } as unknown as AppDeps;
+  const walletless = (await db.execute(sql`select id from riders r where not exists (select 1 from wallets w where w.rider_id = r.id) order by id limit 2`)) as unknown as { rows: { id: number }[] };
+  const paidWallet = async (riderId: number) => {
+    const o = await createOrder(walletDeps, { riderId, amount: 10_000 });
+    await payNotify(walletDeps, o.orderNo);
+    return o;
+  };
+  const first = await paidWallet(walletless.rows[0]!.id);
+  [ids.walletOrder, ids.wallet] = [first.id, first.walletId];
+  ids.walletToFreeze = (await paidWallet(walletless.rows[1]!.id)).walletId;
+  const [adj] = await db.insert(walletAdjustments).values({ walletId: ids.wallet, districtId: first.districtId, bucket: 1, delta: 100, reason: '契约人工调账，复核通过测试', makerId: await userId('manager'), idempotencyKey: 'contract-adjust-0001', createdAt: s.clock.now() }).returning();
+  ids.walletAdjust = adj!.id;
   // The manager's tasks for the download centre's calls: one with its file, one a live instance is
   // running (fresh heartbeat, so no worker here takes it), one failed long ago.
   const manager = await userId('manager');
@@ -299,6 +319,27 @@ const VALID: Record<string, () => CallOptions> = {
   'busLineDetailStation.save': () => ({ body: { detailId: ids.subLine, stationIds: [] } }),
   'busLineDetailStation.info': () => ({ query: { detailId: ids.subLine } }),
   'busLineDetailStation.delete': () => ({ body: { id: ids.subLineStop } }),
+  'rechargePlan.page': () => ({ query: { size: 5 } }),
+  'rechargePlan.queryById': () => ({ query: { id: ids.plan } }),
+  'rechargePlan.saveOrUpdate': () => ({ body: { name: `契约档位${next()}`.slice(0, 20), amount: 5_000, giftAmount: 0 } }),
+  'rechargePlan.updateStatus': () => ({ body: { id: ids.plan, fromStatus: 1, toStatus: 0 } }),
+  'rechargePlan.delete': () => ({ query: { id: ids.planToDelete } }),
+  'walletOrder.page': () => ({ query: { size: 5 } }),
+  'walletOrder.msg': () => ({ query: { id: ids.walletOrder } }),
+  'walletOrder.total': () => ({}),
+  'walletOrder.refund': () => ({ body: { id: ids.walletOrder, reason: '契约退款', idempotencyKey: 'contract-refund-0001' } }),
+  'walletOrder.export': () => ({ query: {} }),
+  'wallet.page': () => ({ query: { size: 5 } }),
+  'wallet.pageByBody': () => ({ body: { size: 5 } }),
+  'wallet.msg': () => ({ query: { id: ids.wallet } }),
+  'wallet.ledgerPage': () => ({ query: { walletId: ids.wallet } }),
+  'wallet.updateStatus': () => ({ body: { id: ids.walletToFreeze, fromStatus: 1, toStatus: 2, reason: '契约冻结' } }),
+  'wallet.adjust': () => ({ body: { walletId: ids.walletToFreeze, bucket: 1, delta: 100, reason: '契约人工调账，发起测试', idempotencyKey: `contract-adj-${next()}` } }),
+  'wallet.adjustPage': () => ({ query: { size: 5 } }),
+  'wallet.adjustCheck': () => ({ body: { id: ids.walletAdjust, fromStatus: 0, toStatus: 1 } }),
+  'wallet.reconcile': () => ({}),
+  'rechargeSetting.query': () => ({}),
+  'rechargeSetting.saveOrUpdate': () => ({ body: { ...DEFAULT_SETTING } }),
 };
 
 /** Input each endpoint with parameters must refuse; every entry breaks exactly one schema. */
@@ -427,6 +468,26 @@ const INVALID: Record<string, () => CallOptions> = {
   'busLineDetailStation.save': () => ({ body: { detailId: 1, stationIds: [0] } }),
   'busLineDetailStation.info': () => ({ query: { detailId: '-1' } }),
   'busLineDetailStation.delete': () => ({ body: { id: 'x' } }),
+  'rechargePlan.page': () => ({ query: { status: '3' } }),
+  'rechargePlan.queryById': () => ({ query: { id: '0' } }),
+  'rechargePlan.saveOrUpdate': () => ({ body: { name: '契约', amount: -1, giftAmount: 0 } }),
+  'rechargePlan.updateStatus': () => ({ body: { id: 1, fromStatus: 1, toStatus: 5 } }),
+  'rechargePlan.delete': () => ({ query: {} }),
+  'walletOrder.page': () => ({ query: { status: '9' } }),
+  'walletOrder.msg': () => ({ query: { id: 'x' } }),
+  'walletOrder.total': () => ({ query: { startTime: '昨天' } }),
+  'walletOrder.refund': () => ({ body: { id: 1, reason: '契约退款' } }),
+  'walletOrder.export': () => ({ query: { status: '7' } }),
+  'wallet.page': () => ({ query: { status: '5' } }),
+  'wallet.pageByBody': () => ({ body: { status: '5' } }),
+  'wallet.msg': () => ({ query: {} }),
+  'wallet.ledgerPage': () => ({ query: {} }),
+  'wallet.updateStatus': () => ({ body: { id: 1, fromStatus: 1, toStatus: 2 } }),
+  'wallet.adjust': () => ({ body: { walletId: 1, bucket: 1, delta: 100, reason: '太短', idempotencyKey: 'contract-adj-bad' } }),
+  'wallet.adjustPage': () => ({ query: { status: '8' } }),
+  'wallet.adjustCheck': () => ({ body: { id: 1, fromStatus: 1, toStatus: 1 } }),
+  'wallet.reconcile': () => ({ query: { days: '0' } }),
+  'rechargeSetting.saveOrUpdate': () => ({ body: { ...DEFAULT_SETTING, minFen: 'a' } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

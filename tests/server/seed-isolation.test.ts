@@ -124,6 +124,8 @@ describe('seed isolation', () => {
       const own = [...m.tables.map((tb) => getTableName(tb)), ...(LEDGER_KINDS[m.id] ? ['money_refunds'] : [])];
       expect((writes[m.id] ?? []).filter((name) => !own.includes(name)), m.id).toEqual([]);
     }
+    expect(writes.rechargeable).toContain('money_refunds');
+    expect(writes.packagePay).toContain('money_refunds');
     // The family and discount rows are their modules' own, no longer the rider seed's.
     expect(writes.callingCard).toContain('family_bindings');
     expect(writes.specialCode).toContain('discount_orders');

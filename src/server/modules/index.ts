@@ -8,6 +8,7 @@ import { busServer } from './bus/routes';
 import { handleCardServer } from './handle-card/routes';
 import { noticeReportServer } from './notice-report/routes';
 import { packagePayServer } from './package-pay/routes';
+import { rechargeableServer } from './rechargeable/routes';
 import { rideServer } from './ride/routes';
 import { riderServer } from './rider/routes';
 import { discountServer } from './discount/routes';
@@ -18,7 +19,7 @@ import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer, rechargeableServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

@@ -11,6 +11,7 @@ import { packagePayModule } from './package-pay';
 import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
+import { rechargeableModule } from './rechargeable';
 import { settingsModule } from './settings';
 import { shellModule } from './shell';
 import { stationModule } from './station';
@@ -35,7 +36,7 @@ export const MODULES = [
   planned.customSettingModule,
   packagePayModule,
   planned.activityModule,
-  planned.rechargeableModule,
+  rechargeableModule,
   familyModule,
   discountModule,
   handleCardModule,

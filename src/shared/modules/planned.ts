@@ -59,10 +59,3 @@ export const activityModule = planned('acitivity', '活动管理', 'activity', '
   { key: 'operate-record', title: '操作记录', component: 'ListOperateRecord' },
 ]);
 
-export const rechargeableModule = planned('rechargeable', '储值管理', 'wallet', 'w', [
-  { key: 'add-recharge', title: '新增储值', component: 'AddRecharge', hidden: true },
-  { key: 'recharge-manage', title: '储值管理', component: 'ListRechargeManage' },
-  { key: 'recharge-order', title: '储值订单', component: 'ListRechargeOrder' },
-  { key: 'recharge-setting', title: '储值设置', component: 'RechargeSetting' },
-  { key: 'recharge-agreement', title: '储值协议', component: 'RechargeAgreement' },
-]);

@@ -25,7 +25,7 @@ const GROUP_ITEMS: Record<keyof typeof GROUPS, () => string[]> = {
   super: () => catalogue().map((r) => r.id),
   // Districts are city-wide: only the super user manages them.
   manager: () => catalogue().map((r) => r.id).filter((id) => id !== 'settings.districts'),
-  agent: () => [...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'handleCard', 'station', 'bus', 'version']), 'ycOrder', 'RIDER_REVEAL', 'RIDER_ADD', 'FAMILY_CARD_EDIT'],
+  agent: () => [...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'handleCard', 'rechargeable', 'station', 'bus', 'version']), 'ycOrder', 'RIDER_REVEAL', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'WALLET_ADJUST'],
   viewer: () => menuItemIds(VIEWER_MENUS),
 };
 
