@@ -7,6 +7,7 @@ import { shellServer } from './shell/routes';
 import { busServer } from './bus/routes';
 import { handleCardServer } from './handle-card/routes';
 import { noticeReportServer } from './notice-report/routes';
+import { rechargeServer } from './recharge/routes';
 import { rideServer } from './ride/routes';
 import { riderServer } from './rider/routes';
 import { discountServer } from './discount/routes';
@@ -17,7 +18,7 @@ import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, rechargeServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

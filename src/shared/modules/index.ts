@@ -10,6 +10,7 @@ import { noticeReportModule } from './notice-report';
 import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
+import { rechargeModule } from './recharge';
 import { settingsModule } from './settings';
 import { shellModule } from './shell';
 import { stationModule } from './station';
@@ -26,7 +27,7 @@ export const MODULES = [
   noticeReportModule,
   rideModule,
   riderModule,
-  planned.rechargeModule,
+  rechargeModule,
   planned.cardVerifyModule,
   stationModule,
   busModule,
