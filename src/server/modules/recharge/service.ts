@@ -314,6 +314,11 @@ export async function refund(deps: AppDeps, a: AuthContext, body: RefundBody) {
   assertInScope(a, r.o.districtId);
   if (body.amount !== undefined && body.amount !== r.o.amount) throw fail(REFUSAL.partial);
   const refusal = refundRefusal(r.o, a.user.id);
+  if (refusal === REFUSAL.refunded) {
+    // The same key's first request committed between the two reads above: answer as it did.
+    const again = await refundByKey(deps.db, 'nfc', body.id, body.idempotencyKey);
+    if (again) return replayRefund(deps, a, body.id, again);
+  }
   if (refusal) throw fail(refusal);
   // Never blindly: a load the centre shows is on the card, whatever the order says.
   const centre = await cardCentreOf(deps.db).loadOf({ cardNo: r.o.cardNo, orderNo: r.o.orderNo, txnSeq: r.o.txnSeq });
