@@ -6,6 +6,7 @@ import { discountFeature } from '../features/discount';
 import { familyFeature } from '../features/family';
 import { handleCardFeature } from '../features/handle-card';
 import { noticeReportFeature } from '../features/notice-report';
+import { rechargeFeature } from '../features/recharge';
 import { riderFeature } from '../features/rider';
 import { rideFeature } from '../features/ride';
 import { settingsFeature } from '../features/settings';
@@ -18,7 +19,7 @@ import { shellCommands, switchDistrictCommand } from './commands';
  * Every client feature, composed here (the app is the composition root; features never import
  * each other). A new feature is one line in this list.
  */
-export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature, rideFeature, noticeReportFeature] as const;
+export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature, rideFeature, noticeReportFeature, rechargeFeature] as const;
 
 type ScreensOf<F> = F extends { screens: infer S } ? S : never;
 type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

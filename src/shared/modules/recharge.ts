@@ -9,7 +9,7 @@ export const rechargeModule = defineModule({
     title: 'NFC充值',
     icon: 'money',
     jumpKey: 'r',
-    pages: [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge', actions: ['suspect', 'reconcile', 'export'] }],
+    pages: [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge', actions: ['suspect', 'reconcile', 'resolve', 'refund', 'export'] }],
   },
   endpoints: [recharge.rechargePage, recharge.rechargeTotal, recharge.rechargeMsg, recharge.rechargeRequery, recharge.rechargeResolve, recharge.rechargeRefund, recharge.rechargeExport, recharge.rechargeReconcilePage],
   buttons: recharge.buttons,
