@@ -6,6 +6,8 @@ import { toast } from '../../lib/toast';
 
 const orderNoArg = { name: 'orderNo', label: '订单号', kind: 'text' as const, placeholder: 'NFC20261128093000000123', validate: (v: string) => (v.trim() ? (v.trim().length > 40 ? '订单号不能超过40个字符' : null) : '请输入订单号') };
 const GROUP = 'NFC充值';
+/** The 可疑 queue: NFC充值记录 on 可疑, oldest first. */
+export const suspectQueuePath = pagePath('recharge', 'recharge', { query: { writeState: 4, sort: 'createdDate,asc' } });
 
 /**
  * The palette's NFC充值 commands. Those that need a dialog hand the order number to NFC充值记录
@@ -32,7 +34,7 @@ export const rechargeCommands: Command[] = [
     keywords: ['可疑', '充值', '核实', '写卡', 'keyi'],
     permission: api.RECHARGE_READ,
     page: pagePath('recharge', 'recharge'),
-    run: (ctx) => ctx.navigate(pagePath('recharge', 'recharge', { action: 'suspect' })),
+    run: (ctx) => ctx.navigate(suspectQueuePath),
   },
   {
     id: 'recharge.requery',

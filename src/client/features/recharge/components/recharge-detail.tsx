@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import * as api from '../../../../shared/api/recharge';
 import { PAY_CHANNELS, RECHARGE_PAY_STATUS, type RechargeOrder, WRITE_STATE } from '../../../../shared/api/recharge';
 import { cardCategoryLabel } from '../../../../shared/api/card';
@@ -45,8 +45,10 @@ export function RechargeDetail({
   const suspect = !!o && o.writeState === 4 && canResolve;
   const refundable = !!o && (o.writeState === 0 || o.writeState === 3) && o.payStatus === 1 && canRefund;
   const requeryable = !!o && (o.writeState === 1 || o.writeState === 4) && canResolve;
-  const onKey = (e: KeyboardEvent) => {
-    if (!o || e.ctrlKey || e.metaKey || e.altKey || (e.target as HTMLElement).closest('input, textarea, select')) return;
+  // The drawer's keys wherever focus is in it (its footer buttons are outside its body), not in a field.
+  const onKey = useRef<(e: KeyboardEvent) => void>(() => undefined);
+  onKey.current = (e: KeyboardEvent) => {
+    if (!o || e.ctrlKey || e.metaKey || e.altKey || (e.target as HTMLElement | null)?.closest?.('input, textarea, select')) return;
     const k = e.key.toLowerCase();
     if (suspect && (k === 'y' || k === 'n')) {
       e.preventDefault();
@@ -56,6 +58,11 @@ export function RechargeDetail({
       onRequery(o);
     }
   };
+  useEffect(() => {
+    const listen = (e: KeyboardEvent) => onKey.current(e);
+    window.addEventListener('keydown', listen);
+    return () => window.removeEventListener('keydown', listen);
+  }, []);
   return (
     <Modal
       open
@@ -90,7 +97,7 @@ export function RechargeDetail({
         </>
       }
     >
-      <div onKeyDown={onKey}>
+      <div>
         {!o ? (
           <p role="status" className="text-sm text-gray-600">
             {msg.error ? `加载失败：${msg.error instanceof Error ? msg.error.message : String(msg.error)}` : '加载中…'}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import * as api from '../../../../shared/api/recharge';
 import type { RechargeOrder } from '../../../../shared/api/recharge';
 import { fenToYuan } from '../../../../shared/domain/money';
@@ -40,6 +40,13 @@ export function ResolveDialog({ order, toState, centreTxnNo, onClose, onDone }: 
     onSaved: (after) => onDone(after),
   });
   const { values, errors, set } = form;
+  // Opened from the drawer as it closes: the drawer hands focus back to the row after this dialog's
+  // autofocus ran, so the note takes it once more, and Enter confirms (the keyboard task's y, Enter).
+  const note = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const t = setTimeout(() => note.current?.focus(), 30);
+    return () => clearTimeout(t);
+  }, []);
   return (
     <Modal
       open
@@ -53,7 +60,7 @@ export function ResolveDialog({ order, toState, centreTxnNo, onClose, onDone }: 
       <p className="mb-3 text-sm text-gray-700">
         {loaded ? `以卡中心记录为准${centreTxnNo ? `（流水 ${centreTxnNo}）` : ''}：订单改为写卡成功。` : '卡中心没有这笔圈存：订单改为写卡失败，退款须由另一位同事办理。'}
       </p>
-      <Field label="核实说明" required autoFocus maxLength={200} value={values.note} onChange={(e) => set('note', e.target.value)} error={errors.note} />
+      <Field label="核实说明" required autoFocus ref={note} maxLength={200} value={values.note} onChange={(e) => set('note', e.target.value)} error={errors.note} />
     </Modal>
   );
 }

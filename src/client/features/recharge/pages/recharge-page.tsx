@@ -160,7 +160,8 @@ export function RechargePage() {
       })
       .catch(() => undefined);
 
-  useScreenAction(['recharge', 'recharge', 'suspect'], showSuspects);
+  // After the action's own address change (it drops `action`), or that change would undo the filters.
+  useScreenAction(['recharge', 'recharge', 'suspect'], () => setTimeout(showSuspects, 0));
   useScreenAction(['recharge', 'recharge', 'reconcile'], () => setTab('reconcile'));
   useScreenAction(['recharge', 'recharge', 'resolve'], (args) => {
     const orderNo = args.get('orderNo')?.trim();
