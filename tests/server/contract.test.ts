@@ -10,6 +10,8 @@ import { VIEWER_MENUS } from '../../src/server/modules/user/seed';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { createPii } from '../../src/server/lib/pii';
 import { notices } from '../../src/server/modules/notice-report/schema';
+import { cardLoaded, createOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
+import { rechargeOrders } from '../../src/server/modules/recharge/schema';
 import { businessRows } from '../support/business-rows';
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -17,7 +19,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -86,6 +88,21 @@ beforeAll(async () => {
   const notice = (status: number) =>
     db.insert(notices).values({ districtId: ids.home, title: `契约公告${status}`, type: 1, content: '契约', status, publishAt: status ? s.clock.now() : null, createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning().then((r) => r[0]!.id);
   [ids.notice, ids.noticeDraft, ids.noticeToDelete] = [await notice(2), await notice(0), await notice(0)];
+  // NFC充值 orders of the contract's own: one to read, a 可疑 one the centre shows (to 核实), a failed one to refund.
+  const rider = { db, clock: s.clock } as unknown as Parameters<typeof createOrder>[0];
+  const cardsHere = await db.select({ cardNo: t.busCards.cardNo }).from(t.busCards).where(eq(t.busCards.state, 1)).orderBy(asc(t.busCards.balance)).limit(3);
+  const nfc = async (i: number, end: 'read' | 'suspect' | 'failed') => {
+    const o = await createOrder(rider, { cardNo: cardsHere[i]!.cardNo, amount: 2_000 });
+    await pay(rider, o.id);
+    await startWrite(rider, o.id);
+    if (end === 'suspect') {
+      await cardLoaded(rider, o.id, { txnSeq: `K${o.id}`, tac: 'AB12CD34' });
+      await db.update(rechargeOrders).set({ writeState: 4 }).where(eq(rechargeOrders.id, o.id));
+    }
+    if (end === 'failed') await failWrite(rider, o.id, '契约写卡失败');
+    return o.id;
+  };
+  [ids.recharge, ids.rechargeSuspect, ids.rechargeFailed] = [await nfc(0, 'read'), await nfc(1, 'suspect'), await nfc(2, 'failed')];
   // The manager's tasks for the download centre's calls: one with its file, one a live instance is
   // running (fresh heartbeat, so no worker here takes it), one failed long ago.
   const manager = await userId('manager');
@@ -226,6 +243,14 @@ const VALID: Record<string, () => CallOptions> = {
   'notice.updateStatus': () => ({ body: { id: ids.noticeDraft, fromStatus: 0, toStatus: 2 } }),
   'notice.top': () => ({ body: { id: ids.notice, top: 0 } }),
   'notice.delete': () => ({ query: { id: ids.noticeToDelete } }),
+  'recharge.page': () => ({ query: { size: 5, writeState: '2', sort: 'createdDate,asc' } }),
+  'recharge.total': () => ({}),
+  'recharge.msg': () => ({ query: { id: ids.recharge } }),
+  'recharge.requery': () => ({ body: { id: ids.recharge } }),
+  'recharge.resolve': () => ({ body: { id: ids.rechargeSuspect, fromState: 4, toState: 2, note: '契约核实已到账' } }),
+  'recharge.refund': () => ({ body: { id: ids.rechargeFailed, reason: '契约退款', idempotencyKey: 'contract-nfc-refund' } }),
+  'recharge.export': () => ({ query: { writeState: '2' } }),
+  'recharge.reconcilePage': () => ({ query: { size: 5 } }),
   'discountCard.byId': () => ({ query: { id: ids.product } }),
   'discountCard.total': () => ({}),
   'discountCard.updateStatus': () => ({ query: { id: ids.product, status: '0' } }),
@@ -338,6 +363,14 @@ const INVALID: Record<string, () => CallOptions> = {
   'notice.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 1, publishAt: '明天' } }),
   'notice.top': () => ({ body: { id: 1, top: 2 } }),
   'notice.delete': () => ({ query: {} }),
+  'recharge.page': () => ({ query: { writeState: '9' } }),
+  'recharge.total': () => ({ query: { payStatus: '5' } }),
+  'recharge.msg': () => ({ query: { id: '0' } }),
+  'recharge.requery': () => ({ body: { id: 'x' } }),
+  'recharge.resolve': () => ({ body: { id: 1, fromState: 4, toState: 5, note: '契约核实' } }),
+  'recharge.refund': () => ({ body: { id: 1, reason: '契约退款', idempotencyKey: 'short' } }),
+  'recharge.export': () => ({ query: { writeState: '9' } }),
+  'recharge.reconcilePage': () => ({ query: { kind: '7' } }),
   'discountCard.byId': () => ({ query: {} }),
   'discountCard.total': () => ({ query: { status: '3' } }),
   'discountCard.updateStatus': () => ({ query: { id: 1, status: '2' } }),

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import * as api from '../../../shared/api/recharge';
 import { PAY_CHANNELS, RECHARGE_PAY_STATUS, RECHARGE_STATUS, REFUSAL, RESOLVE_NOT_LOADED_AFTER_MS, WRITE_STATE, type WriteState } from '../../../shared/api/recharge';
 import { fenToYuan } from '../../../shared/domain/money';
-import { maskPhone } from '../../../shared/domain/mask';
+import { maskInText, maskPhone } from '../../../shared/domain/mask';
 import { shanghaiDateTime } from '../../../shared/domain/time';
 import { defineExport, listRows } from '../../lib/export-definition';
 import type { AppDeps, AuthContext } from '../../context';
@@ -241,7 +241,9 @@ export async function requery(deps: AppDeps, a: AuthContext, id: number) {
  * 未到账 (4 → 3) needs the centre to show none, and 10 minutes since the write began (a real centre
  * syncs late). The one who marks it 未到账 is remembered: the refund is another person's.
  */
-export async function resolve(deps: AppDeps, a: AuthContext, body: ResolveBody) {
+export async function resolve(deps: AppDeps, a: AuthContext, given: ResolveBody) {
+  // A note may quote a caller's phone or id: stored and answered masked, as every list shows it.
+  const body = { ...given, note: maskInText(given.note) };
   const r = await loadRow(deps.db, body.id);
   assertInScope(a, r.o.districtId);
   const what = `充值订单 ${r.o.orderNo}`;
@@ -307,7 +309,9 @@ async function replayRefund(deps: AppDeps, a: AuthContext, id: number, done: Mon
  * one wins. Its money_refunds row (unique per order and key) and audit row commit with it; the
  * payment channel is asked after the commit. A key already used answers as it did.
  */
-export async function refund(deps: AppDeps, a: AuthContext, body: RefundBody) {
+export async function refund(deps: AppDeps, a: AuthContext, given: RefundBody) {
+  // The reason is kept in the shared ledger and shown in the detail: masked like a note.
+  const body = { ...given, reason: maskInText(given.reason) };
   const earlier = await refundByKey(deps.db, 'nfc', body.id, body.idempotencyKey);
   if (earlier) return replayRefund(deps, a, body.id, earlier);
   const r = await loadRow(deps.db, body.id);
