@@ -360,3 +360,30 @@ describe('导出', () => {
     for (const token of [viewer, agent]) expect((await s.call(api.rechargeExport, { token })).status).toBe(403);
   });
 });
+
+describe('退款异常 and its retry', () => {
+  it('a refund the channel answers 退款异常 stays 已退款 on the order, and the retry job settles it once the channel accepts', async () => {
+    const { retryRefunds } = await import('../../src/server/modules/recharge/jobs');
+    const o = await order('failed');
+    let fails = true;
+    const payments = { refund: async (req: { outRefundNo: string }) => (fails ? { state: 2 as const, channelRefundNo: null, failReason: '渠道异常' } : { state: 1 as const, channelRefundNo: `CH${req.outRefundNo.slice(2, 12)}`, failReason: null }) };
+    const withChannel = { ...deps(), payments } as unknown as AppDeps;
+    const original = (s.app as unknown as { deps?: AppDeps }).deps;
+    void original;
+    // Through the service with a failing channel (the route's deps use the built-in one).
+    const { refund: refundService } = await import('../../src/server/modules/recharge/service');
+    const [adminUser] = await db().select().from(t.users).where(eq(t.users.login, 'admin'));
+    const auth = { user: adminUser!, districtScope: null, actor: { id: adminUser!.id, login: 'admin', districtId: null, ip: null } } as unknown as Parameters<typeof refundService>[1];
+    const res = await refundService({ ...withChannel, pii: { decrypt: () => '13800001234' } } as unknown as AppDeps, auth, { id: o.id, reason: '渠道异常测试', idempotencyKey: key() });
+    expect(res.refund.state).toBe(2);
+    expect(await stored(o.id)).toMatchObject({ writeState: 5, payStatus: 2 });
+    fails = false;
+    s.clock.advance(2 * MINUTE);
+    try {
+      expect(await retryRefunds(withChannel)).toBeGreaterThanOrEqual(1);
+    } finally {
+      s.clock.advance(-2 * MINUTE);
+    }
+    expect((await refundRows(o.id))[0]).toMatchObject({ state: 1, attempts: 2 });
+  });
+});

@@ -9,6 +9,7 @@ import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import type { CardCentre, CardCentreLoad } from '../../lib/card-centre';
 import { paged } from '../../lib/paging';
+import { settleRefund, unsettledRefunds } from '../../lib/refund-ledger';
 import { inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { nextVersion } from '../../lib/row-version';
@@ -17,6 +18,17 @@ import { rechargeAttempts, rechargeOrders as o, rechargeReconcileItems as items,
 import { SYSTEM_ACTOR } from './service';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/**
+ * The job recharge.refundRetry: NFC refunds the channel has not confirmed (退款中 after a lost
+ * answer, 退款异常) are asked again with the same out_refund_no, a minute after they were written;
+ * settleRefund stores one answer however many instances ask.
+ */
+export async function retryRefunds(deps: AppDeps): Promise<number> {
+  const due = (await unsettledRefunds(deps.db, new Date(deps.clock.now().getTime() - 60_000))).filter((r) => r.kind === 'nfc');
+  for (const r of due) await settleRefund(deps, r.id);
+  return due.length;
+}
 
 /**
  * The job recharge.suspect: a write without the card's answer for 5 minutes is 可疑. Each order is

@@ -32,5 +32,6 @@ export const rechargeServer: ServerModule = {
   jobs: [
     { name: 'recharge.suspect', everyMs: 60_000, run: (deps) => jobs.markSuspects(deps) },
     { name: 'recharge.reconcile', everyMs: 600_000, atStart: true, run: (deps) => jobs.reconcile(deps) },
+    { name: 'recharge.refundRetry', everyMs: 300_000, run: (deps) => jobs.retryRefunds(deps) },
   ],
 };
