@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { planned } from '../../db/seed/ahead';
 import { bulkInsert, continueIds } from '../../db/seed/bulk';
 import type { SeedContext, SeedGenerator } from '../../db/seed/context';
+import { createStream } from '../../db/seed/rng';
 import { ORDER_COLUMNS, rechargeOrdersPlan } from './seed-plan';
 
 /**
@@ -13,16 +14,30 @@ import { ORDER_COLUMNS, rechargeOrdersPlan } from './seed-plan';
 async function seedRecharge(ctx: SeedContext) {
   const { db } = ctx;
   const { orders, loadedSuspects } = await planned(rechargeOrdersPlan, ctx);
-  await bulkInsert(db, 'recharge_orders', ORDER_COLUMNS, orders);
+  // The plan's rows land in a bare temporary table, then go in with their cards in one insert … select:
+  // each slot onto a card in use (已售), its number, district, holder and category. The count is a
+  // constant, so the join is a hash join on one expression of each side.
+  await db.execute(sql.raw(`create temp table recharge_seed_stage as select ${ORDER_COLUMNS.join(', ')} from recharge_orders with no data`));
+  await bulkInsert(db, 'recharge_seed_stage', ORDER_COLUMNS, orders);
+  const [inUse] = ((await db.execute(sql`select count(*)::int as n from bus_cards where state = 1`)) as unknown as { rows: { n: number }[] }).rows;
+  const n = Math.max(1, Number(inUse?.n ?? 1));
+  const cols = ORDER_COLUMNS.join(', ');
+  const picked = ORDER_COLUMNS.map((c) =>
+    c === 'card_id' ? 'c.id' : c === 'card_no' ? 'c.card_no' : c === 'district_id' ? 'c.district_id' : c === 'card_category' ? 'c.category' : c === 'card_inner_no' ? "upper(lpad(to_hex(822083584 + c.id), 8, '0'))" : `s.${c}`,
+  ).join(', ');
+  await db.execute(
+    sql.raw(`insert into recharge_orders (${cols}, rider_id)
+    select ${picked}, c.rider_id from recharge_seed_stage s
+    join (select id, card_no, district_id, rider_id, category, (row_number() over (order by id) - 1) as k from bus_cards where state = 1) c on c.k = s.card_id % ${n}
+    order by s.id`),
+  );
+  await db.execute(sql`drop table recharge_seed_stage`);
   await continueIds(db, 'recharge_orders');
-  // Each slot onto a card in use (已售): its number, district, holder and category.
-  await db.execute(sql`
-    with c as (select id, card_no, district_id, rider_id, category, (row_number() over (order by id) - 1) as k, count(*) over () as n from bus_cards where state = 1)
-    update recharge_orders r set card_id = c.id, card_no = c.card_no, district_id = c.district_id, rider_id = c.rider_id, card_category = c.category,
-      card_inner_no = upper(lpad(to_hex(822083584 + c.id), 8, '0'))
-    from c where c.k = r.card_id % c.n`);
   // The card centre's record of every load: the written orders, and the 可疑 ones the card took unconfirmed.
-  const loadedNos = (Array.isArray(loadedSuspects) ? loadedSuspects : []).map((r) => String(r[0]));
+  // Made on the worker, the list arrives as COPY text: the plan's few names are drawn again here
+  // (the same stream gives the same rows; 20,000 small rows take ~50 ms).
+  const loaded = Array.isArray(loadedSuspects) ? loadedSuspects : rechargeOrdersPlan.make({ rng: createStream(ctx.seed, rechargeOrdersPlan.name), now: ctx.now, profile: ctx.profile, pii: ctx.pii }).loadedSuspects;
+  const loadedNos = (Array.isArray(loaded) ? loaded : []).map((r) => String(r[0]));
   // The load of another amount (金额不符): one written order of three to five days ago. The ledger
   // takes no UPDATE (its guard), so the difference is planted as the row is written.
   const [odd] = ((await db.execute(sql`select id from recharge_orders where write_state = 2 and written_at > ${new Date(ctx.now.getTime() - 5 * 86_400_000)} and written_at < ${new Date(ctx.now.getTime() - 3 * 86_400_000)} order by id limit 1`)) as unknown as { rows: { id: number }[] }).rows;
