@@ -68,6 +68,25 @@ describe('NFC充值记录', () => {
     await waitFor(() => expect(summary.textContent).toMatch(/^共 \d+ 笔 .* 可疑 \d+（1小时内 \d+ · 24小时内 \d+ · 超24小时 \d+）/));
   });
 
+  it('the 可疑队列 tab shows only 可疑 orders, oldest first; 圈存日对账 shows the worklist', async () => {
+    await signIn(s, 'admin');
+    visit(s, '/recharge/recharge');
+    const { user } = renderWithUser(<App />);
+    await table('NFC充值记录列表');
+    await user.click(await screen.findByRole('tab', { name: '可疑队列' }));
+    const queue = await table('可疑订单队列');
+    await waitFor(
+      () => {
+        const body = within(queue).getAllByRole('row').slice(1);
+        expect(body.length).toBeGreaterThan(0);
+        expect(body.every((r) => r.textContent?.includes('可疑'))).toBe(true);
+      },
+      { timeout: 8_000 },
+    );
+    await user.click(screen.getByRole('tab', { name: '圈存日对账' }));
+    expect(await screen.findByRole('table', { name: '圈存日对账差异' })).toBeTruthy();
+  });
+
   it('the 可疑 queue, oldest first: Enter shows the attempts beside the centre’s record, y settles it and the next opens, n settles that one', async () => {
     const first = await suspect(40, true);
     const second = await suspect(39, false);

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { pagePath } from '../../../../shared/modules';
 import * as api from '../../../../shared/api/recharge';
 import { RECHARGE_PAY_STATUS, RECHARGE_STATUS, RECONCILE_KIND, RECONCILE_STATUS, type RechargeOrder, WRITE_STATE } from '../../../../shared/api/recharge';
 import { fenToYuan } from '../../../../shared/domain/money';
@@ -145,10 +147,15 @@ export function RechargePage() {
 
   const rows = list.rows;
   const queue = table.filters.writeState === '4';
+  const [, navigate] = useLocation();
+  // One address for filter and sort together (two setters in a row would each write from the same old one).
   const showSuspects = () => {
     setTab('orders');
-    table.setFilters({ orderNo: '', cardNo: '', phone: '', payStatus: '', rechargeStatus: '', startTime: '', endTime: '', writeState: '4' });
-    table.setSort('createdDate,asc');
+    navigate(pagePath('recharge', 'recharge', { query: { writeState: 4, sort: 'createdDate,asc' } }), { replace: true });
+  };
+  const showAll = () => {
+    setTab('orders');
+    if (queue) navigate(pagePath('recharge', 'recharge'), { replace: true });
   };
   const findOrder = (orderNo: string, then: (o: RechargeOrder) => void) =>
     http
@@ -209,7 +216,7 @@ export function RechargePage() {
   return (
     <ScreenSection title="NFC充值记录">
       <div role="tablist" aria-label="NFC充值" className="mb-3 flex gap-2">
-        <Button role="tab" aria-selected={tab === 'orders' && !queue} variant={tab === 'orders' && !queue ? 'primary' : 'default'} onClick={() => (setTab('orders'), queue && table.setFilters({ writeState: '' }))}>
+        <Button role="tab" aria-selected={tab === 'orders' && !queue} variant={tab === 'orders' && !queue ? 'primary' : 'default'} onClick={showAll}>
           充值记录
         </Button>
         <Button role="tab" aria-selected={tab === 'orders' && queue} variant={tab === 'orders' && queue ? 'primary' : 'default'} onClick={showSuspects}>
