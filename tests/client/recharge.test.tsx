@@ -139,4 +139,24 @@ describe('NFC充值记录', () => {
     expect(await screen.findByText(`充值订单 ${o.orderNo} 已退款 30.00 元`, undefined, { timeout: 5_000 })).toBeTruthy();
     expect(await stored(o.id)).toMatchObject({ writeState: 5, payStatus: 2 });
   });
+
+  it('the palette’s 充值退款 ‹订单号› lands on the screen with the order found and its refund dialog open', async () => {
+    const failed = await createOrder(deps(), { cardNo: await xuhuiCard(), amount: 2_000 });
+    await pay(deps(), failed.id);
+    await startWrite(deps(), failed.id);
+    await failWrite(deps(), failed.id, '卡片离开感应区');
+    await signIn(s, 'manager');
+    visit(s, `/recharge/recharge?action=refund&orderNo=${failed.orderNo}`);
+    renderWithUser(<App />);
+    expect(await screen.findByRole('dialog', { name: `充值退款 · ${failed.orderNo}` }, { timeout: 8_000 })).toBeTruthy();
+  });
+
+  it('核实可疑订单 ‹订单号› opens the 可疑 order’s detail with y / n', async () => {
+    const o = await suspect(30, false);
+    await signIn(s, 'manager');
+    visit(s, `/recharge/recharge?action=resolve&orderNo=${o.orderNo}`);
+    renderWithUser(<App />);
+    const drawer = await screen.findByRole('dialog', { name: new RegExp(`充值订单详情 · ${o.orderNo}`) }, { timeout: 8_000 });
+    expect(await within(drawer).findByRole('button', { name: /核实未到账/ })).toBeTruthy();
+  });
 });
