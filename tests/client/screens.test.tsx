@@ -23,6 +23,7 @@ const built = MODULES.flatMap((m) =>
 /** What each screen must show from the server's data: a row the demo city certainly holds. */
 const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListUser: 'manager',
+  ListRecharge: /NFC\d{14}/,
   ListRoleGroup: '客服坐席组',
   ListSysLog: '登录成功',
   ListAgreement: /协议|政策/,

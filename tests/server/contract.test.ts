@@ -11,6 +11,8 @@ import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from
 import { createPii } from '../../src/server/lib/pii';
 import { notices } from '../../src/server/modules/notice-report/schema';
 import { packageOrders, packages } from '../../src/server/modules/package-pay/schema';
+import { cardLoaded, createOrder as createRechargeOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
+import { rechargeOrders } from '../../src/server/modules/recharge/schema';
 import { businessRows } from '../support/business-rows';
 import { DEFAULT_SETTING } from '../../src/shared/api/wallet';
 import { rechargePlans, walletAdjustments } from '../../src/server/modules/rechargeable/schema';
@@ -22,7 +24,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -120,6 +122,21 @@ beforeAll(async () => {
   ids.walletToFreeze = (await paidWallet(walletless.rows[1]!.id)).walletId;
   const [adj] = await db.insert(walletAdjustments).values({ walletId: ids.wallet, districtId: first.districtId, bucket: 1, delta: 100, reason: '契约人工调账，复核通过测试', makerId: await userId('manager'), idempotencyKey: 'contract-adjust-0001', createdAt: s.clock.now() }).returning();
   ids.walletAdjust = adj!.id;
+  // NFC充值 orders of the contract's own: one to read, a 可疑 one the centre shows (to 核实), a failed one to refund.
+  const rider = { db, clock: s.clock } as unknown as Parameters<typeof createRechargeOrder>[0];
+  const cardsHere = await db.select({ cardNo: t.busCards.cardNo }).from(t.busCards).where(eq(t.busCards.state, 1)).orderBy(asc(t.busCards.balance)).limit(3);
+  const nfc = async (i: number, end: 'read' | 'suspect' | 'failed') => {
+    const o = await createRechargeOrder(rider, { cardNo: cardsHere[i]!.cardNo, amount: 2_000 });
+    await pay(rider, o.id);
+    await startWrite(rider, o.id);
+    if (end === 'suspect') {
+      await cardLoaded(rider, o.id, { txnSeq: `K${o.id}`, tac: 'AB12CD34' });
+      await db.update(rechargeOrders).set({ writeState: 4 }).where(eq(rechargeOrders.id, o.id));
+    }
+    if (end === 'failed') await failWrite(rider, o.id, '契约写卡失败');
+    return o.id;
+  };
+  [ids.recharge, ids.rechargeSuspect, ids.rechargeFailed] = [await nfc(0, 'read'), await nfc(1, 'suspect'), await nfc(2, 'failed')];
   // The manager's tasks for the download centre's calls: one with its file, one a live instance is
   // running (fresh heartbeat, so no worker here takes it), one failed long ago.
   const manager = await userId('manager');
@@ -278,6 +295,14 @@ const VALID: Record<string, () => CallOptions> = {
   'notice.updateStatus': () => ({ body: { id: ids.noticeDraft, fromStatus: 0, toStatus: 2 } }),
   'notice.top': () => ({ body: { id: ids.notice, top: 0 } }),
   'notice.delete': () => ({ query: { id: ids.noticeToDelete } }),
+  'recharge.page': () => ({ query: { size: 5, writeState: '2', sort: 'createdDate,asc' } }),
+  'recharge.total': () => ({}),
+  'recharge.msg': () => ({ query: { id: ids.recharge } }),
+  'recharge.requery': () => ({ body: { id: ids.recharge } }),
+  'recharge.resolve': () => ({ body: { id: ids.rechargeSuspect, fromState: 4, toState: 2, note: '契约核实已到账' } }),
+  'recharge.refund': () => ({ body: { id: ids.rechargeFailed, reason: '契约退款', idempotencyKey: 'contract-nfc-refund' } }),
+  'recharge.export': () => ({ query: { writeState: '2' } }),
+  'recharge.reconcilePage': () => ({ query: { size: 5 } }),
   'discountCard.byId': () => ({ query: { id: ids.product } }),
   'discountCard.total': () => ({}),
   'discountCard.updateStatus': () => ({ query: { id: ids.product, status: '0' } }),
@@ -429,6 +454,14 @@ const INVALID: Record<string, () => CallOptions> = {
   'notice.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 1, publishAt: '明天' } }),
   'notice.top': () => ({ body: { id: 1, top: 2 } }),
   'notice.delete': () => ({ query: {} }),
+  'recharge.page': () => ({ query: { writeState: '9' } }),
+  'recharge.total': () => ({ query: { payStatus: '5' } }),
+  'recharge.msg': () => ({ query: { id: '0' } }),
+  'recharge.requery': () => ({ body: { id: 'x' } }),
+  'recharge.resolve': () => ({ body: { id: 1, fromState: 4, toState: 5, note: '契约核实' } }),
+  'recharge.refund': () => ({ body: { id: 1, reason: '契约退款', idempotencyKey: 'short' } }),
+  'recharge.export': () => ({ query: { writeState: '9' } }),
+  'recharge.reconcilePage': () => ({ query: { kind: '7' } }),
   'discountCard.byId': () => ({ query: {} }),
   'discountCard.total': () => ({ query: { status: '3' } }),
   'discountCard.updateStatus': () => ({ query: { id: 1, status: '2' } }),

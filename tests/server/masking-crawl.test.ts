@@ -4,6 +4,10 @@ import { type Endpoint, card, discount, exportTask, family } from '../../src/sha
 import { MAX_PAGE_SIZE } from '../../src/shared/api/paging';
 import { MODULES, menuCatalogue, menuItemIds } from '../../src/shared/modules';
 import { discountModule } from '../../src/shared/modules/discount';
+import { rechargeModule } from '../../src/shared/modules/recharge';
+import * as recharge from '../../src/shared/api/recharge';
+import { cardLoaded, createOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
+import { rechargeOrders } from '../../src/server/modules/recharge/schema';
 import { familyModule } from '../../src/shared/modules/family';
 import { handleCardModule } from '../../src/shared/modules/handle-card';
 import { riderModule } from '../../src/shared/modules/rider';
@@ -27,7 +31,7 @@ let s: TestServer;
 let token: string;
 const pii = createPii(TEST_PII_KEY);
 const db = () => s.database.db;
-const DESK = [riderModule, familyModule, discountModule, handleCardModule, packagePayModule];
+const DESK = [riderModule, familyModule, discountModule, handleCardModule, packagePayModule, rechargeModule];
 const ENDPOINTS: readonly Endpoint[] = DESK.flatMap((m): readonly Endpoint[] => m.endpoints);
 
 const PHONE = /(?<![\dA-Za-z])1[3-9]\d{9}(?!\d)/;
@@ -79,7 +83,7 @@ beforeAll(async () => {
   // The agent's menus and desk keys, without RIDER_REVEAL; REFUND_ORDER so the refund is crawled too.
   const [agent] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
   const [group] = await db().insert(t.roleGroups).values({ name: '脱敏巡检组', description: '除查看实名外的坐席权限', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-  const items = [...menuItemIds(menuCatalogue(MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard', 'packagePay']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER', 'PACKAGE_ORDER_REFUND'].filter((i) => i !== 'RIDER_REVEAL');
+  const items = [...menuItemIds(menuCatalogue(MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard', 'packagePay', 'recharge']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER', 'PACKAGE_ORDER_REFUND', 'RECHARGE_RESOLVE', 'RECHARGE_ORDER_REFUND'].filter((i) => i !== 'RIDER_REVEAL');
   await db().insert(t.roleGroupItems).values([...new Set(items)].map((itemId) => ({ groupId: group!.id, itemId })));
   await db().insert(t.users).values({ ...agent!, id: undefined, login: 'crawler', firstName: '脱敏巡检', groupId: group!.id });
   token = await s.login('crawler', DEMO_PASSWORD);
@@ -191,6 +195,32 @@ describe('the masking crawl over the desk', () => {
     await crawl(pkg.packageUpdateStatus, { token: pkgManager, body: { id: newPkg.id, fromStatus: 0, toStatus: 1 } });
     await crawl(pkg.packageUpdateStatus, { token: pkgManager, body: { id: newPkg.id, fromStatus: 1, toStatus: 2 } });
     await crawl(pkg.packageDelete, { token: pkgManager, query: { id: newPkg.id } });
+    // NFC充值: its lists (the phone filter too), summary, worklist, export task, details and changes.
+    const rider = { db: db(), clock: s.clock } as unknown as Parameters<typeof createOrder>[0];
+    const heldHere = held.filter((h) => h.state === 1 && h.balance < 50_000);
+    const nfc = async (i: number, end: 'suspect' | 'failed') => {
+      const o = await createOrder(rider, { cardNo: heldHere[i]!.cardNo, amount: 2_000 });
+      await pay(rider, o.id);
+      await startWrite(rider, o.id);
+      if (end === 'suspect') {
+        await cardLoaded(rider, o.id, { txnSeq: `M${o.id}`, tac: 'AB12CD34' });
+        await db().update(rechargeOrders).set({ writeState: 4 }).where(eq(rechargeOrders.id, o.id));
+      } else await failWrite(rider, o.id, '巡检写卡失败');
+      return o.id;
+    };
+    const [suspectId, failedId] = [await nfc(0, 'suspect'), await nfc(1, 'failed')];
+    await crawlPages(recharge.rechargePage);
+    await crawl(recharge.rechargeTotal);
+    await crawl(recharge.rechargeReconcilePage, { query: { size: 100 } });
+    for (const r of riders.slice(0, 5)) await crawl(recharge.rechargePage, { query: { phone: pii.decrypt(r.phoneEnc) } });
+    for (const id of [suspectId, failedId]) await crawl(recharge.rechargeMsg, { query: { id } });
+    await crawl(recharge.rechargeRequery, { body: { id: failedId } });
+    await crawl(recharge.rechargeResolve, { body: { id: suspectId, fromState: 4, toState: 2, note: '巡检核实，来电13812345678' } });
+    await crawl(recharge.rechargeRefund, { body: { id: failedId, reason: '巡检退款，乘客13812345678来电', idempotencyKey: 'crawl-nfc-refund-1' } });
+    called.add(recharge.rechargeExport.id);
+    const nfcExport = await exportThroughTask(s, recharge.rechargeExport, token, {});
+    scan(recharge.rechargeExport.id, nfcExport.created);
+    scan(`${recharge.rechargeExport.id} xlsx`, nfcExport.sheet.rows);
 
     // The audit rows the crawl wrote, and every other desk row.
     scan('sys_log', await db().select().from(t.sysLog));

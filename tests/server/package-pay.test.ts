@@ -4,7 +4,8 @@ import * as pkg from '../../src/shared/api/package-pay';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { packageOrders, packageUsages, packages } from '../../src/server/modules/package-pay/schema';
-import { buyPackage, expireOrders, packagesOfRider, payOrder, refundTerms, retryRefunds, useRide } from '../../src/server/modules/package-pay/service';
+import { retryRefunds } from '../../src/server/lib/refund-ledger';
+import { buyPackage, expireOrders, packagesOfRider, payOrder, refundTerms, useRide } from '../../src/server/modules/package-pay/service';
 import { builtInPaymentChannel } from '../../src/server/lib/payment-channel';
 import { DAY, HOUR, MINUTE } from '../support/clock';
 import { createPii } from '../../src/server/lib/pii';
@@ -395,12 +396,12 @@ describe('退款', () => {
     const before = (await db().select().from(t.moneyRefunds).where(eq(t.moneyRefunds.id, id)))[0]!;
     await db().update(t.moneyRefunds).set({ state: 2, failReason: '渠道异常', createdAt: new Date(s.clock.now().getTime() - 5 * MINUTE) }).where(eq(t.moneyRefunds.id, id));
     const failing = { ...deps(), payments: builtInPaymentChannel({ refundFails: true }) } as AppDeps;
-    expect(await retryRefunds(failing)).not.toContain(id);
+    expect(await retryRefunds(failing, 'package')).not.toContain(id);
     const working = { ...deps(), payments: builtInPaymentChannel({ refundFails: false }) } as AppDeps;
-    expect(await retryRefunds(working)).toContain(id);
+    expect(await retryRefunds(working, 'package')).toContain(id);
     const after = (await db().select().from(t.moneyRefunds).where(eq(t.moneyRefunds.id, id)))[0]!;
     expect(after).toMatchObject({ state: 1, outRefundNo: before.outRefundNo });
-    expect(await retryRefunds(working)).not.toContain(id);
+    expect(await retryRefunds(working, 'package')).not.toContain(id);
   });
 
   it('a key used for another order is refused', async () => {

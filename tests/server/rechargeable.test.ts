@@ -7,7 +7,7 @@ import { builtInPaymentChannel } from '../../src/server/lib/payment-channel';
 import { createPii } from '../../src/server/lib/pii';
 import { closeUnpaidOrders, consume, createOrder, payNotify, walletOfCard } from '../../src/server/modules/rechargeable/money';
 import { nightlyReconcile } from '../../src/server/modules/rechargeable/reconcile';
-import { retryRefunds } from '../../src/server/modules/rechargeable/service';
+import { retryRefunds } from '../../src/server/lib/refund-ledger';
 import { rechargePlans, walletAdjustments, walletLedger, walletOrders, walletReconcileRuns, wallets } from '../../src/server/modules/rechargeable/schema';
 import { HOUR, MINUTE } from '../support/clock';
 import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
@@ -425,7 +425,7 @@ describe('a channel that answers 退款异常 (PAYMENT_REFUND_FAILS=1)', () => {
       const [before] = await fdb.select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, o.id)));
       // The retry job, a few minutes on, with a channel that accepts: the same out_refund_no, now 退款成功.
       const later = { ...fdeps, clock: { now: () => new Date(failing.clock.now().getTime() + 5 * MINUTE) } } as AppDeps;
-      expect(await retryRefunds(later)).toBeGreaterThanOrEqual(1);
+      expect((await retryRefunds(later, 'wallet')).length).toBeGreaterThanOrEqual(1);
       const [after] = await fdb.select().from(t.moneyRefunds).where(eq(t.moneyRefunds.id, before!.id));
       expect(after).toEqual(expect.objectContaining({ state: 1, outRefundNo: before!.outRefundNo, attempts: 2 }));
     } finally {

@@ -8,6 +8,7 @@ import { handleCardFeature } from '../features/handle-card';
 import { noticeReportFeature } from '../features/notice-report';
 import { packagePayFeature } from '../features/package-pay';
 import { rechargeableFeature } from '../features/rechargeable';
+import { rechargeFeature } from '../features/recharge';
 import { riderFeature } from '../features/rider';
 import { rideFeature } from '../features/ride';
 import { settingsFeature } from '../features/settings';
@@ -20,7 +21,7 @@ import { shellCommands, switchDistrictCommand } from './commands';
  * Every client feature, composed here (the app is the composition root; features never import
  * each other). A new feature is one line in this list.
  */
-export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature, rideFeature, noticeReportFeature, packagePayFeature, rechargeableFeature] as const;
+export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature, rideFeature, noticeReportFeature, packagePayFeature, rechargeableFeature, rechargeFeature] as const;
 
 type ScreensOf<F> = F extends { screens: infer S } ? S : never;
 type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -74,10 +74,30 @@ export async function settleRefund(deps: AppDeps, id: number): Promise<MoneyRefu
   return after ?? (await deps.db.select().from(moneyRefunds).where(eq(moneyRefunds.id, id)))[0] ?? null;
 }
 
-/** Refunds the channel has not confirmed, older than `olderThan`: the retry job's work (each instance may run it). */
-export async function unsettledRefunds(db: Db, olderThan: Date, limit = 100): Promise<MoneyRefund[]> {
-  return db.select().from(moneyRefunds).where(and(inArray(moneyRefunds.state, [0, 2]), lte(moneyRefunds.createdAt, olderThan))).orderBy(moneyRefunds.id).limit(limit);
+/** A kind's refunds the channel has not confirmed, older than `olderThan`, oldest first. */
+export async function unsettledRefunds(db: Db, kind: RefundKind, olderThan: Date, limit = 200): Promise<MoneyRefund[]> {
+  return db
+    .select()
+    .from(moneyRefunds)
+    .where(and(eq(moneyRefunds.kind, kind), inArray(moneyRefunds.state, [0, 2]), lte(moneyRefunds.createdAt, olderThan)))
+    .orderBy(moneyRefunds.id)
+    .limit(limit);
 }
+
+/**
+ * A money module's retry job (`<module>.refundRetry`): its refunds still 退款中 (a lost answer) or
+ * 退款异常 a minute after they were written are asked again under the same out_refund_no. Every
+ * instance may run it: `settleRefund` stores one answer per attempt. Answers the ids now settled.
+ */
+export async function retryRefunds(deps: AppDeps, kind: RefundKind, graceMs = 60_000): Promise<number[]> {
+  const due = await unsettledRefunds(deps.db, kind, new Date(deps.clock.now().getTime() - graceMs));
+  const settled: number[] = [];
+  for (const r of due) if ((await settleRefund(deps, r.id))?.state === 1) settled.push(r.id);
+  return settled;
+}
+
+/** The retry as a module's timed job (a `ModuleJob`). */
+export const refundRetryJob = (kind: RefundKind, name: string, everyMs: number) => ({ name, everyMs, run: (deps: AppDeps) => retryRefunds(deps, kind) });
 
 /** The ledger rows of one order (its refunds, newest last), for an order's detail. */
 export const refundsOf = (db: Db, kind: RefundKind, orderId: number) =>

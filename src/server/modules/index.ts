@@ -9,6 +9,7 @@ import { handleCardServer } from './handle-card/routes';
 import { noticeReportServer } from './notice-report/routes';
 import { packagePayServer } from './package-pay/routes';
 import { rechargeableServer } from './rechargeable/routes';
+import { rechargeServer } from './recharge/routes';
 import { rideServer } from './ride/routes';
 import { riderServer } from './rider/routes';
 import { discountServer } from './discount/routes';
@@ -19,7 +20,7 @@ import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer, rechargeableServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer, rechargeableServer, rechargeServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

@@ -12,6 +12,7 @@ import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
 import { rechargeableModule } from './rechargeable';
+import { rechargeModule } from './recharge';
 import { settingsModule } from './settings';
 import { shellModule } from './shell';
 import { stationModule } from './station';
@@ -28,7 +29,7 @@ export const MODULES = [
   noticeReportModule,
   rideModule,
   riderModule,
-  planned.rechargeModule,
+  rechargeModule,
   planned.cardVerifyModule,
   stationModule,
   busModule,

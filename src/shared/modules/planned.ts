@@ -22,8 +22,6 @@ const planned = <const Id extends MenuId, const B extends Record<string, string>
     operations: {},
   });
 
-export const rechargeModule = planned('recharge', 'NFC充值', 'money', 'r', [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge' }]);
-
 export const cardVerifyModule = planned('cardVerify', '线上验卡', 'verify', 'v', [
   { key: 'card-verify-list', title: '验卡记录', component: 'ListCardVerify' },
   { key: 'card-verify-config', title: '验卡配置', component: 'CardVerifyConfig' },

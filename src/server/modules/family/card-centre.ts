@@ -1,22 +1,8 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/connection';
-import * as t from '../../db/schema';
-
 /**
- * The card centre (卡中心, spec `checkCardFromKZX`) behind an interface: what it knows of a card.
- * The built-in one reads our own card table; an operator's real centre is plugged in by passing
- * another implementation to the family module (README decision 76).
+ * The card centre interface lives in lib/card-centre.ts (NFC充值 asks it too); 亲情卡 keeps its rule
+ * of which cards may be bound here.
  */
-export interface CardCentre {
-  check(cardNo: string): Promise<{ exists: boolean; state: number | null; category: number | null }>;
-}
-
-export const ownCardTable = (db: Db): CardCentre => ({
-  async check(cardNo) {
-    const [c] = await db.select({ state: t.busCards.state, category: t.busCards.category }).from(t.busCards).where(eq(t.busCards.cardNo, cardNo));
-    return c ? { exists: true, state: c.state, category: c.category } : { exists: false, state: null, category: null };
-  },
-});
+export { type CardCentre, ownCardTable } from '../../lib/card-centre';
 
 /** Family cards are for seniors and students, and only a card in use (已售) can be bound. */
 export function bindable(card: { exists: boolean; state: number | null; category: number | null }): string | null {

@@ -4,6 +4,7 @@ import type { ServerModule } from '../module';
 import { packageOrders, packageUsages, packages } from './schema';
 import { packageDemoSeed } from './seed';
 import * as service from './service';
+import { refundRetryJob } from '../../lib/refund-ledger';
 
 /** 套餐购买: packages, their orders and refunds, the daily summary and 套餐体检; the expiry job. */
 export const packagePayServer: ServerModule = {
@@ -34,6 +35,6 @@ export const packagePayServer: ServerModule = {
   },
   jobs: [
     { name: 'package.expire', everyMs: 60_000, run: (deps) => service.expireOrders(deps) },
-    { name: 'package.refundRetry', everyMs: 60_000, run: (deps) => service.retryRefunds(deps) },
+    refundRetryJob('package', 'package.refundRetry', 5 * 60_000),
   ],
 };

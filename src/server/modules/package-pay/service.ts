@@ -13,7 +13,7 @@ import { fail, failOn, isUniqueViolation, notFound } from '../../lib/errors';
 import { type ExportScope, computedRows, defineExport, listRows } from '../../lib/export-definition';
 import { type ListContext, listService } from '../../lib/list';
 import { paged } from '../../lib/paging';
-import { type MoneyRefund, recordRefund, refundByKey, refundsOf, settleRefund, unsettledRefunds } from '../../lib/refund-ledger';
+import { type MoneyRefund, recordRefund, refundByKey, refundsOf, settleRefund } from '../../lib/refund-ledger';
 import { checkVersion, nextVersion } from '../../lib/row-version';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
@@ -799,18 +799,6 @@ export async function expireOrders(deps: Pick<AppDeps, 'db' | 'clock'>): Promise
   for (let ids = await moveDue(deps, 'expire'); ids.length; ids = await moveDue(deps, 'expire')) done.expired.push(...ids);
   for (let ids = await moveDue(deps, 'close'); ids.length; ids = await moveDue(deps, 'close')) done.closed.push(...ids);
   return done;
-}
-
-/**
- * The job package.refundRetry: package refunds the channel has not confirmed (退款中 left by a lost
- * answer, 退款异常) a minute or more after they were made are asked again under the same refund number;
- * `settleRefund` stores one answer even when two instances ask at once.
- */
-export async function retryRefunds(deps: AppDeps): Promise<number[]> {
-  const due = (await unsettledRefunds(deps.db, new Date(deps.clock.now().getTime() - 60_000), 200)).filter((r) => r.kind === 'package');
-  const settled: number[] = [];
-  for (const r of due) if ((await settleRefund(deps, r.id))?.state === 1) settled.push(r.id);
-  return settled;
 }
 
 /**

@@ -6,6 +6,7 @@ import { nightlyReconcile, reconcileNow } from './reconcile';
 import { rechargePlans, rechargeSettings, walletAdjustments, walletLedger, walletOrders, walletReconcileRuns, wallets } from './schema';
 import { rechargeableDemoSeed } from './seed';
 import * as service from './service';
+import { refundRetryJob } from '../../lib/refund-ledger';
 
 /** 储值管理: plans, orders and their refunds, wallets and their ledger, adjustments, the setting, 每日轧账. */
 export const rechargeableServer: ServerModule = {
@@ -39,7 +40,7 @@ export const rechargeableServer: ServerModule = {
   },
   jobs: [
     { name: 'wallet.payTimeout', everyMs: 60_000, run: (deps) => closeUnpaidOrders(deps) },
-    { name: 'wallet.refundRetry', everyMs: 5 * 60_000, run: (deps) => service.retryRefunds(deps) },
+    refundRetryJob('wallet', 'wallet.refundRetry', 5 * 60_000),
     { name: 'wallet.reconcile', everyMs: 10 * 60_000, run: (deps) => nightlyReconcile(deps) },
   ],
 };

@@ -337,17 +337,6 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
   return { order: orderDto(deps, await loadOrder(deps, deps.db, body.id)), refund: refundDto(settled), replayed: false };
 }
 
-/** The job wallet.refundRetry: refunds the channel has not confirmed are asked again under their own number. */
-export async function retryRefunds(deps: AppDeps) {
-  const rows = await deps.db
-    .select({ id: t.moneyRefunds.id })
-    .from(t.moneyRefunds)
-    .where(and(eq(t.moneyRefunds.kind, 'wallet'), sql`${t.moneyRefunds.state} in (0, 2)`, lte(t.moneyRefunds.createdAt, new Date(deps.clock.now().getTime() - 60_000))))
-    .limit(100);
-  for (const r of rows) await settleRefund(deps, r.id);
-  return rows.length;
-}
-
 export const ordersExport = defineExport({
   id: 'wallet.orders',
   permission: api.orderExport.permission,

@@ -1,0 +1,50 @@
+import { and, eq, or } from 'drizzle-orm';
+import type { Db } from '../../db/connection';
+import { type CardCentre, type CardCentreLoad, ownCardCheck } from '../../lib/card-centre';
+import { cardCentreLoads } from './schema';
+
+type LoadRow = typeof cardCentreLoads.$inferSelect;
+
+const load = (r: LoadRow): CardCentreLoad => ({
+  centreTxnNo: r.centreTxnNo,
+  cardNo: r.cardNo,
+  orderNo: r.orderNo,
+  txnSeq: r.txnSeq,
+  tac: r.tac,
+  amount: r.amount,
+  befBal: r.befBal,
+  aftBal: r.aftBal,
+  loadedAt: r.loadedAt,
+  settleDay: r.settleDay,
+});
+
+/**
+ * The built-in card centre: the card check from our card table, loads and the day's settlement from
+ * our card ledger (card_centre_loads), which only a card's actual load writes (recharge service
+ * `cardLoaded`). It answers from its own record, never from the order's state.
+ */
+export const builtInCardCentre = (db: Db): CardCentre => ({
+  check: (cardNo) => ownCardCheck(db, cardNo),
+  async loadOf({ cardNo, orderNo, txnSeq }) {
+    const byOrder = eq(cardCentreLoads.orderNo, orderNo);
+    const [row] = await db
+      .select()
+      .from(cardCentreLoads)
+      .where(and(eq(cardCentreLoads.cardNo, cardNo), txnSeq ? or(byOrder, eq(cardCentreLoads.txnSeq, txnSeq)) : byOrder))
+      .limit(1);
+    return row ? load(row) : null;
+  },
+  async settlement(day) {
+    return (await db.select().from(cardCentreLoads).where(eq(cardCentreLoads.settleDay, day)).orderBy(cardCentreLoads.id)).map(load);
+  },
+});
+
+/**
+ * The centre the module asks. Tests and an operator's integration replace it (a real centre, or one
+ * that answers late); by default the built-in one over the request's database.
+ */
+let override: ((db: Db) => CardCentre) | null = null;
+export const cardCentreOf = (db: Db): CardCentre => (override ?? builtInCardCentre)(db);
+export function useCardCentre(make: ((db: Db) => CardCentre) | null): void {
+  override = make;
+}
