@@ -295,6 +295,37 @@ describe('the rider side and the jobs', () => {
     }
   });
 
+  it('a TAC after 写卡失败 is 写卡成功 (the card took it), and a retry the centre already shows loaded is refused: one payment never loads the card twice', async () => {
+    const o = await order('failed');
+    const txnSeq = String(100_000 + o.id);
+    const balance = async () => (await db().select().from(t.busCards).where(eq(t.busCards.cardNo, (await stored(o.id)).cardNo)))[0]!.balance;
+    const before = await balance();
+    expect(await confirmWrite(deps(), o.id, { txnSeq, tac: 'C0FFEE01' })).toBe(2);
+    expect(await stored(o.id)).toMatchObject({ writeState: 2, tac: 'C0FFEE01' });
+    expect(await balance()).toBe(before + 5_000);
+    expect((await auditRows('RECHARGE_AUTO_RESOLVE', o.id))[0]!.summary).toContain('写卡失败 → 写卡成功');
+    // Another failed order whose load reached the centre, its TAC lost: 重试写卡 is refused, nothing moves.
+    const lost = await order('writing');
+    await cardLoaded(deps(), lost.id, { txnSeq: `L${lost.id}`, tac: 'C0FFEE02' });
+    await failWrite(deps(), lost.id, '手机未收到确认');
+    const loaded = await balance();
+    await expect(startWrite(deps(), lost.id)).rejects.toThrow('卡中心已有此笔圈存记录，金额已到卡，不能重复写卡');
+    expect((await stored(lost.id)).writeState).toBe(3);
+    expect(await balance()).toBe(loaded);
+  });
+
+  it('a TAC on an order already refunded keeps it refunded, records the load and says so in the log: 圈存日对账 shows it as 圈存未付', async () => {
+    const o = await order('paid');
+    expect((await refund(admin, o.id)).body.code).toBe(1);
+    expect(await confirmWrite(deps(), o.id, { txnSeq: `Z${o.id}`, tac: 'C0FFEE03' })).toBe(5);
+    expect(await stored(o.id)).toMatchObject({ writeState: 5, payStatus: 2 });
+    expect(await db().select().from(cardCentreLoads).where(eq(cardCentreLoads.orderNo, o.orderNo))).toHaveLength(1);
+    expect((await auditRows('RECHARGE_LATE_LOAD', o.id))[0]!.summary).toContain('金额已到卡');
+    // Sent again, the TAC loads nothing more.
+    expect(await confirmWrite(deps(), o.id, { txnSeq: `Z${o.id}`, tac: 'C0FFEE03' })).toBe(5);
+    expect(await db().select().from(cardCentreLoads).where(eq(cardCentreLoads.orderNo, o.orderNo))).toHaveLength(1);
+  });
+
   it('圈存日对账: 已付未圈, 圈存未付 and 金额不符 on the worklist; a 可疑 order the nightly file shows settles itself; worklist read by district', async () => {
     const today = shanghaiDate(s.clock.now());
     const paidNotLoaded = await order('failed');

@@ -17,6 +17,7 @@ export const rechargeModule = defineModule({
     RECHARGE_REQUERY: '补查充值结果',
     RECHARGE_RESOLVE: '核实可疑充值',
     RECHARGE_AUTO_RESOLVE: '卡中心记录确认充值到账',
+    RECHARGE_LATE_LOAD: '关闭订单收到写卡确认',
     RECHARGE_SUSPECT: '充值写卡超时转可疑',
     RECHARGE_REFUND: '充值订单退款',
     RECHARGE_RECONCILE: '圈存日对账',

@@ -10,6 +10,7 @@ import { fail, notFound } from '../../lib/errors';
 import { nextVersion } from '../../lib/row-version';
 import { cardCentreLoads, rechargeAttempts, rechargeOrders as o } from './schema';
 import { SYSTEM_ACTOR } from './service';
+import { cardCentreOf } from './card-ledger';
 
 /**
  * The rider's side of a top-up (second-wave §1: not console endpoints): order, pay, tap the card,
@@ -71,6 +72,13 @@ export async function pay(deps: Deps, id: number): Promise<boolean> {
  */
 export async function startWrite(deps: Deps, id: number, opts: { deviceModel?: string } = {}): Promise<boolean> {
   const now = deps.clock.now();
+  // A retry after 写卡失败 first asks the centre: a failure marked by a person (核实未到账 before the
+  // centre synced) or a lost answer may hide a load the card did take, and a second write would
+  // load the card twice for one payment. Asked before the transaction: the centre is a network call.
+  const [prior] = await deps.db.select({ writeState: o.writeState, cardNo: o.cardNo, orderNo: o.orderNo, txnSeq: o.txnSeq }).from(o).where(eq(o.id, id));
+  if (prior?.writeState === 3 && (await cardCentreOf(deps.db).loadOf({ cardNo: prior.cardNo, orderNo: prior.orderNo, txnSeq: prior.txnSeq }))) {
+    throw fail('卡中心已有此笔圈存记录，金额已到卡，不能重复写卡');
+  }
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select({ cardId: o.cardId, amount: o.amount }).from(o).where(eq(o.id, id));
     if (!row) throw notFound('充值订单不存在');
@@ -111,9 +119,12 @@ export async function cardLoaded(deps: Deps, id: number, v: { txnSeq: string; ta
 }
 
 /**
- * 写卡成功 (the card returned its TAC): 写卡中 or 可疑 → 写卡成功, with the load recorded at the centre.
- * A late confirmation beats the suspect job (4 → 2); nothing ever leaves 2, so 4 never follows 2.
- * Answers the order's state after.
+ * 写卡成功 (the card returned its TAC): the load is recorded at the centre first, whatever the order's
+ * state, because a TAC proves the card took the money. 写卡中, 可疑 and 写卡失败 (a failure marked
+ * before the centre synced, or a lost answer) → 写卡成功: a late confirmation beats the suspect job and
+ * a person's 核实未到账. On a closed order (refunded, or closed unpaid) the order stays closed and the
+ * load shows in 圈存日对账 as 圈存未付, with a system audit row, for a person to recover. Nothing ever
+ * leaves 2, so 4 never follows 2. Answers the order's state after.
  */
 export async function confirmWrite(deps: Deps, id: number, v: { txnSeq: string; tac: string }): Promise<number> {
   if (!/^[0-9A-F]{8}$/i.test(v.tac)) throw fail('TAC应为8位十六进制');
@@ -121,15 +132,21 @@ export async function confirmWrite(deps: Deps, id: number, v: { txnSeq: string; 
   return deps.db.transaction(async (tx) => {
     const [before] = await tx.select().from(o).where(eq(o.id, id)).for('update');
     if (!before) throw notFound('充值订单不存在');
-    if (before.writeState !== 1 && before.writeState !== 4) return before.writeState;
+    if (before.writeState === 2) return 2;
     const load = await cardLoaded(deps, id, v, tx);
+    if (before.writeState === 0 || before.writeState === 5) {
+      await attempt(tx, id, now, 'confirm', 0, `TAC ${load.tac}：订单已${before.writeState === 5 ? '关闭' : '未开始写卡'}，记为圈存异常`);
+      await audit(tx, SYSTEM_ACTOR, { type: 'RECHARGE_LATE_LOAD', targetDistrictId: before.districtId, target: `recharge/${id}`, summary: `充值订单 ${before.orderNo} 在${before.writeState === 5 ? '关闭后' : '写卡前'}收到写卡确认（TAC ${load.tac}），金额已到卡，待圈存日对账处理`, before: { writeState: before.writeState }, after: { writeState: before.writeState, centreTxnNo: load.centreTxnNo } }, now);
+      return before.writeState;
+    }
     await tx
       .update(o)
       .set({ writeState: 2, txnSeq: load.txnSeq, tac: load.tac, befBal: load.befBal, aftBal: load.aftBal, writtenAt: now, centreTxnNo: load.centreTxnNo, updatedAt: now, rowVersion: nextVersion(o.rowVersion) })
-      .where(and(eq(o.id, id), inArray(o.writeState, [1, 4])));
+      .where(and(eq(o.id, id), inArray(o.writeState, [1, 3, 4])));
     await attempt(tx, id, now, 'confirm', 1, `TAC ${load.tac}`);
-    if (before.writeState === 4) {
-      await audit(tx, SYSTEM_ACTOR, { type: 'RECHARGE_AUTO_RESOLVE', targetDistrictId: before.districtId, target: `recharge/${id}`, summary: `充值订单 ${before.orderNo} 收到迟到的写卡确认（TAC ${load.tac}），可疑 → 写卡成功`, before: { writeState: 4 }, after: { writeState: 2 } }, now);
+    if (before.writeState !== 1) {
+      const was = before.writeState === 4 ? '可疑' : '写卡失败';
+      await audit(tx, SYSTEM_ACTOR, { type: 'RECHARGE_AUTO_RESOLVE', targetDistrictId: before.districtId, target: `recharge/${id}`, summary: `充值订单 ${before.orderNo} 收到迟到的写卡确认（TAC ${load.tac}），${was} → 写卡成功`, before: { writeState: before.writeState }, after: { writeState: 2 } }, now);
     }
     return 2;
   });
