@@ -275,6 +275,49 @@ describe('the rider side: buy, pay, ride, expire', () => {
     expect((await expireOrders(deps())).expired).not.toContain(o.id);
   });
 
+  it('a pay notice after the order closed opens it again while stock lasts, and refunds it in full at once when the package sold out; a repeated notice changes nothing', async () => {
+    const p = await onSale({ stock: 1 });
+    const [a, b] = (await riderIds(9)).slice(7);
+    const closedFirst = await buyPackage(deps(), { riderId: a!, packageId: p.id });
+    const start = s.clock.now();
+    s.clock.advance(20 * MINUTE);
+    await expireOrders(deps());
+    s.clock.set(start);
+    expect(await storedOrder(closedFirst.id)).toMatchObject({ status: 5, payStatus: 0 });
+    expect((await storedPackage(p.id)).stock).toBe(1);
+    // The money arrives late: the unit is still there, so the order opens again and takes it.
+    expect(await payOrder(deps(), closedFirst.id)).toMatchObject({ status: 1, payStatus: 1 });
+    expect(await storedPackage(p.id)).toMatchObject({ stock: 0, sold: 1 });
+    expect(await audits('PACKAGE_ORDER_LATE_PAY', `package-order/${closedFirst.id}`)).toHaveLength(1);
+    // Another closed order of the now sold-out package: paid and refunded in full, one ledger row.
+    const p2 = await onSale({ stock: 1 });
+    const closedSecond = await buyPackage(deps(), { riderId: b!, packageId: p2.id });
+    s.clock.advance(20 * MINUTE);
+    await expireOrders(deps());
+    s.clock.set(start);
+    await db().update(packages).set({ stock: 0 }).where(eq(packages.id, p2.id));
+    const paying = { ...deps(), payments: builtInPaymentChannel({ refundFails: false }) } as AppDeps;
+    expect(await payOrder(paying, closedSecond.id)).toMatchObject({ status: 4, payStatus: 2, refundAmount: closedSecond.amount });
+    const ledger = await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'package'), eq(t.moneyRefunds.orderId, closedSecond.id)));
+    expect(ledger).toEqual([expect.objectContaining({ amount: closedSecond.amount, state: 1 })]);
+    // The channel sends the notice again: nothing more.
+    expect(await payOrder(paying, closedSecond.id)).toMatchObject({ status: 4 });
+    expect(await payOrder(deps(), closedFirst.id)).toMatchObject({ status: 1 });
+    expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'package'), eq(t.moneyRefunds.orderId, closedSecond.id)))).toHaveLength(1);
+    expect(await storedPackage(p.id)).toMatchObject({ stock: 0, sold: 1 });
+  });
+
+  it('the same ride sent twice (a reader retrying) is paid by the package once', async () => {
+    const p = await onSale();
+    const o = await paidOrder(p.id, (await riderIds(11))[10]);
+    const first = await ride(o.id, { rideRecordId: 9_000_001 });
+    const again = await ride(o.id, { rideRecordId: 9_000_001 });
+    expect([first.replayed, again.replayed]).toEqual([false, true]);
+    expect(again.usage.id).toBe(first.usage.id);
+    expect((await storedOrder(o.id)).usedRides).toBe(1);
+    await expect(db().insert(packageUsages).values({ orderId: o.id, rideRecordId: 9_000_001, rideAt: s.clock.now(), lineCode: '01', busNo: 'x', singleFare: 200, createdAt: s.clock.now() })).rejects.toThrow();
+  });
+
   it('packagesOfRider (for the card view) lists the rider’s orders with what is left', async () => {
     const [r] = await riderIds(1);
     const mine = await packagesOfRider({ db: db(), clock: s.clock, pii: { decrypt: () => '13812345678' } } as never, r!);

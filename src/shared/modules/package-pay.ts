@@ -47,6 +47,7 @@ export const packagePayModule = defineModule({
     PACKAGE_ORDER_REFUND: '套餐订单退款',
     PACKAGE_ORDER_EXPIRE: '套餐订单到期',
     PACKAGE_ORDER_CLOSE: '套餐订单超时关闭',
+    PACKAGE_ORDER_LATE_PAY: '关闭后收到支付',
     PACKAGE_EXPORT: '导出套餐数据',
   },
 });

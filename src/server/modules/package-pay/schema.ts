@@ -144,5 +144,11 @@ export const packageUsages = pgTable(
     singleFare: integer('single_fare').notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('package_usages_order_idx').on(t.orderId, t.rideAt), index('package_usages_ride_at_idx').on(t.rideAt), check('package_usages_fare_ck', sql`${t.singleFare} >= 0`)],
+  (t) => [
+    index('package_usages_order_idx').on(t.orderId, t.rideAt),
+    index('package_usages_ride_at_idx').on(t.rideAt),
+    // A reader that times out sends the same ride again: it is paid by the package once.
+    uniqueIndex('package_usages_ride_uq').on(t.orderId, t.rideRecordId).where(sql`${t.rideRecordId} is not null`),
+    check('package_usages_fare_ck', sql`${t.singleFare} >= 0`),
+  ],
 );

@@ -671,21 +671,49 @@ export async function buyPackage(deps: Pick<AppDeps, 'db' | 'clock'>, input: { r
 /** When an order paid at `paidAt` stops: the end of its last Shanghai day (the day of payment is day 1). */
 export const expiryOf = (paidAt: Date, validDays: number) => shanghaiMidnight(addDays(shanghaiDate(paidAt), validDays));
 
-/** The channel's payment notice: 待支付 → 生效中 once (a repeated notice finds it paid and changes nothing). */
-export async function payOrder(deps: Pick<AppDeps, 'db' | 'clock'>, orderId: number) {
+/**
+ * The channel's payment notice: 待支付 → 生效中 once; a repeated notice finds it paid (or refunded) and
+ * changes nothing. A notice after the timeout closed the order is money that arrived all the same:
+ * the order opens again when its package still has stock, and otherwise it is refunded in full at
+ * once (a ledger row, settled with the channel after the commit), never refused, which would leave
+ * the money with the operator and no order to refund.
+ */
+export async function payOrder(deps: Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'payments'>>, orderId: number) {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  let lateRefund: number | null = null;
+  const order = await deps.db.transaction(async (tx) => {
     const [o] = await tx.select().from(packageOrders).where(eq(packageOrders.id, orderId)).for('update');
     if (!o) throw notFound('订单不存在');
-    if (o.payStatus === 1 && o.status !== 0) return o;
-    if (o.status !== 0) throw fail('订单已关闭，不能支付');
-    const [paid] = await tx
+    if (o.payStatus !== 0) return o;
+    const paidSet = { status: 1, payStatus: 1, paidAt: now, effectiveAt: now, expireAt: expiryOf(now, o.snapshot.validDays), updatedAt: now } as const;
+    if (o.status === 0) {
+      const [paid] = await tx.update(packageOrders).set(paidSet).where(and(eq(packageOrders.id, o.id), eq(packageOrders.status, 0))).returning();
+      return paid!;
+    }
+    // 5 已关闭, unpaid: its stock went back to sale when it closed; take a unit again if one is left.
+    const [unit] = await tx
+      .update(packages)
+      .set({ sold: sql`${packages.sold} + 1`, stock: sql`case when ${packages.stock} is null then null else ${packages.stock} - 1 end` })
+      .where(and(eq(packages.id, o.packageId), or(sql`${packages.stock} is null`, sql`${packages.stock} > 0`)))
+      .returning({ id: packages.id });
+    if (unit) {
+      const [paid] = await tx.update(packageOrders).set(paidSet).where(eq(packageOrders.id, o.id)).returning();
+      await audit(tx, SYSTEM_ACTOR, { type: 'PACKAGE_ORDER_LATE_PAY', targetDistrictId: o.districtId, target: `package-order/${o.id}`, summary: `套餐订单 ${o.orderNo} 关闭后收到支付通知，重新生效`, before: { status: 5, payStatus: 0 }, after: { status: 1, payStatus: 1 } }, now);
+      return paid!;
+    }
+    const [refunded] = await tx
       .update(packageOrders)
-      .set({ status: 1, payStatus: 1, paidAt: now, effectiveAt: now, expireAt: expiryOf(now, o.snapshot.validDays), updatedAt: now })
-      .where(and(eq(packageOrders.id, o.id), eq(packageOrders.status, 0)))
+      // Never in effect: it ends as it starts.
+      .set({ status: 4, payStatus: 2, paidAt: now, effectiveAt: now, expireAt: now, refundAmount: o.amount, refundedAt: now, updatedAt: now })
+      .where(eq(packageOrders.id, o.id))
       .returning();
-    return paid!;
+    const row = await recordRefund(tx, { kind: 'package', orderId: o.id, districtId: o.districtId, orderNo: o.orderNo, amount: o.amount, reason: '订单关闭后收到支付，套餐已售罄，全额退回', idempotencyKey: `late-pay-${o.orderNo}`, operatorId: null, now });
+    lateRefund = row.id;
+    await audit(tx, SYSTEM_ACTOR, { type: 'PACKAGE_ORDER_LATE_PAY', targetDistrictId: o.districtId, target: `package-order/${o.id}`, summary: `套餐订单 ${o.orderNo} 关闭后收到支付通知，套餐已售罄，全额退款 ${fenToYuan(o.amount)} 元`, before: { status: 5, payStatus: 0 }, after: { status: 4, payStatus: 2, refund: row.id } }, now);
+    return refunded!;
   });
+  if (lateRefund !== null && deps.payments) await settleRefund(deps as AppDeps, lateRefund);
+  return order;
 }
 
 export interface RideInput {
@@ -709,6 +737,11 @@ export async function useRide(deps: Pick<AppDeps, 'db' | 'clock'>, input: RideIn
   return deps.db.transaction(async (tx) => {
     const [o] = await tx.select().from(packageOrders).where(eq(packageOrders.id, input.orderId)).for('update');
     if (!o) throw notFound('订单不存在');
+    // The same ride sent again (a reader's retry after a timeout): answered as it was, paid once.
+    if (input.rideRecordId != null) {
+      const [seen] = await tx.select().from(packageUsages).where(and(eq(packageUsages.orderId, o.id), eq(packageUsages.rideRecordId, input.rideRecordId)));
+      if (seen) return { order: o, usage: seen, replayed: true };
+    }
     const at = input.rideAt.getTime();
     if (o.status === 2 || o.usedRides >= o.rides) throw fail('套餐次数已用完');
     if (o.status === 4) throw fail('套餐已退款');
@@ -739,7 +772,7 @@ export async function useRide(deps: Pick<AppDeps, 'db' | 'clock'>, input: RideIn
       .insert(packageUsages)
       .values({ orderId: o.id, rideRecordId: input.rideRecordId ?? null, rideAt: input.rideAt, lineCode: input.lineCode, busNo: input.busNo, singleFare: input.singleFare, createdAt: now })
       .returning();
-    return { order: after, usage: usage! };
+    return { order: after, usage: usage!, replayed: false };
   });
 }
 

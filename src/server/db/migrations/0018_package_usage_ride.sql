@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "package_usages_ride_uq" ON "package_usages" USING btree ("order_id","ride_record_id") WHERE "package_usages"."ride_record_id" is not null;
