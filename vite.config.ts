@@ -101,7 +101,7 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['tests/client/**/*.test.tsx'],
-          setupFiles: [STRICT_CONSOLE],
+          setupFiles: [STRICT_CONSOLE, './tests/support/client-setup.ts'],
           exclude: NIGHT ? CLOCK_FREE : [],
           environment: 'happy-dom',
           testTimeout: 30_000,

@@ -361,7 +361,7 @@ const VALID: Record<string, () => CallOptions> = {
   'wallet.updateStatus': () => ({ body: { id: ids.walletToFreeze, fromStatus: 1, toStatus: 2, reason: '契约冻结' } }),
   'wallet.adjust': () => ({ body: { walletId: ids.walletToFreeze, bucket: 1, delta: 100, reason: '契约人工调账，发起测试', idempotencyKey: `contract-adj-${next()}` } }),
   'wallet.adjustPage': () => ({ query: { size: 5 } }),
-  'wallet.adjustCheck': () => ({ body: { id: ids.walletAdjust, fromStatus: 0, toStatus: 1 } }),
+  'wallet.adjustCheck': () => ({ body: { id: ids.walletAdjust, fromStatus: 0, toStatus: 1, confirmDelta: 100 } }),
   'wallet.reconcile': () => ({}),
   'rechargeSetting.query': () => ({}),
   'rechargeSetting.saveOrUpdate': () => ({ body: { ...DEFAULT_SETTING } }),

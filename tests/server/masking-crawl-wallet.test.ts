@@ -104,7 +104,7 @@ describe('the masking crawl over 储值管理', () => {
     plain.add('13912345678');
     const made = (await crawl(wallet.adjust, { body: { walletId: target.id, bucket: 1, delta: 100, reason: '乘客来电13712345678反映多扣', idempotencyKey: 'crawl-wallet-adjust-01' } })) as { adjustment: { id: number } };
     plain.add('13712345678');
-    await crawl(wallet.adjustCheck, { token: await s.login('admin'), body: { id: made.adjustment.id, fromStatus: 0, toStatus: 1 } });
+    await crawl(wallet.adjustCheck, { token: await s.login('admin'), body: { id: made.adjustment.id, fromStatus: 0, toStatus: 1, confirmDelta: 100 } });
     const saved = (await crawl(wallet.planSave, { body: { name: '巡检档位', amount: 5_000, giftAmount: 0 } })) as { id: number; rowVersion: number };
     await crawl(wallet.planStatus, { body: { id: saved.id, fromStatus: 1, toStatus: 0, rowVersion: saved.rowVersion } });
     await crawl(wallet.planDelete, { query: { id: saved.id } });

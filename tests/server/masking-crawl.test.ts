@@ -183,7 +183,7 @@ describe('the masking crawl over the desk', () => {
     }
     await crawl(pkg.packageById, { query: { id: pkgOrders[0]!.packageId } });
     const activeOrder = pkgOrders.find((o) => o.status === 1)!;
-    await crawl(pkg.packageOrderRefund, { body: { id: activeOrder.id, amount: 0, reason: '巡检退款，乘客13812345678来电', idempotencyKey: 'crawl-package-refund-1' } });
+    await crawl(pkg.packageOrderRefund, { body: { id: activeOrder.id, amount: 1, reason: '巡检退款，乘客13812345678来电', idempotencyKey: 'crawl-package-refund-1' } });
     for (const endpoint of [pkg.packageOrderExport, pkg.packageSummaryExport]) {
       called.add(endpoint.id);
       const { created, sheet } = await exportThroughTask(s, endpoint, token, {});

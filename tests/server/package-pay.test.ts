@@ -389,7 +389,7 @@ describe('退款', () => {
     expect(again.body.data.replayed).toBe(true);
     expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'package'), eq(t.moneyRefunds.orderId, o.id)))).toHaveLength(1);
     expect(await audits('PACKAGE_ORDER_REFUND', `package-order/${o.id}`)).toHaveLength(1);
-    const other = await refund(manager, { id: o.id, amount: 0 });
+    const other = await refund(manager, { id: o.id, amount: 1 });
     expect(other.body.msg).toBe('订单已退款，不能重复退款');
   });
 
@@ -414,18 +414,18 @@ describe('退款', () => {
     const p = await onSale({ rides: 1, validDays: 1 });
     const used = await paidOrder(p.id);
     await ride(used.id);
-    expect((await refund(manager, { id: used.id, amount: 0 })).body.msg).toBe('套餐已用完，不能退款');
+    expect((await refund(manager, { id: used.id, amount: 1 })).body.msg).toBe('套餐已用完，不能退款');
     const exp = await paidOrder(p.id, (await riderIds(2))[1]);
     await db().update(packageOrders).set({ status: 3, expireAt: new Date(s.clock.now().getTime() - HOUR) }).where(eq(packageOrders.id, exp.id));
-    expect((await refund(manager, { id: exp.id, amount: 0 })).body.msg).toBe('套餐已过期，不能退款');
+    expect((await refund(manager, { id: exp.id, amount: 1 })).body.msg).toBe('套餐已过期，不能退款');
     const unpaid = await buyPackage(deps(), { riderId: (await riderIds(4))[3]!, packageId: p.id });
-    expect((await refund(manager, { id: unpaid.id, amount: 0 })).body.msg).toBe('订单未支付，不能退款');
+    expect((await refund(manager, { id: unpaid.id, amount: 1 })).body.msg).toBe('订单未支付，不能退款');
     const foreign = await paidOrder((await onSale({ districtId: huangpu })).id);
-    expect((await refund(manager, { id: foreign.id, amount: 0 })).status).toBe(403);
-    expect((await refund(agent, { id: foreign.id, amount: 0 })).status).toBe(403);
-    expect((await refund(manager, { id: foreign.id, amount: 0, reason: '短' })).body.code).not.toBe(1);
+    expect((await refund(manager, { id: foreign.id, amount: 1 })).status).toBe(403);
+    expect((await refund(agent, { id: foreign.id, amount: 1 })).status).toBe(403);
+    expect((await refund(manager, { id: foreign.id, amount: 1, reason: '短' })).body.code).not.toBe(1);
     expect((await refund(manager, { id: foreign.id, amount: -1 })).body.code).not.toBe(1);
-    expect((await refund(manager, { id: foreign.id, amount: 0, idempotencyKey: 'bad key!' })).body.code).not.toBe(1);
+    expect((await refund(manager, { id: foreign.id, amount: 1, idempotencyKey: 'bad key!' })).body.code).not.toBe(1);
     const rows = await db().select().from(packageOrders).where(inArray(packageOrders.id, [used.id, exp.id, unpaid.id, foreign.id]));
     expect(rows.map((r) => r.status).sort()).toEqual([0, 1, 2, 3]);
     expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'package'), inArray(t.moneyRefunds.orderId, [used.id, exp.id, unpaid.id, foreign.id])))).toHaveLength(0);
@@ -452,8 +452,8 @@ describe('退款', () => {
     const a = await paidOrder(p.id);
     const b = await paidOrder(p.id, (await riderIds(5))[4]);
     const k = key();
-    expect((await refund(manager, { id: a.id, amount: 0, idempotencyKey: k })).body.code).toBe(1);
-    expect((await refund(manager, { id: b.id, amount: 0, idempotencyKey: k })).body.msg).toBe('该退款请求编号已用于另一笔退款，请重新发起');
+    expect((await refund(manager, { id: a.id, amount: 1, idempotencyKey: k })).body.code).toBe(1);
+    expect((await refund(manager, { id: b.id, amount: 1, idempotencyKey: k })).body.msg).toBe('该退款请求编号已用于另一笔退款，请重新发起');
     expect((await storedOrder(b.id)).status).toBe(1);
   });
 });

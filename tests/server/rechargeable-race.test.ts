@@ -159,7 +159,7 @@ describe.skipIf(skipWithoutPostgres('wallet races (pay notice ×3, 1,000 mixed o
     const o = await createOrder(deps, { riderId: riderId!, amount: 10_000 });
     await payNotify(deps, o.orderNo);
     const made = (await s.call(wallet.adjust, { token: agent, body: { walletId: o.walletId, bucket: 1, delta: 500, reason: '乘车重复扣费，人工退回五元', idempotencyKey: key('adj') } })).body.data.adjustment;
-    const body = { id: made.id, fromStatus: 0, toStatus: 1 };
+    const body = { id: made.id, fromStatus: 0, toStatus: 1, confirmDelta: made.delta };
     const [a, b] = await Promise.all([s.call(wallet.adjustCheck, { token: manager, body }), s.call(wallet.adjustCheck, { token: admin, body })]);
     expect([a.body.code, b.body.code].sort()).toEqual([0, 1]);
     expect([a, b].find((r) => r.body.code !== 1)!.body.msg).toBe('该调账已被处理，请刷新后查看');
@@ -175,7 +175,7 @@ describe.skipIf(skipWithoutPostgres('wallet races (pay notice ×3, 1,000 mixed o
     // The manager makes it, and approves it from a second session while the super user approves too.
     const made = (await s.call(wallet.adjust, { token: manager, body: { walletId: o.walletId, bucket: 1, delta: 300, reason: '乘客投诉多扣三元，人工补回', idempotencyKey: key('mk') } })).body.data.adjustment;
     const second = await s.login('manager');
-    const body = { id: made.id, fromStatus: 0, toStatus: 1 };
+    const body = { id: made.id, fromStatus: 0, toStatus: 1, confirmDelta: made.delta };
     const alone = await s.call(wallet.adjustCheck, { token: second, body });
     expect(alone.body.msg).toBe('复核人不能与申请人为同一人');
     expect((await db().select().from(walletAdjustments).where(eq(walletAdjustments.id, made.id)))[0]!.status).toBe(0);

@@ -94,7 +94,7 @@ describe('who may do what', () => {
     const made = await s.call(wallet.adjust, { token: agent, body: { walletId: order.walletId, bucket: 1, delta: 100, reason: '乘车重复扣费，人工退回一元', idempotencyKey: key() } });
     expect(made.body.code).toBe(1);
     // The maker's key cannot approve: WALLET_ADJUST_CHECK is the manager's and the super user's.
-    expect((await s.call(wallet.adjustCheck, { token: agent, body: { id: made.body.data.adjustment.id, fromStatus: 0, toStatus: 1 } })).status).toBe(403);
+    expect((await s.call(wallet.adjustCheck, { token: agent, body: { id: made.body.data.adjustment.id, fromStatus: 0, toStatus: 1, confirmDelta: 100 } })).status).toBe(403);
     expect((await storedWallet(order.walletId)).principal).toBe(20_000);
   });
 
@@ -265,13 +265,37 @@ describe('冻结 / 解冻 / 注销', () => {
   });
 });
 
+describe('注销 and money still on its way', () => {
+  it('注销 is refused while an order is waiting for payment; a late notice for a wallet closed since is refunded in full, never credited', async () => {
+    const { wallet: w } = await funded(xuhui, 1_000);
+    await consume(deps, w.id, 1_000, `drain-${w.id}`);
+    const pending = await createOrder(deps, { riderId: w.riderId, amount: 2_000 });
+    const refused = await s.call(wallet.walletStatus, { token: manager, body: { id: w.id, fromStatus: 1, toStatus: 0, reason: '乘客注销账户' } });
+    expect(refused.body.msg).toBe('钱包有待支付的充值订单，不能注销，请在订单关闭后再试');
+    expect((await storedWallet(w.id)).status).toBe(1);
+    // The timeout closes it; then 注销 goes through; then the money arrives after all.
+    await db().update(walletOrders).set({ createdAt: new Date(s.clock.now().getTime() - 31 * MINUTE) }).where(eq(walletOrders.id, pending.id));
+    expect(await closeUnpaidOrders(deps)).toContain(pending.id);
+    expect((await s.call(wallet.walletStatus, { token: manager, body: { id: w.id, fromStatus: 1, toStatus: 0, reason: '乘客注销账户' } })).body.data.status).toBe(0);
+    const late = await payNotify(deps, pending.orderNo);
+    expect(late).toEqual(expect.objectContaining({ credited: false, orderId: pending.id }));
+    expect(await storedWallet(w.id)).toEqual(expect.objectContaining({ status: 0, principal: 0, gift: 0 }));
+    expect((await db().select().from(walletOrders).where(eq(walletOrders.id, pending.id)))[0]).toEqual(expect.objectContaining({ status: 2, payStatus: 2, refundAmount: 2_000 }));
+    expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, pending.id)))).toEqual([expect.objectContaining({ amount: 2_000, state: 1 })]);
+    // Delivered again: nothing more.
+    expect((await payNotify(deps, pending.orderNo)).credited).toBe(false);
+    expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, pending.id)))).toHaveLength(1);
+    expect((await ledgerOf(w.id)).filter((l) => l.refId === String(pending.id))).toEqual([]);
+  });
+});
+
 describe('人工调账 (maker/checker)', () => {
   it('in effect only when a second person approves; the maker is refused; a second approval finds it handled', async () => {
     const { wallet: w } = await funded(xuhui);
     const made = (await s.call(wallet.adjust, { token: manager, body: { walletId: w.id, bucket: 2, delta: 800, reason: '活动赠送未到账，人工补发', idempotencyKey: key() } })).body.data.adjustment;
     expect(made.status).toBe(0);
     expect((await storedWallet(w.id)).gift).toBe(0);
-    const self = await s.call(wallet.adjustCheck, { token: manager, body: { id: made.id, fromStatus: 0, toStatus: 1 } });
+    const self = await s.call(wallet.adjustCheck, { token: manager, body: { id: made.id, fromStatus: 0, toStatus: 1, confirmDelta: 800 } });
     expect(self.body.msg).toBe('复核人不能与申请人为同一人');
     const wrong = await s.call(wallet.adjustCheck, { token: admin, body: { id: made.id, fromStatus: 0, toStatus: 1, confirmDelta: 80 } });
     expect(wrong.body.msg).toMatch(/确认金额与调账金额不一致/);
@@ -279,7 +303,9 @@ describe('人工调账 (maker/checker)', () => {
     expect(ok.body.data).toEqual(expect.objectContaining({ status: 1, checkerName: '系统管理员' }));
     expect((await storedWallet(w.id)).gift).toBe(800);
     expect((await ledgerOf(w.id)).at(-1)).toEqual(expect.objectContaining({ type: 5, giftDelta: 800, refKind: 'adjust', refId: String(made.id) }));
-    const twice = await s.call(wallet.adjustCheck, { token: admin, body: { id: made.id, fromStatus: 0, toStatus: 1 } });
+    const twice = await s.call(wallet.adjustCheck, { token: admin, body: { id: made.id, fromStatus: 0, toStatus: 1, confirmDelta: 800 } });
+    // Approving without retyping the amount is refused before anything is read.
+    expect((await s.call(wallet.adjustCheck, { token: admin, body: { id: made.id, fromStatus: 0, toStatus: 1 } })).body.msg).toBe('复核通过请再次输入调账金额');
     expect(twice.body.msg).toBe('该调账已被处理，请刷新后查看');
     expect(await audits('WALLET_ADJUST_CHECK', `wallet-adjust/${made.id}`)).toHaveLength(1);
   });
@@ -288,11 +314,11 @@ describe('人工调账 (maker/checker)', () => {
     const { wallet: w } = await funded(xuhui);
     const big = (await s.call(wallet.adjust, { token: agent, body: { walletId: w.id, bucket: 1, delta: 60_000, reason: '财务核对后补入历史充值本金', idempotencyKey: key() } })).body.data.adjustment;
     expect(big.needsSuper).toBe(true);
-    expect((await s.call(wallet.adjustCheck, { token: manager, body: { id: big.id, fromStatus: 0, toStatus: 1 } })).body.msg).toBe('单笔调整超过500元需超级管理员复核');
-    expect((await s.call(wallet.adjustCheck, { token: admin, body: { id: big.id, fromStatus: 0, toStatus: 1 } })).body.code).toBe(1);
+    expect((await s.call(wallet.adjustCheck, { token: manager, body: { id: big.id, fromStatus: 0, toStatus: 1, confirmDelta: 60_000 } })).body.msg).toBe('单笔调整超过500元需超级管理员复核');
+    expect((await s.call(wallet.adjustCheck, { token: admin, body: { id: big.id, fromStatus: 0, toStatus: 1, confirmDelta: 60_000 } })).body.code).toBe(1);
     const debit = (await s.call(wallet.adjust, { token: agent, body: { walletId: w.id, bucket: 1, delta: -30_000, reason: '误操作补入，按财务要求扣回', idempotencyKey: key() } })).body.data.adjustment;
     await consume(deps, w.id, 60_000, `adj-${w.id}`);
-    const r = await s.call(wallet.adjustCheck, { token: manager, body: { id: debit.id, fromStatus: 0, toStatus: 1 } });
+    const r = await s.call(wallet.adjustCheck, { token: manager, body: { id: debit.id, fromStatus: 0, toStatus: 1, confirmDelta: debit.delta } });
     expect(r.body.msg).toBe('余额不足，操作后余额不能为负');
     expect((await db().select().from(walletAdjustments).where(eq(walletAdjustments.id, debit.id)))[0]!.status).toBe(0);
     // 驳回 needs a reason; 撤回 is the maker's own.

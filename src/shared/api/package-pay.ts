@@ -347,7 +347,7 @@ export const packageOrderRefund = endpoint({
   body: z.object({
     id: id('订单ID'),
     /** Fen; at most the preview's refundable, recomputed under the order's lock. */
-    amount: ranged('退款金额', 0, 10_000_000, '退款金额应在0–100000元之间'),
+    amount: ranged('退款金额', 1, 10_000_000, '退款金额应在0.01–100000元之间'),
     reason: z.string({ error: '请填写退款原因' }).trim().min(2, { error: '退款原因至少2个字' }).max(100, { error: '退款原因不能超过100个字' }),
     idempotencyKey: z.string({ error: '缺少幂等键' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: '幂等键应为8–64位字母、数字、_ 或 -' }),
   }),

@@ -484,7 +484,7 @@ export const adjustCheck = endpoint({
     id: id('调账ID'),
     fromStatus: z.literal(0, { error: '只能处理待复核的调账' }),
     toStatus: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: '目标状态应为 1（通过）、2（驳回）或 3（撤回）' }),
-    /** The amount retyped by the checker (fen): it must match, so nobody approves a number they did not read. */
+    /** The amount retyped by the checker (fen): required to approve, and it must match, so nobody approves a number they did not read. */
     confirmDelta: wholeNumber('确认金额（分）', -MAX_FEN, MAX_FEN).optional(),
     reason: optionalText('复核意见', REASON_MAX).optional(),
   }),

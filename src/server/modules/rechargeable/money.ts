@@ -7,6 +7,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
 import { fail, isUniqueViolation, notFound } from '../../lib/errors';
+import { recordRefund, settleRefund } from '../../lib/refund-ledger';
 import { iso } from '../../lib/sql';
 import { rechargePlans, rechargeSettings, walletLedger, walletOrders, wallets } from './schema';
 
@@ -147,19 +148,36 @@ export async function createOrder(deps: AppDeps, r: { riderId: number; planId?: 
 }
 
 /**
+ * A notice for a wallet closed (注销) since the order was made (a late one, after the timeout closed
+ * the order): the money goes back in full, never into the closed wallet, whose check forbids a
+ * balance. The order is paid and refunded in one move with its refund row and audit row; no ledger
+ * row, as nothing entered the wallet (the reconcile's paid − refunded nets it out).
+ */
+async function refundToClosedWallet(tx: Db, o: typeof walletOrders.$inferSelect, now: Date): Promise<number> {
+  await tx
+    .update(walletOrders)
+    .set({ status: 2, payStatus: 2, paidAt: now, refundAmount: o.payAmount, refundedAt: now })
+    .where(and(eq(walletOrders.id, o.id), sql`${walletOrders.status} in (0, 3)`));
+  const refund = await recordRefund(tx, { kind: 'wallet', orderId: o.id, districtId: o.districtId, orderNo: o.orderNo, amount: o.payAmount, reason: '钱包已注销，到账金额全额退回', idempotencyKey: `closed-wallet-${o.orderNo}`, operatorId: null, now });
+  await audit(tx, SYSTEM_ACTOR, { type: 'WALLET_ORDER_PAY', targetDistrictId: o.districtId, target: `wallet-order/${o.id}`, summary: `储值订单 ${o.orderNo} 到账时钱包已注销，${yuan(o.payAmount)} 元全额退回`, before: { status: o.status }, after: { status: 2, refund: refund.id } }, now);
+  return refund.id;
+}
+
+/**
  * The pay notice (支付回调): credits principal and gift with their ledger rows (types 1 and 2) and
  * moves the order to 1 已到账, once. A notice delivered again finds the order credited and answers
  * `credited: false`; two at once queue on the order's row, and the ledger's unique (ref, type) is
  * the last word. A notice for an order the timeout job closed still credits: the money arrived.
  */
-export async function payNotify(deps: AppDeps, orderNo: string): Promise<{ credited: boolean; orderId: number }> {
+export async function payNotify(deps: AppDeps, orderNo: string): Promise<{ credited: boolean; orderId: number; refundId?: number }> {
   const now = deps.clock.now();
   try {
-    return await deps.db.transaction(async (tx) => {
+    const done = await deps.db.transaction(async (tx) => {
       const [o] = await tx.select().from(walletOrders).where(eq(walletOrders.orderNo, orderNo)).for('update');
       if (!o) throw notFound('订单不存在');
       if (o.status === 1 || o.status === 2) return { credited: false, orderId: o.id };
       const w = await lockWallet(tx, o.walletId);
+      if (w.status === 0) return { credited: false, orderId: o.id, refundId: await refundToClosedWallet(tx, o, now) as number | undefined };
       const entries: LedgerEntry[] = [{ type: 1, principalDelta: o.payAmount, giftDelta: 0, refKind: 'order', refId: o.id }];
       if (o.giftAmount > 0) entries.push({ type: 2, principalDelta: 0, giftDelta: o.giftAmount, refKind: 'order', refId: o.id });
       const after = await post(tx, w, entries, now);
@@ -170,6 +188,8 @@ export async function payNotify(deps: AppDeps, orderNo: string): Promise<{ credi
       await audit(tx, SYSTEM_ACTOR, { type: 'WALLET_ORDER_PAY', targetDistrictId: o.districtId, target: `wallet-order/${o.id}`, summary: `储值订单 ${o.orderNo} 到账：本金 ${yuan(o.payAmount)} 元，赠送 ${yuan(o.giftAmount)} 元`, before: { status: o.status }, after: { status: 1, principal: after.principal, gift: after.gift } }, now);
       return { credited: true, orderId: o.id };
     });
+    if (done.refundId !== undefined && deps.payments) await settleRefund(deps, done.refundId);
+    return done;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const [o] = await deps.db.select({ id: walletOrders.id }).from(walletOrders).where(eq(walletOrders.orderNo, orderNo));

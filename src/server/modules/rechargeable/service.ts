@@ -460,6 +460,10 @@ export async function walletStatus(deps: AppDeps, a: AuthContext, body: z.output
     const w = await lockWallet(tx, body.id);
     assertInScope(a, w.districtId);
     if (body.toStatus === 0 && (w.principal > 0 || w.gift > 0)) throw fail('钱包余额不为0，不能注销');
+    // Under the wallet's lock, which a new order takes too: no order can start paying into it after this.
+    if (body.toStatus === 0 && (await tx.select({ id: walletOrders.id }).from(walletOrders).where(and(eq(walletOrders.walletId, w.id), eq(walletOrders.status, 0))).limit(1)).length) {
+      throw fail('钱包有待支付的充值订单，不能注销，请在订单关闭后再试');
+    }
     const what = `钱包 ${w.id}`;
     const { from } = await moveStatus(tx, {
       flow: WALLET_STATUS,
@@ -594,7 +598,8 @@ export async function checkAdjustment(deps: AppDeps, a: AuthContext, body: Check
   assertInScope(a, current.districtId);
   if (to === 2 && (body.reason ?? '').length < 2) throw failOn('reason', '驳回请填写原因（至少2个字）');
   if (to === 1) {
-    if (body.confirmDelta !== undefined && body.confirmDelta !== current.delta) throw failOn('confirmDelta', '确认金额与调账金额不一致，请核对后重新输入');
+    if (body.confirmDelta === undefined) throw failOn('confirmDelta', '复核通过请再次输入调账金额');
+    if (body.confirmDelta !== current.delta) throw failOn('confirmDelta', '确认金额与调账金额不一致，请核对后重新输入');
     const s = await settingOf(deps.db);
     if (Math.abs(current.delta) > s.adjustSingleMaxFen && !isSuperUser(a)) throw fail(`单笔调整超过${yuan(s.adjustSingleMaxFen)}元需超级管理员复核`);
   }

@@ -226,7 +226,10 @@ const adjustColumns: ListColumn<typeof adjustPage>[] = [
 
 function AdjustmentsTab() {
   const list = useResourceList({ endpoint: adjustPage, record: 'wallet-adjust', filters: { status: flowFilter(ADJUST_STATUS) } });
-  const me = useCurrentUser().data?.aId;
+  const current = useCurrentUser().data;
+  const me = current?.aId;
+  // Above the single-adjustment limit only the super user approves: others are not offered 通过.
+  const superUser = current?.authority.some((r) => r.name === 'ROLE_APP_ADMIN') ?? false;
   const [checking, setChecking] = useState<{ row: Adjustment; to: 1 | 2 } | null>(null);
   // The queue's rhythm: once a decision is stored and the list has it, the cursor and the focus go
   // to the next request (the decided one left the 待复核 list, or stays decided in 全部), so `a` again
@@ -249,7 +252,7 @@ function AdjustmentsTab() {
   const actions = useRowActions<Adjustment>(
     [
       // The maker's own request is not offered for approval (the server refuses it in SQL as well).
-      { id: 'approve', label: '通过', fullLabel: '复核通过', hotkey: 'a', primary: true, permission: ADJUST_CHECKER, when: (a) => a.status === 0 && a.makerId !== me, open: (a) => setChecking({ row: a, to: 1 }) },
+      { id: 'approve', label: '通过', fullLabel: '复核通过', hotkey: 'a', primary: true, permission: ADJUST_CHECKER, when: (a) => a.status === 0 && a.makerId !== me && (!a.needsSuper || superUser), open: (a) => setChecking({ row: a, to: 1 }) },
       { id: 'reject', label: '驳回', hotkey: 'r', danger: true, permission: ADJUST_CHECKER, when: (a) => a.status === 0 && a.makerId !== me, open: (a) => setChecking({ row: a, to: 2 }) },
       callAction({
         id: 'withdraw',
