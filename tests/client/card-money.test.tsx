@@ -6,7 +6,7 @@ import type { AppDeps } from '../../src/server/context';
 import { cardLoaded } from '../../src/server/modules/recharge/rider-side';
 import { packageOrders } from '../../src/server/modules/package-pay/schema';
 import { rechargeOrders } from '../../src/server/modules/recharge/schema';
-import { moneyCard } from '../support/money-card';
+import { moneyCard, topUpWallet } from '../support/money-card';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
@@ -21,9 +21,9 @@ clientSuite((server) => {
 });
 const db = () => s.database.db;
 
-async function cardViewAs(login: string, cardNo: string) {
+async function cardViewAs(login: string, cardNo: string, action?: string) {
   await signIn(s, login);
-  visit(s, `/busUser/card?no=${cardNo}`);
+  visit(s, `/busUser/card?no=${cardNo}${action ? `&action=${action}` : ''}`);
   const { user } = renderWithUser(<App />);
   const main = await screen.findByRole('main', {}, { timeout: 5_000 });
   await within(main).findByText(`卡片详情 · ${cardNo}`, {}, { timeout: 8_000 });
@@ -85,6 +85,25 @@ describe('卡片详情: the card’s money', () => {
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('dialog', { name: `储值退款 · ${m.walletOrder.orderNo}` }, { timeout: 8_000 })).toBeTruthy();
     expect(window.location.pathname).toBe('/rechargeable/recharge-order');
+  });
+
+  it('a palette landing with several refundable orders focuses the newest one’s 储值退款 to choose, and says how many', async () => {
+    const m = await moneyCard(s);
+    const second = await topUpWallet(s, m.riderId, 10_000);
+    const { main } = await cardViewAs('manager', m.card.cardNo, 'walletRefund');
+    expect(await screen.findByText('有 2 笔可退款的储值订单，请选择一笔', {}, { timeout: 8_000 })).toBeTruthy();
+    // Newest first: the second top-up's button holds the focus, visibly (the button's focus-visible outline).
+    await waitFor(() => expect(document.activeElement).toBe(within(main).getByRole('button', { name: `储值退款 ${second.orderNo}` })));
+    expect(document.activeElement!.className).toContain('focus-visible:outline-2');
+    expect(window.location.search).toBe(`?no=${m.card.cardNo}`);
+  });
+
+  it('the agent’s landing on 套餐退款 (an address typed or kept) is refused in words, nothing opened', async () => {
+    const m = await moneyCard(s);
+    await cardViewAs('agent', m.card.cardNo, 'packageRefund');
+    expect(await screen.findByText('当前用户没有套餐退款的权限', {}, { timeout: 8_000 })).toBeTruthy();
+    expect(window.location.pathname).toBe('/busUser/card');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('the agent (储值管理 without its refund) sees the wallet but no refund, and no 套餐 or NFC充值 section', async () => {

@@ -61,3 +61,11 @@ export async function moneyCard(s: TestServer, districtName = '徐汇区') {
 
   return { card, riderId, walletOrder: wo, packageOrderId: po.id, packageId: p!.id, written, writing };
 }
+
+/** Another paid 储值 top-up for the rider (a second refundable order). */
+export async function topUpWallet(s: TestServer, riderId: number, amount: number) {
+  const deps = { db: s.database.db, clock: s.clock, pii: createPii(TEST_PII_KEY), payments: builtInPaymentChannel({ refundFails: false }), config: s.config } as unknown as AppDeps;
+  const o = await createWalletOrder(deps, { riderId, amount });
+  await payNotify(deps, o.orderNo);
+  return o;
+}
