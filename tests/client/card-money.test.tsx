@@ -64,6 +64,10 @@ describe('卡片详情: the card’s money', () => {
     const topUps = within(main).getByRole('region', { name: 'NFC充值' });
     expect(within(topUps).getByText('写卡中')).toBeTruthy();
     expect(within(topUps).getByText('写卡成功')).toBeTruthy();
+    // axe (jsdom: structure, names, roles; contrast is the browser a11y walk's) finds nothing serious.
+    const axe = (await import('axe-core')).default;
+    const found = await axe.run(main, { resultTypes: ['violations'], rules: { 'color-contrast': { enabled: false } } });
+    expect(found.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`)).toEqual([]);
     // 补查 only on the open write.
     expect(within(topUps).queryByRole('button', { name: `补查 ${m.written.orderNo}` })).toBeNull();
     const requery = within(topUps).getByRole('button', { name: `补查 ${m.writing.orderNo}` });
