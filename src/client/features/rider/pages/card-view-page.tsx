@@ -142,7 +142,8 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
               { term: '卡号', value: <span className="tabular-nums">{c.cardNo}</span> },
               { term: '状态', value: <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{cardStateLabel(c.state)}</span> },
               { term: '类别', value: cardCategoryLabel(c.category) },
-              { term: '余额', value: `${fenToYuan(c.balance)} 元` },
+              // 卡内: the card's own (NFC 圈存) money, told apart from the holder's 储值 wallet below.
+              { term: '卡内余额', value: `${fenToYuan(c.balance)} 元` },
               { term: '区域', value: data.districtName ?? '—' },
               { term: '发卡时间', value: formatDateTime(c.issuedDate, 'YYYY-MM-DD') },
             ]}
