@@ -162,7 +162,7 @@ async function cardMoney(deps: AppDeps, a: AuthContext, card: { id: number; card
   return { wallet: w, packages: p, topUps: n };
 }
 
-/** 卡片详情: the card, its holder, who binds it as a family card (with renewals), its recent orders. */
+/** 卡片详情: the card, its holder, who binds it as a family card (with renewals), its recent orders and rides, its money (cardMoney). */
 export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
   const [c] = await deps.db.select({ c: t.busCards, districtName: t.districts.name }).from(t.busCards).leftJoin(t.districts, eq(t.districts.id, t.busCards.districtId)).where(eq(t.busCards.cardNo, cardNo));
   if (!c) throw notFound('卡片不存在');
