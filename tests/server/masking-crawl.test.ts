@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, card, discount, exportTask, family } from '../../src/shared/api';
 import { MAX_PAGE_SIZE } from '../../src/shared/api/paging';
@@ -83,7 +83,7 @@ beforeAll(async () => {
   // The agent's menus and desk keys, without RIDER_REVEAL; REFUND_ORDER so the refund is crawled too.
   const [agent] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
   const [group] = await db().insert(t.roleGroups).values({ name: '脱敏巡检组', description: '除查看实名外的坐席权限', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-  const items = [...menuItemIds(menuCatalogue(MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard', 'packagePay', 'recharge']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER', 'PACKAGE_ORDER_REFUND', 'RECHARGE_RESOLVE', 'RECHARGE_ORDER_REFUND'].filter((i) => i !== 'RIDER_REVEAL');
+  const items = [...menuItemIds(menuCatalogue(MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard', 'packagePay', 'recharge', 'rechargeable']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER', 'PACKAGE_ORDER_REFUND', 'RECHARGE_RESOLVE', 'RECHARGE_ORDER_REFUND'].filter((i) => i !== 'RIDER_REVEAL');
   await db().insert(t.roleGroupItems).values([...new Set(items)].map((itemId) => ({ groupId: group!.id, itemId })));
   await db().insert(t.users).values({ ...agent!, id: undefined, login: 'crawler', firstName: '脱敏巡检', groupId: group!.id });
   token = await s.login('crawler', DEMO_PASSWORD);
@@ -209,6 +209,10 @@ describe('the masking crawl over the desk', () => {
       return o.id;
     };
     const [suspectId, failedId] = [await nfc(0, 'suspect'), await nfc(1, 'failed')];
+    // 卡片详情 with the money (issue 22): the cards with top-ups, and the cards of riders holding packages
+    // (the crawler has 储值管理 too, so the wallet part is in every card/view answer).
+    const pkgCards = await db().select({ cardNo: t.busCards.cardNo }).from(t.busCards).where(and(eq(t.busCards.districtId, district.id), inArray(t.busCards.riderId, pkgOrders.map((o) => o.riderId)))).limit(10);
+    for (const c of [heldHere[0]!.cardNo, heldHere[1]!.cardNo, ...pkgCards.map((x) => x.cardNo)]) await crawl(card.cardView, { body: { cardNo: c } });
     await crawlPages(recharge.rechargePage);
     await crawl(recharge.rechargeTotal);
     await crawl(recharge.rechargeReconcilePage, { query: { size: 100 } });

@@ -197,6 +197,47 @@ export type ForeignCard = z.infer<typeof foreignCard>;
 export const foreignCardMsg = (districtName: string | null) =>
   districtName ? `该卡属于 ${districtName}，当前账号无权查看` : '该卡不属于当前区域，当前账号无权查看';
 
+/**
+ * The card's money as the desk shows it (issue 22). Each part is its module's, and null when the
+ * account may not read that module (no 储值管理 menu → no wallet data at all), so one answer still
+ * carries only what the account may see. The shapes are declared here, not imported from the money
+ * contracts: those import this file (PAY_STATUS, CARD_NO), and a cycle of module-level schemas breaks.
+ */
+export const cardWalletOrder = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  payAmount: z.number().int(),
+  giftAmount: z.number().int(),
+  paidDate: timestamp.nullable(),
+});
+export const cardWallet = z.object({
+  /** The holder's wallet (储值 belongs to the rider, so every card of theirs shows it); null: none. */
+  account: z.object({ walletId: z.number().int(), principal: z.number().int(), gift: z.number().int(), status: z.number().int() }).nullable(),
+  /** The holder's top-up orders a refund may still take (已到账), newest first. */
+  refundable: z.array(cardWalletOrder),
+});
+export const cardPackage = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  packageName: z.string(),
+  amount: z.number().int(),
+  rides: z.number().int(),
+  remainingRides: z.number().int(),
+  status: z.number().int(),
+  expireDate: timestamp.nullable(),
+});
+export const cardTopUp = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  amount: z.number().int(),
+  payStatus: z.number().int(),
+  writeState: z.number().int(),
+  createdDate: timestamp,
+});
+export type CardWallet = z.infer<typeof cardWallet>;
+export type CardPackage = z.infer<typeof cardPackage>;
+export type CardTopUp = z.infer<typeof cardTopUp>;
+
 /** Everything the desk shows about one card, in one answer (masked like every list). */
 export const cardView = endpoint({
   id: 'card.view',
@@ -212,6 +253,12 @@ export const cardView = endpoint({
     orders: z.array(cardOrder),
     /** The card's latest rides (issue 12), newest first. */
     rides: z.array(cardRide),
+    /** 储值: the holder's wallet; null without the 储值管理 menu. */
+    wallet: cardWallet.nullable(),
+    /** 套餐: the holder's packages (live ones and those of the last 90 days); null without 套餐购买. */
+    packages: z.array(cardPackage).nullable(),
+    /** NFC充值: the card's latest top-ups with their write state; null without NFC充值. */
+    topUps: z.array(cardTopUp).nullable(),
   }),
   permission: BUS_USER_READ,
   readsOnly: true,

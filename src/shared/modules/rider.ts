@@ -12,7 +12,7 @@ export const riderModule = defineModule({
     pages: [
       { key: 'bus-user', title: '乘客用户', component: 'ListBusUser', actions: ['add', 'export'] },
       { key: 'yc-user', title: '异常用户', component: 'ListYcUser', actions: ['add', 'export'] },
-      { key: 'card', title: '卡片详情', component: 'CardView', hidden: true, actions: ['reveal', 'unbind'] },
+      { key: 'card', title: '卡片详情', component: 'CardView', hidden: true, actions: ['reveal', 'unbind', 'walletRefund', 'packageRefund', 'requery'] },
     ],
   },
   endpoints: [

@@ -269,3 +269,17 @@ export async function walletOfCard(deps: Pick<AppDeps, 'db'>, cardId: number): P
     .where(eq(t.busCards.id, cardId));
   return row ? { ...row, status: row.status as 0 | 1 | 2 } : null;
 }
+
+/**
+ * For the card view: a wallet's orders a refund may still take (已到账), newest first, in the given
+ * district when the caller works in one (a rider's orders follow the district they topped up in).
+ */
+export async function refundableOrdersOfWallet(deps: Pick<AppDeps, 'db'>, walletId: number, districtId: number | null, limit = 5) {
+  const rows = await deps.db
+    .select({ id: walletOrders.id, orderNo: walletOrders.orderNo, payAmount: walletOrders.payAmount, giftAmount: walletOrders.giftAmount, paidAt: walletOrders.paidAt })
+    .from(walletOrders)
+    .where(and(eq(walletOrders.walletId, walletId), eq(walletOrders.status, 1), districtId === null ? undefined : eq(walletOrders.districtId, districtId)))
+    .orderBy(sql`${walletOrders.createdAt} desc`, sql`${walletOrders.id} desc`)
+    .limit(limit);
+  return rows.map((r) => ({ id: r.id, orderNo: r.orderNo, payAmount: r.payAmount, giftAmount: r.giftAmount, paidDate: r.paidAt ? iso(r.paidAt) : null }));
+}

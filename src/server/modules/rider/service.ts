@@ -17,6 +17,13 @@ import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { type ExportScope, defineExport, listRows } from '../../lib/export-definition';
 import { shanghaiDate } from '../../../shared/domain/time';
+import { isAllowed } from '../../../shared/api/permissions';
+import { WALLET_READ } from '../../../shared/api/wallet';
+import { PACKAGE_READ } from '../../../shared/api/package-pay';
+import { RECHARGE_READ } from '../../../shared/api/recharge';
+import { refundableOrdersOfWallet, walletOfCard } from '../rechargeable/money';
+import { packagesOfRider } from '../package-pay/service';
+import { rechargeOrdersOfCard } from '../recharge/service';
 
 type PageQuery = z.output<typeof card.riderPage.query>;
 type RiderRow = typeof t.riders.$inferSelect;
@@ -116,8 +123,46 @@ export async function lookup(deps: AppDeps, a: AuthContext, raw: string) {
 
 const ORDERS_SHOWN = 20;
 const RIDES_SHOWN = 10;
+const TOP_UPS_SHOWN = 10;
 
-/** 卡片详情: the card, its holder, who binds it as a family card (with renewals), its recent orders. */
+/** Another district's rows of an in-scope card's holder stay unsaid, as everywhere else. */
+const inDistrict = (a: AuthContext) => (row: { districtId: number }) => a.districtScope === null || row.districtId === a.districtScope;
+
+/**
+ * The card's money (issue 22), each part through its module's own function and only for an account
+ * that may read that module: the others get null and no query is made for them.
+ */
+async function cardMoney(deps: AppDeps, a: AuthContext, card: { id: number; cardNo: string; riderId: number | null }) {
+  const wallet = async () => {
+    if (!isAllowed(WALLET_READ, a)) return null;
+    const account = await walletOfCard(deps, card.id);
+    const refundable = account ? await refundableOrdersOfWallet(deps, account.walletId, a.districtScope) : [];
+    return { account, refundable };
+  };
+  const packages = async () => {
+    if (!isAllowed(PACKAGE_READ, a)) return null;
+    if (card.riderId === null) return [];
+    return (await packagesOfRider(deps, card.riderId)).filter(inDistrict(a)).map((p) => ({
+      id: p.id,
+      orderNo: p.orderNo,
+      packageName: p.packageName,
+      amount: p.amount,
+      rides: p.rides,
+      remainingRides: p.remainingRides,
+      status: p.status,
+      expireDate: p.expireDate,
+    }));
+  };
+  const topUps = async () => {
+    if (!isAllowed(RECHARGE_READ, a)) return null;
+    // Only what the desk shows: no phone (the holder's is on the page already, masked), no card-centre detail.
+    return (await rechargeOrdersOfCard(deps, card.cardNo, TOP_UPS_SHOWN)).filter(inDistrict(a)).map((o) => ({ id: o.id, orderNo: o.orderNo, amount: o.amount, payStatus: o.payStatus, writeState: o.writeState, createdDate: o.createdDate }));
+  };
+  const [w, p, n] = await Promise.all([wallet(), packages(), topUps()]);
+  return { wallet: w, packages: p, topUps: n };
+}
+
+/** 卡片详情: the card, its holder, who binds it as a family card (with renewals), its recent orders and rides, its money (cardMoney). */
 export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
   const [c] = await deps.db.select({ c: t.busCards, districtName: t.districts.name }).from(t.busCards).leftJoin(t.districts, eq(t.districts.id, t.busCards.districtId)).where(eq(t.busCards.cardNo, cardNo));
   if (!c) throw notFound('卡片不存在');
@@ -148,6 +193,7 @@ export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
     .where(eq(t.rideRecords.cardNo, c.c.cardNo))
     .orderBy(desc(t.rideRecords.rideAt))
     .limit(RIDES_SHOWN);
+  const money = await cardMoney(deps, a, c.c);
   return {
     card: card!,
     districtName: c.districtName,
@@ -174,6 +220,7 @@ export async function viewCard(deps: AppDeps, a: AuthContext, cardNo: string) {
       refundedDate: o.refundedAt ? iso(o.refundedAt) : null,
     })),
     rides: rides.map((x) => ({ id: x.id, rideDate: iso(x.rideAt), lineName: x.lineName, busName: x.busName, stationName: x.stationName, ticketType: x.ticketType, amount: x.amount, payStatus: x.payStatus })),
+    ...money,
   };
 }
 

@@ -18,6 +18,8 @@ import { useScreenAction } from '../../../lib/screen-action';
 import { useRegistry } from '../../../commands/registry-context';
 import { ApiError } from '../../../lib/errors';
 import { useCurrentUser } from '../../../lib/current-user';
+import { CardTable } from '../components/card-table';
+import { CardMoney } from '../components/card-money';
 
 type View = NonNullable<ReturnType<typeof useCardView>['data']>;
 // Silent: the screen says itself why a card is not shown, with the way on (no toast on top).
@@ -28,7 +30,8 @@ const STATE_TONE = (s: number) => (s === 1 ? 'bg-green-50 text-green-800' : s ==
 /**
  * 卡片详情 (CardView): everything about one card for the call centre — state and category, the
  * holder (masked; 查看实名 with a reason), who binds it as a family card (解绑 with the agent's
- * password), its discount orders (退款, once), its rides once they exist. Opened by card number in
+ * password), its discount orders (退款, once), the holder's wallet and packages and the card's NFC
+ * top-ups for an account with those modules (CardMoney), its rides once they exist. Opened by card number in
  * the address, or by a phone / citizen id handed over in memory from the palette.
  */
 export function CardViewPage() {
@@ -139,7 +142,8 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
               { term: '卡号', value: <span className="tabular-nums">{c.cardNo}</span> },
               { term: '状态', value: <span className={`rounded px-1.5 py-0.5 text-xs ${STATE_TONE(c.state)}`}>{cardStateLabel(c.state)}</span> },
               { term: '类别', value: cardCategoryLabel(c.category) },
-              { term: '余额', value: `${fenToYuan(c.balance)} 元` },
+              // 卡内: the card's own (NFC 圈存) money, told apart from the holder's 储值 wallet below.
+              { term: '卡内余额', value: `${fenToYuan(c.balance)} 元` },
               { term: '区域', value: data.districtName ?? '—' },
               { term: '发卡时间', value: formatDateTime(c.issuedDate, 'YYYY-MM-DD') },
             ]}
@@ -173,7 +177,7 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
             )}
           </h2>
           {data.bindings.length ? (
-            <Table
+            <CardTable
               label="亲情卡绑定"
               head={['关系', '绑定人', '状态', '绑定时间', '到期时间', '续期']}
               rows={data.bindings.map((b) => [b.relation, `${b.holder.name ?? '未实名'} ${b.holder.phone} ${b.holder.citizenId ?? ''}`, b.status ? '已绑定' : `已解绑 ${b.unboundDate ? formatDateTime(b.unboundDate, 'YYYY-MM-DD') : ''}`, formatDateTime(b.boundDate, 'YYYY-MM-DD'), formatDateTime(b.expiresDate, 'YYYY-MM-DD'), `${b.renewals} 次`])}
@@ -185,7 +189,7 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
         <section aria-label="优惠卡订单" className="rounded border border-gray-200 bg-white p-3 text-sm">
           <h2 className="mb-2 font-medium text-gray-900">优惠卡订单（最近 20 笔）</h2>
           {data.orders.length ? (
-            <Table
+            <CardTable
               label="优惠卡订单"
               head={['订单号', '产品', '金额', '状态', '下单时间', '']}
               rows={data.orders.map((o) => [
@@ -207,10 +211,11 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
             <p className="text-gray-700">这张卡没有优惠卡订单。</p>
           )}
         </section>
+        <CardMoney data={data} reload={reload} />
         <section aria-label="乘车记录" className="rounded border border-gray-200 bg-white p-3 text-sm">
           <h2 className="mb-2 font-medium text-gray-900">乘车记录（最近 {data.rides.length || 10} 次）</h2>
           {data.rides.length ? (
-            <Table
+            <CardTable
               label="最近乘车记录"
               head={['时间', '线路', '车辆', '站点', '票种', '金额', '支付']}
               rows={data.rides.map((r) => [
@@ -239,37 +244,5 @@ function CardView({ data, reload }: { data: View; reload(): void }) {
         />
       )}
     </ScreenSection>
-  );
-}
-
-function Table({ label, head, rows }: { label: string; head: string[]; rows: React.ReactNode[][] }) {
-  return (
-    // Focusable, so a keyboard can scroll it sideways on a phone. Named apart from the section it
-    // sits in (亲情卡绑定 / 亲情卡绑定列表): two regions of one name cannot be told apart.
-    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label={`${label}列表`}>
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{label}</caption>
-        <thead>
-          <tr className="bg-gray-50 text-gray-700">
-            {head.map((h, i) => (
-              <th key={i} className="whitespace-nowrap px-2 py-1.5 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i} className="border-t border-gray-100">
-              {r.map((cell, j) => (
-                <td key={j} className="whitespace-nowrap px-2 py-1.5">
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
