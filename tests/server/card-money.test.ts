@@ -16,6 +16,7 @@ let admin: string;
 let manager: string;
 let agent: string;
 let noWallet: string;
+let walletOnly: string;
 let mine: Awaited<ReturnType<typeof moneyCard>>;
 let foreign: Awaited<ReturnType<typeof moneyCard>>;
 const db = () => s.database.db;
@@ -34,6 +35,7 @@ beforeAll(async () => {
   s = await startTestServer({}, { jobs: false });
   [admin, manager, agent] = (await Promise.all(['admin', 'manager', 'agent'].map((u) => s.login(u)))) as [string, string, string];
   noWallet = await accountWith('nowallet', ['packagePay', 'recharge']);
+  walletOnly = await accountWith('walletonly', ['rechargeable']);
   mine = await moneyCard(s);
   foreign = await moneyCard(s, '黄浦区');
 });
@@ -58,11 +60,15 @@ describe('card/view: the card’s money in the same answer', () => {
     ]);
   });
 
-  it('the agent (储值管理 only) gets the wallet and null for 套餐 and NFC充值', async () => {
+  it('the agent reads all three for a call; an account with 储值管理 alone gets the wallet and null for 套餐 and NFC充值', async () => {
     const d = (await view(agent, mine.card.cardNo)).body.data;
     expect(d.wallet?.account?.principal).toBe(20_000);
-    expect(d.packages).toBeNull();
-    expect(d.topUps).toBeNull();
+    expect(d.packages?.some((p) => p.id === mine.packageOrderId)).toBe(true);
+    expect(d.topUps).toHaveLength(2);
+    const only = (await view(walletOnly, mine.card.cardNo)).body.data;
+    expect(only.wallet?.account?.principal).toBe(20_000);
+    expect(only.packages).toBeNull();
+    expect(only.topUps).toBeNull();
   });
 
   it('an account without 储值 never receives wallet data; its other parts are there', async () => {
