@@ -217,6 +217,10 @@ describe('the masking crawl over the desk', () => {
     await crawl(recharge.rechargeTotal);
     await crawl(recharge.rechargeReconcilePage, { query: { size: 100 } });
     for (const r of riders.slice(0, 5)) await crawl(recharge.rechargePage, { query: { phone: pii.decrypt(r.phoneEnc) } });
+    for (const r of riders.slice(0, 3)) {
+      await crawl(recharge.rechargePageByBody, { body: { phone: pii.decrypt(r.phoneEnc) } });
+      await crawl(recharge.rechargeTotalByBody, { body: { phone: pii.decrypt(r.phoneEnc) } });
+    }
     for (const id of [suspectId, failedId]) await crawl(recharge.rechargeMsg, { query: { id } });
     await crawl(recharge.rechargeRequery, { body: { id: failedId } });
     await crawl(recharge.rechargeResolve, { body: { id: suspectId, fromState: 4, toState: 2, note: '巡检核实，来电13812345678' } });

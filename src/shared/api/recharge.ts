@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CARD_NO, PAY_STATUS } from './card';
-import { BUSCODE, endpoint } from './endpoint';
+import { BUSCODE, endpoint, readByBody } from './endpoint';
 import { exportTaskEndpoint } from './export-task';
 import { id, isoDateTime, optionalText, timestamp } from './fields';
 import { pageOf, pageQuery } from './paging';
@@ -214,6 +214,13 @@ export const rechargeTotal = endpoint({
   permission: RECHARGE_READ,
   timeoutMs: 40_000,
 });
+
+/**
+ * The list and its summary with their filters in a POST body: what the console sends, so a phone
+ * typed as a filter never sits in a request's URL, where proxies and access logs keep it (decision 82).
+ */
+export const rechargePageByBody = readByBody(rechargePage, { id: 'recharge.pageByBody', title: 'NFC充值记录（条件在请求体）' });
+export const rechargeTotalByBody = readByBody(rechargeTotal, { id: 'recharge.totalByBody', title: 'NFC充值统计（条件在请求体）' });
 
 export const rechargeMsg = endpoint({
   id: 'recharge.msg',

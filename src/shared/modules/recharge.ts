@@ -11,7 +11,7 @@ export const rechargeModule = defineModule({
     jumpKey: 'r',
     pages: [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge', actions: ['suspect', 'reconcile', 'resolve', 'refund', 'export'] }],
   },
-  endpoints: [recharge.rechargePage, recharge.rechargeTotal, recharge.rechargeMsg, recharge.rechargeRequery, recharge.rechargeResolve, recharge.rechargeRefund, recharge.rechargeExport, recharge.rechargeReconcilePage],
+  endpoints: [recharge.rechargePage, recharge.rechargePageByBody, recharge.rechargeTotal, recharge.rechargeTotalByBody, recharge.rechargeMsg, recharge.rechargeRequery, recharge.rechargeResolve, recharge.rechargeRefund, recharge.rechargeExport, recharge.rechargeReconcilePage],
   buttons: recharge.buttons,
   operations: {
     RECHARGE_REQUERY: '补查充值结果',

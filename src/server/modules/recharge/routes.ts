@@ -23,6 +23,8 @@ export const rechargeServer: ServerModule = {
   routes(b, deps) {
     b.bind(api.rechargePage, ({ auth, query }) => service.pageOrders(deps, auth, query));
     b.bind(api.rechargeTotal, ({ auth, query }) => service.totals(deps, auth, query));
+    b.bind(api.rechargePageByBody, ({ auth, body }) => service.pageOrders(deps, auth, body));
+    b.bind(api.rechargeTotalByBody, ({ auth, body }) => service.totals(deps, auth, body));
     b.bind(api.rechargeMsg, ({ auth, query }) => service.orderMsg(deps, auth, query.id));
     b.bind(api.rechargeRequery, ({ auth, body }) => service.requery(deps, auth, body.id));
     b.bind(api.rechargeResolve, ({ auth, body }) => service.resolve(deps, auth, body));

@@ -26,7 +26,7 @@ const ageOf = (at: string | null, now: number) => {
   return min < 60 ? `${min} 分钟` : min < 1440 ? `${Math.floor(min / 60)} 小时` : `${Math.floor(min / 1440)} 天`;
 };
 
-const columns: ListColumn<typeof api.rechargePage>[] = [
+const columns: ListColumn<typeof api.rechargePageByBody>[] = [
   { id: 'orderNo', header: '订单号', fixed: true, cell: (o) => <span className="tabular-nums">{o.orderNo}</span> },
   { id: 'cardNo', header: '卡号', cell: (o) => <span className="tabular-nums">{o.cardNo}</span> },
   { id: 'riderPhone', header: '手机号', cell: (o) => o.riderPhone ?? '—', className: 'tabular-nums' },
@@ -118,7 +118,7 @@ function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
  */
 export function RechargePage() {
   const list = useResourceList({
-    endpoint: api.rechargePage,
+    endpoint: api.rechargePageByBody,
     record: 'recharge',
     filters: {
       orderNo: textFilter('订单号', { maxLength: 40 }),
@@ -131,7 +131,7 @@ export function RechargePage() {
       endTime: timeFilter('结束时间', { endOfDay: true }),
     },
     privateFilters: ['phone'],
-    summary: listSummary(api.rechargeTotal, 'NFC充值统计', (t) => {
+    summary: listSummary(api.rechargeTotalByBody, 'NFC充值统计', (t) => {
       const w = (c: number) => t.byWriteState[String(c)] ?? { count: 0, amount: 0 };
       const s = t.suspectByAge;
       return `共 ${t.total.count} 笔 ${fenToYuan(t.total.amount)} 元 · 写卡成功 ${w(2).count} 笔 ${fenToYuan(w(2).amount)} 元 · 写卡失败 ${w(3).count} · 可疑 ${w(4).count}（1小时内 ${s.underHour} · 24小时内 ${s.underDay} · 超24小时 ${s.overDay}） · 待写卡 ${w(0).count} · 写卡中 ${w(1).count} · 已关闭 ${w(5).count} · 已退款 ${t.refunded.count} 笔 ${fenToYuan(t.refunded.amount)} 元 · 对账差异待处理 ${t.reconcileOpen}`;
