@@ -34,6 +34,8 @@ export const rechargeCommands: Command[] = [
     keywords: ['可疑', '充值', '核实', '写卡', 'keyi'],
     permission: api.RECHARGE_READ,
     page: pagePath('recharge', 'recharge'),
+    // The queue is daily work: a chord of its own beside g r (the speed task (g)).
+    hotkey: 'g>q',
     run: (ctx) => ctx.navigate(suspectQueuePath),
   },
   {

@@ -104,6 +104,8 @@ export const rechargeableCommands: Command[] = [
     // Makers watch their own requests there too; only a checker's keys act on them.
     permission: adjustCheck.permission,
     page: MANAGE,
+    // The checker's daily queue: a chord of its own beside g w (m, 人工调账; the speed task (h)).
+    hotkey: 'g>m',
     run: (ctx) => ctx.navigate(QUEUE),
   },
 ];
