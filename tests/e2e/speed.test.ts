@@ -379,13 +379,13 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
       '(g) the 可疑 queue: resolve the oldest 可疑 order (manager)',
       async (r) => {
         const o = await head(r);
-        // g q: the 可疑 queue (the palette's 可疑订单), the cursor on its oldest order.
+        // g q: the 可疑 queue (the palette's 可疑订单), the focus on its oldest order.
         await r.page.keyboard.press('g');
         await r.page.keyboard.press('q');
         const queue = r.page.getByRole('table', { name: '可疑订单队列' });
         await queue.getByRole('row').filter({ hasText: o.orderNo }).waitFor({ timeout: 15_000 });
-        await settled(r.page);
-        await r.page.keyboard.press('j');
+        // The oldest order has the focus.
+        await expect.poll(() => r.page.evaluate(() => document.activeElement?.tagName), { timeout: 10_000 }).toBe('TR');
         await r.page.keyboard.press('Enter');
         await r.page.getByRole('dialog', { name: new RegExp(`充值订单详情 · ${o.orderNo}`) }).getByRole('region', { name: '卡中心记录' }).waitFor({ timeout: 10_000 });
         await r.page.keyboard.press(o.loaded ? 'y' : 'n');
@@ -415,10 +415,12 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
   it_('(h) the checker’s queue: approve another account’s 人工调账 (manager)', async () => {
     // The maker is the agent (客服坐席组 files requests, WALLET_ADJUST); the manager checks them.
     const made: Adjustment[] = [];
-    const make = async () => {
+    const make = async (r: Route) => {
       const agent = await apiAs(server.url, await tokenOf('agent'));
-      const wallets = await agent<Page1<{ id: number; status: number }>>('/buscodepc/fyapi/wallet/page?page=0&size=20');
-      const w = wallets.content.filter((x) => x.status === 1)[made.length]!;
+      // A wallet in force that both the maker and the checker (the route's account) see.
+      const mine = new Set((await api<Page1<{ id: number }>>(r.token, '/buscodepc/fyapi/wallet/page?page=0&size=50&status=1')).content.map((x) => x.id));
+      const wallets = await agent<Page1<{ id: number; status: number }>>('/buscodepc/fyapi/wallet/page?page=0&size=50&status=1');
+      const w = wallets.content.filter((x) => x.status === 1 && mine.has(x.id))[made.length]!;
       const delta = 1_000 + made.length * 100;
       const { adjustment } = await agent<{ adjustment: Adjustment }>('/buscodepc/fyapi/wallet/adjust', { walletId: w.id, bucket: 1, delta, reason: '乘客来电：线下充值未入账，补记', idempotencyKey: crypto.randomUUID() });
       made.push(adjustment);
@@ -438,14 +440,14 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
     await measure(
       '(h) the checker’s queue: approve another account’s 人工调账 (manager)',
       async (r) => {
-        const a = await make();
+        const a = await make(r);
         // g m: the 待复核 queue (the palette's 待复核调账).
         await r.page.keyboard.press('g');
         await r.page.keyboard.press('m');
         const row = r.page.getByRole('table', { name: '人工调账列表' }).getByRole('row').filter({ hasText: `+${yuan(a)}` });
         await row.first().waitFor({ timeout: 15_000 });
-        await settled(r.page);
-        await r.page.keyboard.press('j');
+        // The oldest request this account may decide has the focus.
+        await expect.poll(() => r.page.evaluate(() => document.activeElement?.tagName), { timeout: 10_000 }).toBe('TR');
         await r.page.keyboard.press('a');
         await r.page.getByRole('dialog', { name: /^复核通过人工调账/ }).waitFor({ state: 'attached', timeout: 10_000 });
         await data(r.page, yuan(a));
@@ -453,12 +455,12 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
         await approved(r, a);
       },
       async (r) => {
-        const a = await make();
+        const a = await make(r);
         await mainMenu(r.page).getByText('储值管理', { exact: true }).first().click();
         await mainMenu(r.page).getByText('储值管理', { exact: true }).last().click();
         await r.page.getByRole('tab', { name: '人工调账' }).click();
         const row = r.page.getByRole('table', { name: '人工调账列表' }).getByRole('row').filter({ hasText: `+${yuan(a)}` });
-        await row.getByRole('button', { name: /^通过/ }).click();
+        await row.getByRole('button', { name: /^(复核)?通过/ }).click();
         await r.page.getByRole('dialog', { name: /^复核通过人工调账/ }).waitFor({ state: 'attached', timeout: 10_000 });
         await data(r.page, yuan(a));
         await r.page.getByRole('dialog').getByRole('button', { name: /^通过/ }).click();

@@ -36,7 +36,8 @@ export const rechargeCommands: Command[] = [
     page: pagePath('recharge', 'recharge'),
     // The queue is daily work: a chord of its own beside g r (the speed task (g)).
     hotkey: 'g>q',
-    run: (ctx) => ctx.navigate(suspectQueuePath),
+    // The page opens the queue and puts the focus on its oldest order.
+    run: (ctx) => ctx.navigate(pagePath('recharge', 'recharge', { action: 'suspect' })),
   },
   {
     id: 'recharge.requery',

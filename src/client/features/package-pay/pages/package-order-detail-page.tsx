@@ -86,11 +86,12 @@ export function PackageOrderDetailPage() {
     <ScreenSection title="套餐订单详情">
       <div className="space-y-4">
         <div className="rounded border border-gray-200 bg-white p-4">
-          <div className="mb-3 flex items-center justify-between gap-2">
+          {/* At 375 px the buttons go under the title, each on one line (they broke per character). */}
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
             <h3 className="text-base font-medium text-gray-900">
               订单 <span className="tabular-nums">{o.orderNo}</span> <FlowBadge flow={PACKAGE_ORDER_STATUS} code={o.status} />
             </h3>
-            <div className="flex gap-2">
+            <div className="flex shrink-0 gap-2 whitespace-nowrap">
               <Button onClick={() => navigate(orderListPath())}>返回列表</Button>
               {refundable && (
                 <Button variant="primary" hotkey="r" onClick={() => setRefunding(true)}>

@@ -152,7 +152,8 @@ export function WalletDetailDialog({ id, onClose }: { id: number; onClose(): voi
           />
           <section aria-label="钱包流水" className="mt-4">
             <h3 className="mb-2 text-sm font-medium text-gray-900">钱包流水（共 {ledger.data?.totalElements ?? 0} 条）</h3>
-            <table className="w-full text-sm">
+            <div className="overflow-x-auto">
+            <table className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
               <thead>
                 <tr className="border-b text-left text-gray-600">
                   <th className="py-1">时间</th>
@@ -178,6 +179,7 @@ export function WalletDetailDialog({ id, onClose }: { id: number; onClose(): voi
                 ))}
               </tbody>
             </table>
+            </div>
             {pages > 1 && (
               <div className="mt-2 flex items-center justify-end gap-2 text-sm">
                 <Button className="h-7" disabled={page === 0} onClick={() => setPage(page - 1)}>

@@ -34,6 +34,7 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';
+import { useScreenAction } from '../../../lib/screen-action';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { walletLookup } from '../paths';
 import { AdjustDialog, CheckDialog, WalletDetailDialog, WalletStatusDialog } from '../components/wallet-dialogs';
@@ -246,6 +247,20 @@ function AdjustmentsTab() {
     setCursorKey(next.id);
     requestAnimationFrame(() => wrap.current?.querySelectorAll<HTMLElement>('tbody tr')[index]?.focus());
   }, [rows, decided]);
+  // Arriving by the queue's chord (g m, the palette's 待复核调账): the first request this account may
+  // decide takes the cursor and the focus, so `a` is the first key.
+  const focusHead = useRef(false);
+  useScreenAction(['rechargeable', 'recharge-manage', 'check'], () => {
+    focusHead.current = true;
+  });
+  useEffect(() => {
+    if (!focusHead.current || me === undefined || list.result.isLoading) return;
+    const index = rows.findIndex((r) => r.status === 0 && r.makerId !== me);
+    if (index < 0) return;
+    focusHead.current = false;
+    setCursorKey(rows[index]!.id);
+    requestAnimationFrame(() => wrap.current?.querySelectorAll<HTMLElement>('tbody tr')[index]?.focus());
+  }, [rows, me, list.result.isLoading]);
   const actions = useRowActions<Adjustment>(
     [
       // The maker's own request is not offered for approval (the server refuses it in SQL as well).
@@ -297,7 +312,8 @@ function ReconcileTab() {
         {d.lastRun && `（夜间轧账 ${d.lastRun.day}：${d.lastRun.broken ? `${d.lastRun.broken} 个不平` : '全部平衡'}，用时 ${d.lastRun.ms} ms）`}
       </p>
       {d.broken.length > 0 && (
-        <table aria-label="不平的钱包" className="w-full text-sm">
+        <div className="overflow-x-auto">
+        <table aria-label="不平的钱包" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
           <thead>
             <tr className="border-b text-left text-gray-600">
               <th className="py-1">钱包</th>
@@ -331,10 +347,12 @@ function ReconcileTab() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <section aria-label="储值负债">
         <h3 className="mb-2 text-sm font-medium text-gray-900">储值负债（每日日终，近30天）</h3>
-        <table aria-label="储值负债" className="w-full max-w-xl text-sm">
+        <div className="overflow-x-auto">
+        <table aria-label="储值负债" className="w-full max-w-xl text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
           <thead>
             <tr className="border-b text-left text-gray-600">
               <th className="py-1">日期</th>
@@ -354,6 +372,7 @@ function ReconcileTab() {
             ))}
           </tbody>
         </table>
+        </div>
       </section>
       {open !== null && <WalletDetailDialog id={open} onClose={() => setOpen(null)} />}
     </div>
