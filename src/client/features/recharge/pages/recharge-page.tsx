@@ -65,49 +65,49 @@ function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
       </div>
       {/* Wide on a phone: the table scrolls in its own box, each cell on one line (the note may wrap). */}
       <div className="overflow-x-auto">
-      <table aria-label="圈存日对账差异" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
-        <thead>
-          <tr className="border-b text-left text-gray-600">
-            <th className="py-1">清算日</th>
-            <th>差异类型</th>
-            <th>订单号</th>
-            <th>卡号</th>
-            <th className="text-right">订单金额</th>
-            <th className="text-right">卡中心金额</th>
-            <th>说明</th>
-            <th>状态</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className="border-b">
-              <td className="py-1 tabular-nums">{r.day}</td>
-              <td>
-                <FlowBadge flow={RECONCILE_KIND} code={r.kind} />
-              </td>
-              <td>
-                <button type="button" className="tabular-nums text-[var(--theme)] underline" onClick={() => onOrder(r.orderNo)}>
-                  {r.orderNo}
-                </button>
-              </td>
-              <td className="tabular-nums">{r.cardNo}</td>
-              <td className="text-right tabular-nums">{r.orderAmount === null ? '—' : fenToYuan(r.orderAmount)}</td>
-              <td className="text-right tabular-nums">{r.centreAmount === null ? '—' : fenToYuan(r.centreAmount)}</td>
-              <td className="!whitespace-normal min-w-[14rem]">{r.note}</td>
-              <td>
-                <FlowBadge flow={RECONCILE_STATUS} code={r.status} />
-              </td>
+        <table aria-label="圈存日对账差异" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
+          <thead>
+            <tr className="border-b text-left text-gray-600">
+              <th className="py-1">清算日</th>
+              <th>差异类型</th>
+              <th>订单号</th>
+              <th>卡号</th>
+              <th className="text-right">订单金额</th>
+              <th className="text-right">卡中心金额</th>
+              <th>说明</th>
+              <th>状态</th>
             </tr>
-          ))}
-          {!rows.length && (
-            <tr>
-              <td colSpan={8} className="py-4 text-center text-gray-500">
-                {items.isLoading ? '加载中…' : '暂无差异'}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} className="border-b">
+                <td className="py-1 tabular-nums">{r.day}</td>
+                <td>
+                  <FlowBadge flow={RECONCILE_KIND} code={r.kind} />
+                </td>
+                <td>
+                  <button type="button" className="tabular-nums text-[var(--theme)] underline" onClick={() => onOrder(r.orderNo)}>
+                    {r.orderNo}
+                  </button>
+                </td>
+                <td className="tabular-nums">{r.cardNo}</td>
+                <td className="text-right tabular-nums">{r.orderAmount === null ? '—' : fenToYuan(r.orderAmount)}</td>
+                <td className="text-right tabular-nums">{r.centreAmount === null ? '—' : fenToYuan(r.centreAmount)}</td>
+                <td className="!whitespace-normal min-w-[14rem]">{r.note}</td>
+                <td>
+                  <FlowBadge flow={RECONCILE_STATUS} code={r.status} />
+                </td>
+              </tr>
+            ))}
+            {!rows.length && (
+              <tr>
+                <td colSpan={8} className="py-4 text-center text-gray-500">
+                  {items.isLoading ? '加载中…' : '暂无差异'}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
       </div>
     </section>
   );

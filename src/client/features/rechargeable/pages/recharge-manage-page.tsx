@@ -313,65 +313,65 @@ function ReconcileTab() {
       </p>
       {d.broken.length > 0 && (
         <div className="overflow-x-auto">
-        <table aria-label="不平的钱包" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
-          <thead>
-            <tr className="border-b text-left text-gray-600">
-              <th className="py-1">钱包</th>
-              <th>手机号</th>
-              <th className="text-right">本金</th>
-              <th className="text-right">流水合计本金</th>
-              <th className="text-right">按订单应有本金</th>
-              <th className="text-right">赠送 / 流水合计</th>
-              <th>首条异常流水</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {d.broken.map((b) => (
-              <tr key={b.walletId} className="border-b border-red-100 bg-red-50 tabular-nums text-red-900">
-                <td className="py-1">{b.walletId}</td>
-                <td>{b.riderPhone}</td>
-                <td className="text-right">{yuan(b.principal)}</td>
-                <td className="text-right">{yuan(b.ledgerPrincipal)}</td>
-                <td className="text-right">{yuan(b.ordersPrincipal)}</td>
-                <td className="text-right">
-                  {yuan(b.gift)} / {yuan(b.ledgerGift)}
-                </td>
-                <td>{b.firstBadLedgerId ? `#${b.firstBadLedgerId}（${formatDateTime(b.firstBadAt)}）` : '流水连贯，余额被改动'}</td>
-                <td>
-                  <Button className="h-7" onClick={() => setOpen(b.walletId)}>
-                    查看流水
-                  </Button>
-                </td>
+          <table aria-label="不平的钱包" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
+            <thead>
+              <tr className="border-b text-left text-gray-600">
+                <th className="py-1">钱包</th>
+                <th>手机号</th>
+                <th className="text-right">本金</th>
+                <th className="text-right">流水合计本金</th>
+                <th className="text-right">按订单应有本金</th>
+                <th className="text-right">赠送 / 流水合计</th>
+                <th>首条异常流水</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.broken.map((b) => (
+                <tr key={b.walletId} className="border-b border-red-100 bg-red-50 tabular-nums text-red-900">
+                  <td className="py-1">{b.walletId}</td>
+                  <td>{b.riderPhone}</td>
+                  <td className="text-right">{yuan(b.principal)}</td>
+                  <td className="text-right">{yuan(b.ledgerPrincipal)}</td>
+                  <td className="text-right">{yuan(b.ordersPrincipal)}</td>
+                  <td className="text-right">
+                    {yuan(b.gift)} / {yuan(b.ledgerGift)}
+                  </td>
+                  <td>{b.firstBadLedgerId ? `#${b.firstBadLedgerId}（${formatDateTime(b.firstBadAt)}）` : '流水连贯，余额被改动'}</td>
+                  <td>
+                    <Button className="h-7" onClick={() => setOpen(b.walletId)}>
+                      查看流水
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
       <section aria-label="储值负债">
         <h3 className="mb-2 text-sm font-medium text-gray-900">储值负债（每日日终，近30天）</h3>
         <div className="overflow-x-auto">
-        <table aria-label="储值负债" className="w-full max-w-xl text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
-          <thead>
-            <tr className="border-b text-left text-gray-600">
-              <th className="py-1">日期</th>
-              <th className="text-right">本金（元）</th>
-              <th className="text-right">赠送（元）</th>
-              <th className="text-right">合计（元）</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...d.liability].reverse().map((l) => (
-              <tr key={l.day} className="border-b border-gray-100 tabular-nums">
-                <td className="py-1">{l.day}</td>
-                <td className="text-right">{yuan(l.principal)}</td>
-                <td className="text-right">{yuan(l.gift)}</td>
-                <td className="text-right">{yuan(l.principal + l.gift)}</td>
+          <table aria-label="储值负债" className="w-full max-w-xl text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
+            <thead>
+              <tr className="border-b text-left text-gray-600">
+                <th className="py-1">日期</th>
+                <th className="text-right">本金（元）</th>
+                <th className="text-right">赠送（元）</th>
+                <th className="text-right">合计（元）</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {[...d.liability].reverse().map((l) => (
+                <tr key={l.day} className="border-b border-gray-100 tabular-nums">
+                  <td className="py-1">{l.day}</td>
+                  <td className="text-right">{yuan(l.principal)}</td>
+                  <td className="text-right">{yuan(l.gift)}</td>
+                  <td className="text-right">{yuan(l.principal + l.gift)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       </section>
       {open !== null && <WalletDetailDialog id={open} onClose={() => setOpen(null)} />}
