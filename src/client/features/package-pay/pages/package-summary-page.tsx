@@ -39,7 +39,7 @@ function PackageHealth({ packageId }: { packageId: string }) {
           {health.error ? '无法加载套餐体检' : '加载中…'}
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="套餐体检（可横向滚动）">
           <table className="w-full text-sm">
             <thead>
               <tr className="text-left text-gray-600">

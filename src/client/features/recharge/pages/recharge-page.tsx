@@ -64,7 +64,7 @@ function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
         </label>
       </div>
       {/* Wide on a phone: the table scrolls in its own box, each cell on one line (the note may wrap). */}
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="圈存日对账差异（可横向滚动）">
         <table aria-label="圈存日对账差异" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
           <thead>
             <tr className="border-b text-left text-gray-600">

@@ -152,7 +152,7 @@ export function WalletDetailDialog({ id, onClose }: { id: number; onClose(): voi
           />
           <section aria-label="钱包流水" className="mt-4">
             <h3 className="mb-2 text-sm font-medium text-gray-900">钱包流水（共 {ledger.data?.totalElements ?? 0} 条）</h3>
-            <div className="overflow-x-auto">
+            <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="钱包流水（可横向滚动）">
               <table className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
                 <thead>
                   <tr className="border-b text-left text-gray-600">

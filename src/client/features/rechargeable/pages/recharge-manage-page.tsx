@@ -312,7 +312,7 @@ function ReconcileTab() {
         {d.lastRun && `（夜间轧账 ${d.lastRun.day}：${d.lastRun.broken ? `${d.lastRun.broken} 个不平` : '全部平衡'}，用时 ${d.lastRun.ms} ms）`}
       </p>
       {d.broken.length > 0 && (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="不平的钱包（可横向滚动）">
           <table aria-label="不平的钱包" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
             <thead>
               <tr className="border-b text-left text-gray-600">
@@ -351,7 +351,7 @@ function ReconcileTab() {
       )}
       <section aria-label="储值负债">
         <h3 className="mb-2 text-sm font-medium text-gray-900">储值负债（每日日终，近30天）</h3>
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="储值负债（可横向滚动）">
           <table aria-label="储值负债" className="w-full max-w-xl text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
             <thead>
               <tr className="border-b text-left text-gray-600">
