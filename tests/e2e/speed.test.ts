@@ -99,7 +99,16 @@ interface Result {
 }
 const results: Result[] = [];
 
-async function measure(task: string, keyboard: (r: Route) => Promise<void>, mouse: (r: Route) => Promise<void>, login: string) {
+/**
+ * Queue work (g, h) is the record already in front of the person: no number to type, no search, so
+ * the mouse's route is short (5–6 clicks: the menu, the page, the queue, the row, the decision, its
+ * confirmation) and the keyboard's least is the queue's chord, the decision and its confirmation.
+ * A third (or a half) is out of reach without taking the confirmation away; these hold the keyboard
+ * to fewer actions than the mouse (decision in /work/notes/e2e-money-decisions.md).
+ */
+const QUEUE_BOUND = 'fewer' as const;
+
+async function measure(task: string, keyboard: (r: Route) => Promise<void>, mouse: (r: Route) => Promise<void>, login: string, bound: 3 | typeof QUEUE_BOUND = 3) {
   const counted: string[][] = [];
   for (const drive of [keyboard, mouse]) {
     const route = await signedIn(login);
@@ -113,7 +122,8 @@ async function measure(task: string, keyboard: (r: Route) => Promise<void>, mous
   const [k, m] = counted as [string[], string[]];
   results.push({ task, keyboard: k, mouse: m });
   console.log(`[e2e speed] ${task}: keyboard ${k.length} (${k.join(', ')}) · mouse ${m.length} (${m.join(', ')})`);
-  expect(k.length * 3, `${task}: keyboard ${k.length} against mouse ${m.length}`).toBeLessThanOrEqual(m.length);
+  if (bound === QUEUE_BOUND) expect(k.length, `${task}: keyboard ${k.length} against mouse ${m.length}`).toBeLessThan(m.length);
+  else expect(k.length * bound, `${task}: keyboard ${k.length} against mouse ${m.length}`).toBeLessThanOrEqual(m.length);
 }
 
 afterAll(() => {
@@ -350,6 +360,164 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
       'manager',
     );
   });
+
+  it_('(g) the 可疑 queue: resolve the oldest 可疑 NFC order (manager)', async () => {
+    // The queue as the page shows it to the manager: 可疑, oldest first. Each route takes the head.
+    const head = async (r: Route) => {
+      const q = await api<Page1<Suspect>>(r.token, '/buscodepc/fyapi/nfcRecharge/page?page=0&size=1&writeState=4&sort=createdDate,asc');
+      const o = q.content[0]!;
+      const msg = await api<SuspectMsg>(r.token, `/buscodepc/fyapi/nfcRecharge/query/msg?id=${o.id}`);
+      // 已到账 where the card centre has the load; the demo's oldest 可疑 orders have none (an
+      // older load is settled by the reconcile job), so the head is settled 未到账: one key either way.
+      return { ...o, loaded: !!msg.centre };
+    };
+    const settledAs = async (r: Route, o: Suspect & { loaded: boolean }) => {
+      await toast(r.page, new RegExp(`充值订单 ${o.orderNo} 已核实${o.loaded ? '已到账' : '未到账'}`));
+      const after = await api<SuspectMsg>(r.token, `/buscodepc/fyapi/nfcRecharge/query/msg?id=${o.id}`);
+      expect(after.writeState).toBe(o.loaded ? 2 : 3);
+      expect(after.resolvedByName).toBeTruthy();
+      expect(after.attempts.some((a) => a.step === 'resolve')).toBe(true);
+    };
+    await measure(
+      '(g) the 可疑 queue: resolve the oldest 可疑 order (manager)',
+      async (r) => {
+        const o = await head(r);
+        // g q: the 可疑 queue (the palette's 可疑订单), the focus on its oldest order.
+        await r.page.keyboard.press('g');
+        await r.page.keyboard.press('q');
+        const queue = r.page.getByRole('table', { name: '可疑订单队列' });
+        await queue.getByRole('row').filter({ hasText: o.orderNo }).waitFor({ timeout: 15_000 });
+        // The oldest order has the focus.
+        await expect.poll(() => r.page.evaluate(() => document.activeElement?.tagName), { timeout: 10_000 }).toBe('TR');
+        await r.page.keyboard.press('Enter');
+        await r.page.getByRole('dialog', { name: new RegExp(`充值订单详情 · ${o.orderNo}`) }).getByRole('region', { name: '卡中心记录' }).waitFor({ timeout: 10_000 });
+        await r.page.keyboard.press(o.loaded ? 'y' : 'n');
+        await r.page.getByRole('dialog', { name: o.loaded ? '核实已到账' : '核实未到账' }).waitFor({ state: 'attached', timeout: 10_000 });
+        await expect.poll(() => r.page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? ''), { timeout: 5_000 }).toContain('核实说明');
+        await r.page.keyboard.press('Enter');
+        await settledAs(r, o);
+      },
+      async (r) => {
+        const o = await head(r);
+        await nav(r.page, 'NFC充值');
+        await nav(r.page, 'NFC充值记录');
+        await r.page.getByRole('tab', { name: '可疑队列' }).click();
+        const row = r.page.getByRole('table', { name: '可疑订单队列' }).getByRole('row').filter({ hasText: o.orderNo });
+        await row.getByRole('button', { name: new RegExp(`^详情`) }).click();
+        const detail = r.page.getByRole('dialog', { name: new RegExp(`充值订单详情 · ${o.orderNo}`) });
+        await detail.getByRole('region', { name: '卡中心记录' }).waitFor({ timeout: 10_000 });
+        await detail.getByRole('button', { name: new RegExp(`^${o.loaded ? '核实已到账' : '核实未到账'}`) }).click();
+        await r.page.getByRole('dialog', { name: o.loaded ? '核实已到账' : '核实未到账' }).getByRole('button', { name: new RegExp(`^${o.loaded ? '确认已到账' : '确认未到账'}`) }).click();
+        await settledAs(r, o);
+      },
+      'manager',
+      QUEUE_BOUND,
+    );
+  });
+
+  it_('(h) the checker’s queue: approve another account’s 人工调账 (manager)', async () => {
+    // The maker is the agent (客服坐席组 files requests, WALLET_ADJUST); the manager checks them.
+    const made: Adjustment[] = [];
+    const make = async (r: Route) => {
+      const agent = await apiAs(server.url, await tokenOf('agent'));
+      // A wallet in force that both the maker and the checker (the route's account) see.
+      const mine = new Set((await api<Page1<{ id: number }>>(r.token, '/buscodepc/fyapi/wallet/page?page=0&size=50&status=1')).content.map((x) => x.id));
+      const wallets = await agent<Page1<{ id: number; status: number }>>('/buscodepc/fyapi/wallet/page?page=0&size=50&status=1');
+      const w = wallets.content.filter((x) => x.status === 1 && mine.has(x.id))[made.length]!;
+      const delta = 1_000 + made.length * 100;
+      const { adjustment } = await agent<{ adjustment: Adjustment }>('/buscodepc/fyapi/wallet/adjust', { walletId: w.id, bucket: 1, delta, reason: '乘客来电：线下充值未入账，补记', idempotencyKey: crypto.randomUUID() });
+      made.push(adjustment);
+      return adjustment;
+    };
+    const approved = async (r: Route, a: Adjustment) => {
+      await toast(r.page, new RegExp(`已复核通过人工调账 \\+${(a.delta / 100).toFixed(2)} 元`));
+      const rows = await api<Page1<Adjustment>>(r.token, `/buscodepc/fyapi/wallet/adjust/page?page=0&size=5&walletId=${a.walletId}`);
+      const stored = rows.content.find((x) => x.id === a.id)!;
+      expect(stored.status).toBe(1);
+      expect(stored.checkerId).not.toBe(stored.makerId);
+      // Its ledger row: the principal moved by the amount, pointing at the adjustment.
+      const ledger = await api<Page1<{ principalDelta: number; refKind: string; refId: string }>>(r.token, `/buscodepc/fyapi/wallet/ledger/page?page=0&size=20&walletId=${a.walletId}`);
+      expect(ledger.content.filter((l) => l.refKind === 'adjust' && l.refId === String(a.id))).toEqual([expect.objectContaining({ principalDelta: a.delta })]);
+    };
+    const yuan = (a: Adjustment) => (a.delta / 100).toFixed(2);
+    await measure(
+      '(h) the checker’s queue: approve another account’s 人工调账 (manager)',
+      async (r) => {
+        const a = await make(r);
+        // g m: the 待复核 queue (the palette's 待复核调账).
+        await r.page.keyboard.press('g');
+        await r.page.keyboard.press('m');
+        const row = r.page.getByRole('table', { name: '人工调账列表' }).getByRole('row').filter({ hasText: `+${yuan(a)}` });
+        await row.first().waitFor({ timeout: 15_000 });
+        // The oldest request this account may decide has the focus.
+        await expect.poll(() => r.page.evaluate(() => document.activeElement?.tagName), { timeout: 10_000 }).toBe('TR');
+        await r.page.keyboard.press('a');
+        await r.page.getByRole('dialog', { name: /^复核通过人工调账/ }).waitFor({ state: 'attached', timeout: 10_000 });
+        await data(r.page, yuan(a));
+        await r.page.keyboard.press('Enter');
+        await approved(r, a);
+      },
+      async (r) => {
+        const a = await make(r);
+        await mainMenu(r.page).getByText('储值管理', { exact: true }).first().click();
+        await mainMenu(r.page).getByText('储值管理', { exact: true }).last().click();
+        await r.page.getByRole('tab', { name: '人工调账' }).click();
+        const row = r.page.getByRole('table', { name: '人工调账列表' }).getByRole('row').filter({ hasText: `+${yuan(a)}` });
+        await row.getByRole('button', { name: /^(复核)?通过/ }).click();
+        await r.page.getByRole('dialog', { name: /^复核通过人工调账/ }).waitFor({ state: 'attached', timeout: 10_000 });
+        await data(r.page, yuan(a));
+        await r.page.getByRole('dialog').getByRole('button', { name: /^通过/ }).click();
+        await approved(r, a);
+      },
+      'manager',
+      QUEUE_BOUND,
+    );
+  });
+
+  it_('(i) a package refund during a call (manager)', async () => {
+    let two: PackageOrder[] = [];
+    const take = async (r: Route) => {
+      if (!two.length) two = (await api<Page1<PackageOrder>>(r.token, '/buscodepc/fyapi/packageOrder/page?page=0&size=2&status=1')).content;
+      expect(two.length).toBeGreaterThan(0);
+      return two.shift()!;
+    };
+    const refund = async (r: Route, o: PackageOrder, submit: () => Promise<void>) => {
+      const dialog = r.page.getByRole('dialog', { name: `套餐退款 · ${o.orderNo}` });
+      await dialog.waitFor({ state: 'attached', timeout: 10_000 });
+      await expect.poll(() => dialog.getByLabel(/退款金额/).inputValue(), { timeout: 10_000 }).toMatch(/^\d+\.\d{2}$/);
+      await data(r.page, '乘客来电申请退款');
+      await submit();
+      await toast(r.page, new RegExp(`套餐订单 ${o.orderNo} 已退款`));
+      const after = await api<PackageOrderDetail>(r.token, `/buscodepc/fyapi/packageOrder/query/msg?id=${o.id}`);
+      expect(after.status).toBe(4);
+      expect(after.refunds).toHaveLength(1);
+      expect(after.refunds[0]).toMatchObject({ reason: '乘客来电申请退款', amount: after.refundAmount });
+    };
+    await measure(
+      '(i) a package refund during a call (manager)',
+      async (r) => {
+        const o = await take(r);
+        // Typed as printed: the capital that starts it opens the palette, the order is its first row.
+        await data(r.page, o.orderNo);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain(`套餐订单 ${o.orderNo}`);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain('Alt+T');
+        await r.page.keyboard.press('Alt+t');
+        await r.page.getByRole('region', { name: '使用记录' }).waitFor({ state: 'attached', timeout: 10_000 });
+        await refund(r, o, () => r.page.keyboard.press('Control+Enter'));
+      },
+      async (r) => {
+        const o = await take(r);
+        await nav(r.page, '套餐购买');
+        await nav(r.page, '套餐订单');
+        await filters(r.page).getByLabel('订单号').click();
+        await data(r.page, o.orderNo);
+        await filters(r.page).getByRole('button', { name: /^查询/ }).click();
+        await r.page.getByRole('row').filter({ hasText: o.orderNo }).getByRole('button', { name: /^退款/ }).click();
+        await refund(r, o, () => r.page.getByRole('dialog').getByRole('button', { name: /^退款 / }).click());
+      },
+      'manager',
+    );
+  });
 });
 
 interface Station {
@@ -394,4 +562,39 @@ async function paidOrders(token: string, n: number) {
   const small = page.content.filter((o) => o.amount <= 20_000);
   expect(small.length).toBeGreaterThanOrEqual(n);
   return small.slice(0, n);
+}
+
+interface Suspect {
+  id: number;
+  orderNo: string;
+}
+interface SuspectMsg {
+  writeState: number;
+  resolvedByName: string | null;
+  centre: { centreTxnNo: string } | null;
+  attempts: { step: string }[];
+}
+interface Adjustment {
+  id: number;
+  walletId: number;
+  delta: number;
+  status: number;
+  makerId: number;
+  checkerId: number | null;
+}
+interface PackageOrder {
+  id: number;
+  orderNo: string;
+}
+interface PackageOrderDetail {
+  status: number;
+  refundAmount: number;
+  refunds: { amount: number; reason: string }[];
+}
+
+/** A token of another account, signed in from outside the browser (the maker of (h)). */
+async function tokenOf(login: string): Promise<string> {
+  const res = await fetch(`${server.url}/busline/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: login, password: DEMO_PASSWORD }) });
+  const json = (await res.json()) as { data: { idToken: string } };
+  return json.data.idToken;
 }

@@ -181,7 +181,10 @@ export function a11yWalk(viewport: Viewport): void {
     try {
       const dialog = page.locator('[role="dialog"]');
       const seen: string[] = [];
-      for (const path of ['/user/user-list', '/user/role-group', '/user/sys-log', '/settings/agreements', '/settings/districts']) {
+      // The money modules' lists (issue 22): an NFC order's detail (and the 可疑 queue's), a wallet's
+      // detail with its ledger, 复核通过 of a pending adjustment, a 储值 order's detail.
+      const moneyLists = ['/recharge/recharge', '/recharge/recharge?writeState=4&sort=createdDate,asc', '/rechargeable/recharge-manage?tab=wallet', '/rechargeable/recharge-manage?tab=adjust&status=0', '/rechargeable/recharge-order'];
+      for (const path of ['/user/user-list', '/user/role-group', '/user/sys-log', '/settings/agreements', '/settings/districts', ...moneyLists]) {
         await goInPage(page, path);
         await page.locator('main tr[tabindex]:visible').first().waitFor({ timeout: 10_000 });
         await settle(page);
@@ -197,11 +200,46 @@ export function a11yWalk(viewport: Viewport): void {
           await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
         }
       }
+      // The dialogs a money screen opens by its own keys: 核实已到账 from a 可疑 order's detail (y), and
+      // 套餐退款 on an order's detail page (r; the list's Enter opens the page, not a dialog).
+      await goInPage(page, '/recharge/recharge?writeState=4&sort=createdDate,asc');
+      await page.locator('main tr[tabindex]:visible').first().waitFor({ timeout: 10_000 });
+      await settle(page);
+      await page.evaluate(() => document.getElementById('main')?.focus());
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await page.getByRole('region', { name: '卡中心记录' }).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('y');
+      await page.getByRole('dialog', { name: '核实已到账' }).waitFor({ state: 'attached', timeout: 5_000 });
+      await settle(page);
+      seen.push('核实已到账');
+      problems.push(...report(`核实已到账 @${viewport.width}`, await axeViolations(page)));
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: '核实已到账' }).waitFor({ state: 'detached', timeout: 5_000 });
+      await page.keyboard.press('Escape');
+      await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
+      await goInPage(page, '/packagePay/package-order?status=1');
+      await page.locator('main tr[tabindex]:visible').first().waitFor({ timeout: 10_000 });
+      await settle(page);
+      await page.evaluate(() => document.getElementById('main')?.focus());
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await page.getByRole('region', { name: '使用记录' }).waitFor({ timeout: 10_000 });
+      await settle(page);
+      problems.push(...report(`套餐订单详情 @${viewport.width}`, await axeViolations(page)));
+      await page.keyboard.press('r');
+      await page.getByRole('dialog', { name: /^套餐退款/ }).waitFor({ state: 'attached', timeout: 5_000 });
+      await settle(page);
+      seen.push('套餐退款');
+      problems.push(...report(`套餐退款 @${viewport.width}`, await axeViolations(page)));
+      await page.keyboard.press('Escape');
+      await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
+
       await goInPage(page, '/user/user-list');
       await page.getByRole('button', { name: '禁用 manager' }).click();
       await dialog.first().waitFor({ state: 'attached' });
       problems.push(...report(`禁用 confirmation @${viewport.width}`, await axeViolations(page)));
-      expect(seen.length).toBeGreaterThanOrEqual(3);
+      expect(seen.length).toBeGreaterThanOrEqual(8);
       expect(problems).toEqual([]);
       console.log(`[e2e a11y] row dialogs of ${seen.join('、')} and the disable confirmation at ${viewport.width} px: 0 critical/serious`);
     } finally {

@@ -85,7 +85,8 @@ export function Modal({ open, title, onClose, children, footer, onSubmit, width 
         </div>
       ) : (
         footer && (
-          <div data-modal-footer className="flex justify-end gap-2 border-t border-gray-100 px-5 py-3">
+          // Wrapped to a second line on a phone rather than each button's label broken per character.
+          <div data-modal-footer className="flex flex-wrap justify-end gap-2 border-t border-gray-100 px-5 py-3 [&_button]:whitespace-nowrap">
             {footer}
           </div>
         )

@@ -93,6 +93,7 @@ export const discountSources: EntitySource[] = [
     group: '订单',
     permission: discount.discountOrderPage.permission,
     page: pagePath('specialCode', 'special-code-list'),
-    lookup: (s) => (s.kind === 'order' ? { key: `order:${s.value}`, title: `订单 ${s.value}`, path: orderListPath(s.value), actions: recordActions(orderActions, { orderNo: s.value }) } : null),
+    // A package order (`PK…`) is 套餐购买's own source's (its refund is another module's).
+    lookup: (s) => (s.kind === 'order' && !s.value.startsWith('PK') ? { key: `order:${s.value}`, title: `订单 ${s.value}`, path: orderListPath(s.value), actions: recordActions(orderActions, { orderNo: s.value }) } : null),
   },
 ];

@@ -34,7 +34,10 @@ export const rechargeCommands: Command[] = [
     keywords: ['可疑', '充值', '核实', '写卡', 'keyi'],
     permission: api.RECHARGE_READ,
     page: pagePath('recharge', 'recharge'),
-    run: (ctx) => ctx.navigate(suspectQueuePath),
+    // The queue is daily work: a chord of its own beside g r (the speed task (g)).
+    hotkey: 'g>q',
+    // The page opens the queue and puts the focus on its oldest order.
+    run: (ctx) => ctx.navigate(pagePath('recharge', 'recharge', { action: 'suspect' })),
   },
   {
     id: 'recharge.requery',

@@ -9,7 +9,7 @@ import { walletLookup, yuanToFenText } from './paths';
 /** The page the commands declare (the palette offers them by it); the tab travels in the address. */
 const MANAGE = pagePath('rechargeable', 'recharge-manage');
 const WALLETS = pagePath('rechargeable', 'recharge-manage', { query: { tab: 'wallet' } });
-const QUEUE = pagePath('rechargeable', 'recharge-manage', { query: { tab: 'adjust', status: 0 } });
+const QUEUE = pagePath('rechargeable', 'recharge-manage', { action: 'check', query: { tab: 'adjust', status: 0 } });
 const digits = (s: string) => s.replace(/[\s-]/g, '');
 
 /** The one wallet of a phone (the blind index: exact only), in a POST body so it never sits in a URL. */
@@ -104,6 +104,9 @@ export const rechargeableCommands: Command[] = [
     // Makers watch their own requests there too; only a checker's keys act on them.
     permission: adjustCheck.permission,
     page: MANAGE,
+    // The checker's daily queue: a chord of its own beside g w (m, 人工调账; the speed task (h)).
+    hotkey: 'g>m',
+    // `check`: the queue puts the focus on the oldest request the account may decide.
     run: (ctx) => ctx.navigate(QUEUE),
   },
 ];

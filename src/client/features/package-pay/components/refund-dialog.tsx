@@ -66,7 +66,7 @@ function RefundForm({ orderId, idempotencyKey, refundable, preview, onClose, onD
           ]}
         />
       </div>
-      <Field label="退款金额（元）" required inputMode="decimal" value={values.amount} onChange={(e) => (set('amount', e.target.value), setAmountError(null))} error={amountError ?? errors.amount} hint={`最多 ${fenToYuan(refundable)} 元`} />
+      <Field label="退款金额" required inputMode="decimal" value={values.amount} onChange={(e) => (set('amount', e.target.value), setAmountError(null))} error={amountError ?? errors.amount} hint={`单位：元，最多 ${fenToYuan(refundable)} 元`} />
       <Field label="退款原因" required autoFocus maxLength={100} placeholder="如 乘客申请退款" value={values.reason} onChange={(e) => set('reason', e.target.value)} error={errors.reason} />
     </Modal>
   );

@@ -138,19 +138,19 @@ function PackageForm({ pkg }: { pkg: Package | null }) {
         {readOnly && <p className="mb-4 rounded bg-gray-50 px-3 py-2 text-sm text-gray-700">只读：没有编辑套餐的权限。</p>}
         {onSale && <p className="mb-4 rounded bg-amber-50 px-3 py-2 text-sm text-amber-800">在售套餐不能修改价格、次数和有效期，请先下架。</p>}
         <fieldset disabled={form.busy} className="contents">
-          <Field label="套餐名称" required autoFocus={!readOnly} readOnly={readOnly} maxLength={PACKAGE_NAME_MAX} hint={`如 月度通勤22次，最多${PACKAGE_NAME_MAX}字`} {...field('name')} />
-          <Field label="售价（元）" required readOnly={readOnly || onSale} inputMode="decimal" placeholder="30.00" {...field('price')} />
-          <Field label="原价（元）" required readOnly={readOnly} inputMode="decimal" placeholder="44.00" hint="次数 × 单程票价；售价 ÷ 原价即想给的折扣" {...field('originalPrice')} />
-          <Field label="次数" required readOnly={readOnly || onSale} inputMode="numeric" maxLength={3} hint="1–999" {...field('rides')} />
-          <Field label="有效天数" required readOnly={readOnly || onSale} inputMode="numeric" maxLength={3} hint="支付当天算第1天，1–366" {...field('validDays')} />
-          <Field label="适用线路" readOnly={readOnly} placeholder="留空为全部线路；多条用空格分隔，如 01 02 N1" {...field('lineScope')} />
-          <Field label="每日限乘次数" readOnly={readOnly} inputMode="numeric" maxLength={2} hint="0 为不限" {...field('dailyLimit')} />
-          <Field label="每人限购" readOnly={readOnly} inputMode="numeric" maxLength={2} hint="同时持有待支付或生效中的份数，0 为不限" {...field('perUserLimit')} />
-          <Field label="销售开始日期" required type="date" readOnly={readOnly} {...field('saleStart')} />
-          <Field label="销售结束日期" required type="date" readOnly={readOnly} hint="含当天" {...field('saleEnd')} />
-          <Field label="库存" readOnly={readOnly} inputMode="numeric" maxLength={7} hint="剩余可售份数，留空为不限量" {...field('stock')} />
-          <Field label="排序" readOnly={readOnly} inputMode="numeric" maxLength={4} hint="小的在前" {...field('sort')} />
-          <TextAreaField label="套餐说明" readOnly={readOnly} rows={3} maxLength={PACKAGE_DESCRIPTION_MAX} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.description} hint={`${values.description.length} / ${PACKAGE_DESCRIPTION_MAX} 字`} />
+          <Field labelWidth={112} label="套餐名称" required autoFocus={!readOnly} readOnly={readOnly} maxLength={PACKAGE_NAME_MAX} hint={`如 月度通勤22次，最多${PACKAGE_NAME_MAX}字`} {...field('name')} />
+          <Field labelWidth={112} label="售价（元）" required readOnly={readOnly || onSale} inputMode="decimal" placeholder="30.00" {...field('price')} />
+          <Field labelWidth={112} label="原价（元）" required readOnly={readOnly} inputMode="decimal" placeholder="44.00" hint="次数 × 单程票价；售价 ÷ 原价即想给的折扣" {...field('originalPrice')} />
+          <Field labelWidth={112} label="次数" required readOnly={readOnly || onSale} inputMode="numeric" maxLength={3} hint="1–999" {...field('rides')} />
+          <Field labelWidth={112} label="有效天数" required readOnly={readOnly || onSale} inputMode="numeric" maxLength={3} hint="支付当天算第1天，1–366" {...field('validDays')} />
+          <Field labelWidth={112} label="适用线路" readOnly={readOnly} placeholder="留空为全部线路；多条用空格分隔，如 01 02 N1" {...field('lineScope')} />
+          <Field labelWidth={112} label="每日限乘次数" readOnly={readOnly} inputMode="numeric" maxLength={2} hint="0 为不限" {...field('dailyLimit')} />
+          <Field labelWidth={112} label="每人限购" readOnly={readOnly} inputMode="numeric" maxLength={2} hint="同时持有待支付或生效中的份数，0 为不限" {...field('perUserLimit')} />
+          <Field labelWidth={112} label="销售开始日期" required type="date" readOnly={readOnly} {...field('saleStart')} />
+          <Field labelWidth={112} label="销售结束日期" required type="date" readOnly={readOnly} hint="含当天" {...field('saleEnd')} />
+          <Field labelWidth={112} label="库存" readOnly={readOnly} inputMode="numeric" maxLength={7} hint="剩余可售份数，留空为不限量" {...field('stock')} />
+          <Field labelWidth={112} label="排序" readOnly={readOnly} inputMode="numeric" maxLength={4} hint="小的在前" {...field('sort')} />
+          <TextAreaField labelWidth={112} label="套餐说明" readOnly={readOnly} rows={3} maxLength={PACKAGE_DESCRIPTION_MAX} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.description} hint={`${values.description.length} / ${PACKAGE_DESCRIPTION_MAX} 字`} />
         </fieldset>
         <div className="flex justify-end gap-2">
           <Button onClick={back} hotkey="Esc">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { PACKAGE_ORDER_STATUS, PACKAGE_PAY_STATUS, PACKAGE_REFUNDER, packageOrderMsg } from '../../../../shared/api/package-pay';
+import { PACKAGE_ORDER_STATUS, PACKAGE_PAY_STATUS, PACKAGE_REFUNDER, packageOrderMsg, packageOrderPageByBody } from '../../../../shared/api/package-pay';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
@@ -12,7 +12,8 @@ import { useScreenAction } from '../../../lib/screen-action';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
 import { PackageRefundDialog } from '../components/refund-dialog';
-import { orderListPath } from '../paths';
+import { api } from '../../../lib/api-client';
+import { orderDetailPath, orderListPath } from '../paths';
 
 const REFUND_STATE: Record<number, string> = { 0: '退款中', 1: '退款成功', 2: '退款异常' };
 const at = (v: string | null) => (v ? formatDateTime(v) : '—');
@@ -27,6 +28,25 @@ export function PackageOrderDetailPage() {
   const [, navigate] = useLocation();
   const raw = new URLSearchParams(search).get('id');
   const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
+  // `?orderNo=` (a number pasted in the palette): looked up once, then the address names the id.
+  const byNo = id ? null : (new URLSearchParams(search).get('orderNo')?.trim() ?? null);
+  const [missing, setMissing] = useState<string | null>(null);
+  useEffect(() => {
+    if (!byNo) return;
+    let live = true;
+    api
+      .call(packageOrderPageByBody, { body: { page: 0, size: 1, orderNo: byNo } }, { silent: true })
+      .then((p) => {
+        if (!live) return;
+        const found = p.content[0];
+        if (found) navigate(orderDetailPath(found.id), { replace: true });
+        else setMissing(byNo);
+      })
+      .catch(() => live && setMissing(byNo));
+    return () => {
+      live = false;
+    };
+  }, [byNo, navigate]);
   const detail = useApi(packageOrderMsg, id ? { query: { id } } : null);
   const o = detail.data?.id === id ? detail.data : undefined;
   const canRefund = useAllowed(PACKAGE_REFUNDER);
@@ -46,7 +66,13 @@ export function PackageOrderDetailPage() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [refundable, refunding]);
-  if (!id) return <ScreenSection title="套餐订单详情"><p className="text-sm text-gray-700">地址中的订单编号无效。</p></ScreenSection>;
+  if (!id && byNo && missing !== byNo)
+    return (
+      <ScreenSection title="套餐订单详情">
+        <p role="status" className="text-sm text-gray-700">加载中…</p>
+      </ScreenSection>
+    );
+  if (!id) return <ScreenSection title="套餐订单详情"><p className="text-sm text-gray-700">{byNo ? `未找到套餐订单 ${byNo}（仅能查询当前区域的订单）` : '地址中的订单编号无效。'}</p></ScreenSection>;
   if (!o)
     return (
       <ScreenSection title="套餐订单详情">
@@ -60,11 +86,12 @@ export function PackageOrderDetailPage() {
     <ScreenSection title="套餐订单详情">
       <div className="space-y-4">
         <div className="rounded border border-gray-200 bg-white p-4">
-          <div className="mb-3 flex items-center justify-between gap-2">
+          {/* At 375 px the buttons go under the title, each on one line (they broke per character). */}
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
             <h3 className="text-base font-medium text-gray-900">
               订单 <span className="tabular-nums">{o.orderNo}</span> <FlowBadge flow={PACKAGE_ORDER_STATUS} code={o.status} />
             </h3>
-            <div className="flex gap-2">
+            <div className="flex shrink-0 gap-2 whitespace-nowrap">
               <Button onClick={() => navigate(orderListPath())}>返回列表</Button>
               {refundable && (
                 <Button variant="primary" hotkey="r" onClick={() => setRefunding(true)}>

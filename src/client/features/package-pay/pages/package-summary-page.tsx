@@ -39,7 +39,7 @@ function PackageHealth({ packageId }: { packageId: string }) {
           {health.error ? '无法加载套餐体检' : '加载中…'}
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="套餐体检（可横向滚动）">
           <table className="w-full text-sm">
             <thead>
               <tr className="text-left text-gray-600">
@@ -92,7 +92,7 @@ export function PackageSummaryPage() {
     endpoint: packageSummaryPage,
     filters: {
       packageId: choiceFilter('套餐', optionsFrom(packagePage, (page) => page.content.map((p) => ({ value: String(p.id), label: p.name })), () => ({ query: { page: 0, size: 200 } }))),
-      startDate: textFilter('开始日期', { placeholder: 'YYYY-MM-DD（默认近30天）' }),
+      startDate: textFilter('开始日期', { placeholder: '默认近30天' }),
       endDate: textFilter('结束日期', { placeholder: 'YYYY-MM-DD' }),
     },
     summary: listSummary(packageSummaryTotal, '套餐汇总合计', (t) => `售出 ${t.sold} 份 ${fenToYuan(t.amount)} 元 · 退款 ${t.refunds} 笔 ${fenToYuan(t.refundAmount)} 元 · 净收入 ${fenToYuan(t.net)} 元 · 使用 ${t.ridesUsed} 次`),

@@ -128,8 +128,8 @@ export function RechargeDetail({
                 <ol className="space-y-1">
                   {o.attempts.map((a, i) => (
                     <li key={i} className="flex gap-2">
-                      <span className="tabular-nums text-gray-500">{formatDateTime(a.at, 'MM-DD HH:mm:ss')}</span>
-                      <span className={a.result ? 'text-green-700' : 'text-red-700'}>{STEP[a.step] ?? a.step}</span>
+                      <span className="shrink-0 whitespace-nowrap tabular-nums text-gray-500">{formatDateTime(a.at, 'MM-DD HH:mm:ss')}</span>
+                      <span className={`shrink-0 whitespace-nowrap ${a.result ? 'text-green-700' : 'text-red-700'}`}>{STEP[a.step] ?? a.step}</span>
                       {a.detail && <span className="text-gray-600">{a.detail}</span>}
                     </li>
                   ))}

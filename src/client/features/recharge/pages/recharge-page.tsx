@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { pagePath } from '../../../../shared/modules';
 import * as api from '../../../../shared/api/recharge';
@@ -55,57 +55,60 @@ function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
   const items = useApi(api.rechargeReconcilePage, { query: { size: 200, ...(all ? {} : { status: '0' }) } });
   const rows = items.data?.content ?? [];
   return (
-    <section aria-label="圈存日对账">
-      <div className="mb-2 flex items-center gap-3 text-sm">
+    <section aria-label="圈存日对账" className="rounded bg-white p-4">
+      <div className="mb-2 flex items-start gap-3 text-sm">
         <span className="text-gray-700">卡中心清算文件与充值订单每日核对：已付未圈、圈存未付、金额不符须逐笔处理（退款、补查或联系卡中心）。</span>
-        <label className="ml-auto flex items-center gap-1">
+        <label className="ml-auto flex shrink-0 items-center gap-1 whitespace-nowrap">
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
           含已消除
         </label>
       </div>
-      <table aria-label="圈存日对账差异" className="w-full text-sm">
-        <thead>
-          <tr className="border-b text-left text-gray-600">
-            <th className="py-1">清算日</th>
-            <th>差异类型</th>
-            <th>订单号</th>
-            <th>卡号</th>
-            <th className="text-right">订单金额</th>
-            <th className="text-right">卡中心金额</th>
-            <th>说明</th>
-            <th>状态</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className="border-b">
-              <td className="py-1 tabular-nums">{r.day}</td>
-              <td>
-                <FlowBadge flow={RECONCILE_KIND} code={r.kind} />
-              </td>
-              <td>
-                <button type="button" className="tabular-nums text-[var(--theme)] underline" onClick={() => onOrder(r.orderNo)}>
-                  {r.orderNo}
-                </button>
-              </td>
-              <td className="tabular-nums">{r.cardNo}</td>
-              <td className="text-right tabular-nums">{r.orderAmount === null ? '—' : fenToYuan(r.orderAmount)}</td>
-              <td className="text-right tabular-nums">{r.centreAmount === null ? '—' : fenToYuan(r.centreAmount)}</td>
-              <td>{r.note}</td>
-              <td>
-                <FlowBadge flow={RECONCILE_STATUS} code={r.status} />
-              </td>
+      {/* Wide on a phone: the table scrolls in its own box, each cell on one line (the note may wrap). */}
+      <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="圈存日对账差异（可横向滚动）">
+        <table aria-label="圈存日对账差异" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
+          <thead>
+            <tr className="border-b text-left text-gray-600">
+              <th className="py-1">清算日</th>
+              <th>差异类型</th>
+              <th>订单号</th>
+              <th>卡号</th>
+              <th className="text-right">订单金额</th>
+              <th className="text-right">卡中心金额</th>
+              <th>说明</th>
+              <th>状态</th>
             </tr>
-          ))}
-          {!rows.length && (
-            <tr>
-              <td colSpan={8} className="py-4 text-center text-gray-500">
-                {items.isLoading ? '加载中…' : '暂无差异'}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} className="border-b">
+                <td className="py-1 tabular-nums">{r.day}</td>
+                <td>
+                  <FlowBadge flow={RECONCILE_KIND} code={r.kind} />
+                </td>
+                <td>
+                  <button type="button" className="tabular-nums text-[var(--theme)] underline" onClick={() => onOrder(r.orderNo)}>
+                    {r.orderNo}
+                  </button>
+                </td>
+                <td className="tabular-nums">{r.cardNo}</td>
+                <td className="text-right tabular-nums">{r.orderAmount === null ? '—' : fenToYuan(r.orderAmount)}</td>
+                <td className="text-right tabular-nums">{r.centreAmount === null ? '—' : fenToYuan(r.centreAmount)}</td>
+                <td className="!whitespace-normal min-w-[14rem]">{r.note}</td>
+                <td>
+                  <FlowBadge flow={RECONCILE_STATUS} code={r.status} />
+                </td>
+              </tr>
+            ))}
+            {!rows.length && (
+              <tr>
+                <td colSpan={8} className="py-4 text-center text-gray-500">
+                  {items.isLoading ? '加载中…' : '暂无差异'}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -168,7 +171,13 @@ export function RechargePage() {
       .catch(() => undefined);
 
   // After the action's own address change (it drops `action`), or that change would undo the filters.
-  useScreenAction(['recharge', 'recharge', 'suspect'], () => setTimeout(showSuspects, 0));
+  // Arriving by the queue's chord (g q, the palette's 可疑订单), the oldest order takes the focus:
+  // Enter opens it, y / n settle it, without a j first.
+  const focusHead = useRef(false);
+  useScreenAction(['recharge', 'recharge', 'suspect'], () => {
+    focusHead.current = true;
+    setTimeout(showSuspects, 0);
+  });
   useScreenAction(['recharge', 'recharge', 'reconcile'], () => setTab('reconcile'));
   useScreenAction(['recharge', 'recharge', 'resolve'], (args) => {
     const orderNo = args.get('orderNo')?.trim();
@@ -178,6 +187,12 @@ export function RechargePage() {
     const orderNo = args.get('orderNo')?.trim();
     if (orderNo) void findOrder(orderNo, (o) => (refundable(o) ? setOpen({ kind: 'refund', order: refOf(o), back: false }) : setOpen({ kind: 'detail', id: o.id })));
   });
+
+  useEffect(() => {
+    if (!focusHead.current || !queue || rows[0]?.writeState !== 4) return;
+    focusHead.current = false;
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('main table[aria-label="可疑订单队列"] tbody tr[tabindex]')?.focus());
+  }, [queue, rows]);
 
   const requery = (o: Pick<RechargeOrder, 'id' | 'orderNo'>) =>
     http

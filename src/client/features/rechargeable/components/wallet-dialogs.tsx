@@ -152,32 +152,34 @@ export function WalletDetailDialog({ id, onClose }: { id: number; onClose(): voi
           />
           <section aria-label="钱包流水" className="mt-4">
             <h3 className="mb-2 text-sm font-medium text-gray-900">钱包流水（共 {ledger.data?.totalElements ?? 0} 条）</h3>
-            <table className="w-full text-sm">
-              <thead>
-                <tr className="border-b text-left text-gray-600">
-                  <th className="py-1">时间</th>
-                  <th>类型</th>
-                  <th className="text-right">本金</th>
-                  <th className="text-right">赠送</th>
-                  <th className="text-right">本金余额</th>
-                  <th className="text-right">赠送余额</th>
-                  <th>操作人</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((l) => (
-                  <tr key={l.id} className="border-b border-gray-100 tabular-nums">
-                    <td className="py-1">{formatDateTime(l.createdDate)}</td>
-                    <td>{LEDGER_TYPE.label(l.type)}</td>
-                    <td className="text-right">{signed(l.principalDelta)}</td>
-                    <td className="text-right">{signed(l.giftDelta)}</td>
-                    <td className="text-right">{fenToYuan(l.principalAfter)}</td>
-                    <td className="text-right">{fenToYuan(l.giftAfter)}</td>
-                    <td>{l.byName ?? '—'}</td>
+            <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="钱包流水（可横向滚动）">
+              <table className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
+                <thead>
+                  <tr className="border-b text-left text-gray-600">
+                    <th className="py-1">时间</th>
+                    <th>类型</th>
+                    <th className="text-right">本金</th>
+                    <th className="text-right">赠送</th>
+                    <th className="text-right">本金余额</th>
+                    <th className="text-right">赠送余额</th>
+                    <th>操作人</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {rows.map((l) => (
+                    <tr key={l.id} className="border-b border-gray-100 tabular-nums">
+                      <td className="py-1">{formatDateTime(l.createdDate)}</td>
+                      <td>{LEDGER_TYPE.label(l.type)}</td>
+                      <td className="text-right">{signed(l.principalDelta)}</td>
+                      <td className="text-right">{signed(l.giftDelta)}</td>
+                      <td className="text-right">{fenToYuan(l.principalAfter)}</td>
+                      <td className="text-right">{fenToYuan(l.giftAfter)}</td>
+                      <td>{l.byName ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             {pages > 1 && (
               <div className="mt-2 flex items-center justify-end gap-2 text-sm">
                 <Button className="h-7" disabled={page === 0} onClick={() => setPage(page - 1)}>

@@ -34,6 +34,7 @@ import { ScreenSection } from '../../../components/screen-section';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useApi } from '../../../lib/use-api';
+import { useScreenAction } from '../../../lib/screen-action';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { walletLookup } from '../paths';
 import { AdjustDialog, CheckDialog, WalletDetailDialog, WalletStatusDialog } from '../components/wallet-dialogs';
@@ -249,6 +250,20 @@ function AdjustmentsTab() {
     setCursorKey(next.id);
     requestAnimationFrame(() => wrap.current?.querySelectorAll<HTMLElement>('tbody tr')[index]?.focus());
   }, [rows, decided]);
+  // Arriving by the queue's chord (g m, the palette's 待复核调账): the first request this account may
+  // decide takes the cursor and the focus, so `a` is the first key.
+  const focusHead = useRef(false);
+  useScreenAction(['rechargeable', 'recharge-manage', 'check'], () => {
+    focusHead.current = true;
+  });
+  useEffect(() => {
+    if (!focusHead.current || me === undefined || list.result.isLoading) return;
+    const index = rows.findIndex((r) => r.status === 0 && r.makerId !== me);
+    if (index < 0) return;
+    focusHead.current = false;
+    setCursorKey(rows[index]!.id);
+    requestAnimationFrame(() => wrap.current?.querySelectorAll<HTMLElement>('tbody tr')[index]?.focus());
+  }, [rows, me, list.result.isLoading]);
   const actions = useRowActions<Adjustment>(
     [
       // The maker's own request is not offered for approval (the server refuses it in SQL as well).
@@ -300,63 +315,67 @@ function ReconcileTab() {
         {d.lastRun && `（夜间轧账 ${d.lastRun.day}：${d.lastRun.broken ? `${d.lastRun.broken} 个不平` : '全部平衡'}，用时 ${d.lastRun.ms} ms）`}
       </p>
       {d.broken.length > 0 && (
-        <table aria-label="不平的钱包" className="w-full text-sm">
-          <thead>
-            <tr className="border-b text-left text-gray-600">
-              <th className="py-1">钱包</th>
-              <th>手机号</th>
-              <th className="text-right">本金</th>
-              <th className="text-right">流水合计本金</th>
-              <th className="text-right">按订单应有本金</th>
-              <th className="text-right">赠送 / 流水合计</th>
-              <th>首条异常流水</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {d.broken.map((b) => (
-              <tr key={b.walletId} className="border-b border-red-100 bg-red-50 tabular-nums text-red-900">
-                <td className="py-1">{b.walletId}</td>
-                <td>{b.riderPhone}</td>
-                <td className="text-right">{yuan(b.principal)}</td>
-                <td className="text-right">{yuan(b.ledgerPrincipal)}</td>
-                <td className="text-right">{yuan(b.ordersPrincipal)}</td>
-                <td className="text-right">
-                  {yuan(b.gift)} / {yuan(b.ledgerGift)}
-                </td>
-                <td>{b.firstBadLedgerId ? `#${b.firstBadLedgerId}（${formatDateTime(b.firstBadAt)}）` : '流水连贯，余额被改动'}</td>
-                <td>
-                  <Button className="h-7" onClick={() => setOpen(b.walletId)}>
-                    查看流水
-                  </Button>
-                </td>
+        <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="不平的钱包（可横向滚动）">
+          <table aria-label="不平的钱包" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
+            <thead>
+              <tr className="border-b text-left text-gray-600">
+                <th className="py-1">钱包</th>
+                <th>手机号</th>
+                <th className="text-right">本金</th>
+                <th className="text-right">流水合计本金</th>
+                <th className="text-right">按订单应有本金</th>
+                <th className="text-right">赠送 / 流水合计</th>
+                <th>首条异常流水</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.broken.map((b) => (
+                <tr key={b.walletId} className="border-b border-red-100 bg-red-50 tabular-nums text-red-900">
+                  <td className="py-1">{b.walletId}</td>
+                  <td>{b.riderPhone}</td>
+                  <td className="text-right">{yuan(b.principal)}</td>
+                  <td className="text-right">{yuan(b.ledgerPrincipal)}</td>
+                  <td className="text-right">{yuan(b.ordersPrincipal)}</td>
+                  <td className="text-right">
+                    {yuan(b.gift)} / {yuan(b.ledgerGift)}
+                  </td>
+                  <td>{b.firstBadLedgerId ? `#${b.firstBadLedgerId}（${formatDateTime(b.firstBadAt)}）` : '流水连贯，余额被改动'}</td>
+                  <td>
+                    <Button className="h-7" onClick={() => setOpen(b.walletId)}>
+                      查看流水
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <section aria-label="储值负债">
         <h3 className="mb-2 text-sm font-medium text-gray-900">储值负债（每日日终，近30天）</h3>
-        <table aria-label="储值负债" className="w-full max-w-xl text-sm">
-          <thead>
-            <tr className="border-b text-left text-gray-600">
-              <th className="py-1">日期</th>
-              <th className="text-right">本金（元）</th>
-              <th className="text-right">赠送（元）</th>
-              <th className="text-right">合计（元）</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...d.liability].reverse().map((l) => (
-              <tr key={l.day} className="border-b border-gray-100 tabular-nums">
-                <td className="py-1">{l.day}</td>
-                <td className="text-right">{yuan(l.principal)}</td>
-                <td className="text-right">{yuan(l.gift)}</td>
-                <td className="text-right">{yuan(l.principal + l.gift)}</td>
+        <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="储值负债（可横向滚动）">
+          <table aria-label="储值负债" className="w-full max-w-xl text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
+            <thead>
+              <tr className="border-b text-left text-gray-600">
+                <th className="py-1">日期</th>
+                <th className="text-right">本金（元）</th>
+                <th className="text-right">赠送（元）</th>
+                <th className="text-right">合计（元）</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {[...d.liability].reverse().map((l) => (
+                <tr key={l.day} className="border-b border-gray-100 tabular-nums">
+                  <td className="py-1">{l.day}</td>
+                  <td className="text-right">{yuan(l.principal)}</td>
+                  <td className="text-right">{yuan(l.gift)}</td>
+                  <td className="text-right">{yuan(l.principal + l.gift)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
       {open !== null && <WalletDetailDialog id={open} onClose={() => setOpen(null)} />}
     </div>

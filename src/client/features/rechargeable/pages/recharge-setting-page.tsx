@@ -78,15 +78,15 @@ function SettingForm({ setting }: { setting: RechargeSetting }) {
       <FormError>{errors['']}</FormError>
       {readOnly && <p className="mb-4 rounded bg-gray-50 px-3 py-2 text-sm text-gray-700">只读：储值设置全市统一，只有超级管理员可以修改。</p>}
       <fieldset disabled={form.busy || readOnly} className="contents">
-        <Field label="单笔最低（元）" labelWidth={120} required inputMode="decimal" value={values.min} onChange={(e) => set('min', e.target.value)} error={errors.minFen} hint={yuanHint} />
-        <Field label="单笔最高（元）" labelWidth={120} required inputMode="decimal" value={values.max} onChange={(e) => set('max', e.target.value)} error={errors.maxFen} />
-        <Field label="余额上限（元）" labelWidth={120} required inputMode="decimal" value={values.cap} onChange={(e) => set('cap', e.target.value)} error={errors.balanceCapFen} hint="本金与赠送合计" />
-        <Field label="每日充值次数" labelWidth={120} required inputMode="numeric" value={values.dailyTimes} onChange={(e) => set('dailyTimes', e.target.value)} error={errors.dailyTimes} />
-        <Field label="每日充值（元）" labelWidth={120} required inputMode="decimal" value={values.dailyFen} onChange={(e) => set('dailyFen', e.target.value)} error={errors.dailyFen} />
-        <SelectField label="消费顺序" labelWidth={120} options={CONSUME_OPTIONS} value={values.consumeOrder} onChange={(e) => set('consumeOrder', e.target.value)} error={errors.consumeOrder} />
-        <CheckboxField label="赠送金额可退" labelWidth={120} checked={values.giftRefundable} onChange={(v) => set('giftRefundable', v)} disabled={readOnly} hint="不勾选：退款只退本金，赠送随订单收回" />
-        <Field label="单笔调账上限（元）" labelWidth={120} required inputMode="decimal" value={values.adjustMax} onChange={(e) => set('adjustMax', e.target.value)} error={errors.adjustSingleMaxFen} hint="超过此金额的人工调账只能由超级管理员复核" />
-        <Field label="未支付关闭（分钟）" labelWidth={120} required inputMode="numeric" value={values.timeout} onChange={(e) => set('timeout', e.target.value)} error={errors.unpaidTimeoutMinutes} />
+        <Field label="单笔最低（元）" labelWidth={150} required inputMode="decimal" value={values.min} onChange={(e) => set('min', e.target.value)} error={errors.minFen} hint={yuanHint} />
+        <Field label="单笔最高（元）" labelWidth={150} required inputMode="decimal" value={values.max} onChange={(e) => set('max', e.target.value)} error={errors.maxFen} />
+        <Field label="余额上限（元）" labelWidth={150} required inputMode="decimal" value={values.cap} onChange={(e) => set('cap', e.target.value)} error={errors.balanceCapFen} hint="本金与赠送合计" />
+        <Field label="每日充值次数" labelWidth={150} required inputMode="numeric" value={values.dailyTimes} onChange={(e) => set('dailyTimes', e.target.value)} error={errors.dailyTimes} />
+        <Field label="每日充值（元）" labelWidth={150} required inputMode="decimal" value={values.dailyFen} onChange={(e) => set('dailyFen', e.target.value)} error={errors.dailyFen} />
+        <SelectField label="消费顺序" labelWidth={150} options={CONSUME_OPTIONS} value={values.consumeOrder} onChange={(e) => set('consumeOrder', e.target.value)} error={errors.consumeOrder} />
+        <CheckboxField label="赠送金额可退" labelWidth={150} checked={values.giftRefundable} onChange={(v) => set('giftRefundable', v)} disabled={readOnly} hint="不勾选：退款只退本金，赠送随订单收回" />
+        <Field label="单笔调账上限（元）" labelWidth={150} required inputMode="decimal" value={values.adjustMax} onChange={(e) => set('adjustMax', e.target.value)} error={errors.adjustSingleMaxFen} hint="超过此金额的人工调账只能由超级管理员复核" />
+        <Field label="未支付关闭（分钟）" labelWidth={150} required inputMode="numeric" value={values.timeout} onChange={(e) => set('timeout', e.target.value)} error={errors.unpaidTimeoutMinutes} />
       </fieldset>
       <div className="flex items-center justify-end gap-3">
         {setting.updatedDate && <span className="text-xs text-gray-500">上次保存 {formatDateTime(setting.updatedDate)}</span>}
