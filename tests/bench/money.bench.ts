@@ -4,6 +4,7 @@ import * as packagePay from '../../src/shared/api/package-pay';
 import * as recharge from '../../src/shared/api/recharge';
 import * as wallet from '../../src/shared/api/wallet';
 import { loadConfig, systemClock } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/connection';
 import { type LargeWalletsResult, largeWalletDefaults, loadLargeWallets } from '../../src/server/modules/rechargeable/seed-large';
 import { nightlyReconcile, reconcileWallets } from '../../src/server/modules/rechargeable/reconcile';
 import { type Client, type Measurement, createClient, expectOk, measure, percentile } from './lib';
@@ -64,7 +65,7 @@ async function walletPhones(server: BenchServer, n: number) {
 export async function benchMoneyLists(client: Client, token: string, server: BenchServer, volume: string, opts: Opts, only: 'all' | 'wallet' = 'all'): Promise<MoneyFigures> {
   const { get, post } = caller(client, token);
   const phones = await walletPhones(server, 500);
-  const wallets = rowsOf<{ id: number }>(await server.db.execute(sql`select id from wallets where id % 13 = 0 order by id limit 2000`)).map((r) => r.id);
+  const wallets = rowsOf<{ id: number }>(await server.db.execute(sql`select id from wallets where version > 0 and id % 13 = 0 order by id limit 2000`)).map((r) => r.id);
   if (!phones.length || !wallets.length) throw new Error('money bench: no wallets');
   const pick = <T>(xs: T[], i: number) => xs[i % xs.length]!;
   let i = 0;
@@ -242,7 +243,13 @@ export async function moneySection(pglite: BenchServer | null, opts: Opts, log: 
       if (WALLET_VOLUMES.postgres > 0) {
         const v = largeWalletDefaults('postgres', WALLET_VOLUMES.postgres);
         log(`bench: loading ${fmt(v.wallets)} wallets, ${fmt(v.ledger)} ledger rows into PostgreSQL...`);
-        load = await loadLargeWallets(pg.db, { ...v, seed: loadConfig({}).seed, now: new Date(), log });
+        // On a connection of its own: the server pool's 30 s query timeout would stop the ledger's insert.
+        const loader = await openDatabase({ databaseUrl: pg.databaseUrl!, queryTimeoutMs: 0 });
+        try {
+          load = await loadLargeWallets(loader.db, { ...v, seed: loadConfig({}).seed, now: new Date(), log });
+        } finally {
+          await loader.close();
+        }
         // A socket idle through the load may be closed under the first request: a fresh client.
         client = createClient(pg.url, opts.concurrency);
         const token = await login(client, 'admin');
