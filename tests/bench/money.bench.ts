@@ -9,6 +9,7 @@ import { type LargeWalletsResult, largeWalletDefaults, loadLargeWallets } from '
 import { nightlyReconcile, reconcileWallets } from '../../src/server/modules/rechargeable/reconcile';
 import { type Client, type Measurement, createClient, expectOk, measure, percentile } from './lib';
 import { login } from './login.bench';
+import { CURRENT_USER } from './read.bench';
 import { type BenchServer, startBenchServer } from './server';
 
 /**
@@ -104,6 +105,8 @@ export async function benchLedger(client: Client, token: string, server: BenchSe
   let i = 0;
   const ledger = (ids: number[], q: Record<string, number>, what: string) => async () => void nonEmpty(await get(wallet.ledgerPage.path, { page: 0, size: 20, ...q, walletId: pick(ids, i++) }, what), what);
   const rows = [
+    // The same run's floor: an answer without the ledger (the session check, the envelope, loopback).
+    await measure('GET /busline/api/user/query/msg (baseline)', opts, async () => void expectOk(await client.request('GET', CURRENT_USER, { token }), 'baseline')),
     await measure(`wallet.ledgerPage: any wallet, first page`, opts, ledger(any, {}, 'ledger any')),
     await measure(`wallet.ledgerPage: a heavy wallet (~${fmt(load.heavyRows)} rows), first page`, opts, ledger(heavy, {}, 'ledger heavy')),
     await measure('wallet.ledgerPage: a heavy wallet, page 50', opts, ledger(heavy, { page: 50 }, 'ledger heavy deep')),
