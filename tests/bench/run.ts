@@ -20,6 +20,7 @@ import { ROOT, hasChromium } from '../support/e2e';
 import { deskSection } from './desk.bench';
 import { RIDE_READS, ridesSection } from './rides.bench';
 import { exportSection } from './export.bench';
+import { MONEY_READS, moneySection } from './money.bench';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -66,6 +67,8 @@ async function main() {
     process.stderr.write('bench: 5 merges of a station used by 30 lines...\n');
     const merge = await benchMerge(client, adminToken, server.db, 5);
     const deskLines = await deskSection(server, client, adminToken, READS, (msg) => process.stderr.write(`${msg}\n`));
+    // The money modules' lists on this demo city (a client of their own), then their volume on PostgreSQL.
+    const moneyLines = await moneySection(server, MONEY_READS, (msg) => process.stderr.write(`${msg}\n`));
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
     // Last of this server's reads: its demo rides are replaced by the benchmark volume, and the
@@ -97,6 +100,7 @@ async function main() {
       `合并站点 of a station used by ${merge.lines} lines (each of 21 stops), ${merge.ms.length} runs: median ${ms(merge.ms[Math.floor(merge.ms.length / 2)]!)} ms, max ${ms(merge.ms.at(-1)!)} ms (one transaction: re-point, renumber, delete, audit).`,
       '',
       ...rideLines,
+      ...moneyLines,
       ...(flood && timing
         ? [
             'Other calls (`GET /busline/api/user/query/msg`, 2 at a time) while 64 clients flood the login with wrong passwords; the server in its own process, NODE_ENV=production:',

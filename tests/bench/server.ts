@@ -19,6 +19,8 @@ export interface BenchServer {
   db: Db;
   /** `pglite` or `postgres`: the figures say which. */
   kind: string;
+  /** PostgreSQL: the fresh database's address (a loader may open its own connection, without the pool's query timeout). */
+  databaseUrl?: string;
   /** The seed's PII key: a benchmark may read riders' phones to look them up, as a caller gives them. */
   pii: Pii;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ export async function startBenchServer(opts: BenchServerOptions = {}): Promise<B
     checkResponses,
     db: database.db,
     kind: pg ? 'PostgreSQL' : 'PGlite',
+    ...(pg ? { databaseUrl: pg.url } : {}),
     pii,
     async close() {
       await app.close();

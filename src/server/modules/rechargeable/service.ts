@@ -385,10 +385,12 @@ const walletDto = (deps: AppDeps, r: WalletSel) => ({
 const walletList = listService({
   endpoint: api.walletPage,
   select: selectWallets,
-  count: (db) => db.select({ n: count() }).from(wallets).innerJoin(t.riders, eq(t.riders.id, wallets.riderId)),
+  // The count needs no rider (every wallet has one): joining them made the summary of 1,000,000
+  // wallets a 1.5 s hash join (issue 22's bench); the phone filter is a subquery for that reason.
+  count: (db) => db.select({ n: count() }).from(wallets),
   scope: wallets.districtId,
   filters: {
-    phone: (phone, _q, _a, deps) => eq(t.riders.phoneIdx, deps.pii.index('phone', digits(phone))),
+    phone: (phone, _q, _a, deps) => sql`${wallets.riderId} = (select id from riders where phone_idx = ${deps.pii.index('phone', digits(phone))})`,
     cardNo: (cardNo) => sql`${wallets.riderId} = (select rider_id from bus_cards where card_no = ${cardNo})`,
     status: (status) => eq(wallets.status, status),
   },
