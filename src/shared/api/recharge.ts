@@ -136,6 +136,8 @@ export const rechargeRow = z.object({
   writeStartedDate: timestamp.nullable(),
   writtenDate: timestamp.nullable(),
   refundedDate: timestamp.nullable(),
+  /** Who marked it (null: the system or nobody): the person who marked 未到账 may not refund it. */
+  resolvedById: z.number().int().nullable(),
   resolvedByName: z.string().nullable(),
   resolvedDate: timestamp.nullable(),
   centreTxnNo: z.string().nullable(),
@@ -352,3 +354,10 @@ export const rechargeReconcilePage = endpoint({
 });
 
 export const isCardNo = (s: string) => CARD_NO.test(s);
+
+/**
+ * Whether `me` may refund the order as it stands: paid, never written (待写卡) or failed (写卡失败),
+ * and a failure marked 未到账 by someone else (核实人与退款人不能为同一人, which the server refuses).
+ */
+export const refundableBy = (o: { payStatus: number; writeState: number; resolvedById: number | null }, me: number | undefined) =>
+  o.payStatus === 1 && (o.writeState === 0 || (o.writeState === 3 && (o.resolvedById === null || o.resolvedById !== me)));

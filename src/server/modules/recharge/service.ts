@@ -70,6 +70,7 @@ const dto = (deps: Pick<AppDeps, 'pii'>, r: Row): api.RechargeOrder => ({
   writeStartedDate: r.o.writeStartedAt ? iso(r.o.writeStartedAt) : null,
   writtenDate: r.o.writtenAt ? iso(r.o.writtenAt) : null,
   refundedDate: r.o.refundedAt ? iso(r.o.refundedAt) : null,
+  resolvedById: r.o.resolvedBy,
   resolvedByName: r.resolvedByName,
   resolvedDate: r.o.resolvedAt ? iso(r.o.resolvedAt) : null,
   centreTxnNo: r.o.centreTxnNo,

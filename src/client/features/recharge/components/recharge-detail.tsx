@@ -9,6 +9,7 @@ import { Modal } from '../../../components/modal';
 import { DetailList } from '../../../components/resource/detail-list';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { useAllowed } from '../../../lib/permission';
+import { useCurrentUser } from '../../../lib/current-user';
 import { useApi } from '../../../lib/use-api';
 
 const STEP: Record<string, string> = { pay: '支付', start: '开始写卡', confirm: '写卡确认', fail: '写卡失败', suspect: '超时转可疑', requery: '补查', resolve: '人工核实', refund: '退款', reconcile: '日对账' };
@@ -43,7 +44,9 @@ export function RechargeDetail({
   const canRefund = useAllowed(api.RECHARGE_REFUNDER);
   const o = msg.data?.id === id ? msg.data : undefined;
   const suspect = !!o && o.writeState === 4 && canResolve;
-  const refundable = !!o && (o.writeState === 0 || o.writeState === 3) && o.payStatus === 1 && canRefund;
+  const me = useCurrentUser().data?.aId;
+  // Not to the person who marked it 未到账: the refund is a second person's (the server refuses it too).
+  const refundable = !!o && api.refundableBy(o, me) && canRefund;
   const requeryable = !!o && (o.writeState === 1 || o.writeState === 4) && canResolve;
   // The drawer's keys wherever focus is in it (its footer buttons are outside its body), not in a field.
   const onKey = useRef<(e: KeyboardEvent) => void>(() => undefined);

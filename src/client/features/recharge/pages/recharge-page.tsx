@@ -17,6 +17,7 @@ import { useRevalidate } from '../../../lib/revalidate';
 import { useScreenAction } from '../../../lib/screen-action';
 import { toast } from '../../../lib/toast';
 import { useApi } from '../../../lib/use-api';
+import { useCurrentUser } from '../../../lib/current-user';
 import { RechargeDetail } from '../components/recharge-detail';
 import { type OrderRef, RechargeRefundDialog, ResolveDialog } from '../components/recharge-dialogs';
 
@@ -39,7 +40,6 @@ const columns: ListColumn<typeof api.rechargePageByBody>[] = [
 ];
 
 const refOf = (o: RechargeOrder): OrderRef => ({ id: o.id, orderNo: o.orderNo, cardNo: o.cardNo, riderPhone: o.riderPhone, amount: o.amount, districtName: o.districtName });
-const refundable = (o: RechargeOrder) => o.payStatus === 1 && (o.writeState === 0 || o.writeState === 3);
 
 type Open =
   | { kind: 'detail'; id: number }
@@ -120,6 +120,8 @@ function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
  * ★ 圈存日对账's worklist in its own tab.
  */
 export function RechargePage() {
+  const me = useCurrentUser().data?.aId;
+  const refundable = (o: RechargeOrder) => api.refundableBy(o, me);
   const list = useResourceList({
     endpoint: api.rechargePageByBody,
     record: 'recharge',
