@@ -78,7 +78,10 @@ const resolve = (token: string, id: number, toState: 2 | 3, extra: Record<string
 describe('the seeded top-ups (test profile: two of each state)', () => {
   it('every write state and payment is there, with its attempts and the centre’s loads', async () => {
     const all = (await list(admin)).body.data.content;
-    for (const w of [0, 1, 2, 3, 4, 5]) expect(all.filter((o) => o.writeState === w).length, `writeState ${w}`).toBeGreaterThanOrEqual(2);
+    for (const w of [0, 1, 2, 3, 5]) expect(all.filter((o) => o.writeState === w).length, `writeState ${w}`).toBeGreaterThanOrEqual(2);
+    // The seeded 可疑 order the card did take resolves itself at start once its day is settled: after
+    // Shanghai's midnight (16:00 UTC) its load is yesterday's, so one 可疑 is left then.
+    expect(all.filter((o) => o.writeState === 4).length).toBeGreaterThanOrEqual(1);
     expect(all.filter((o) => o.payStatus === 2).length).toBeGreaterThanOrEqual(2);
     expect(all.every((o) => o.rechargeStatus === (o.writeState === 2 ? 1 : 0))).toBe(true);
     // Phones are masked in the list.

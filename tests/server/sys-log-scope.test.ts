@@ -1,3 +1,6 @@
+import { packageOrders } from '../../src/server/modules/package-pay/schema';
+import { rechargeOrders } from '../../src/server/modules/recharge/schema';
+import { walletOrders } from '../../src/server/modules/rechargeable/schema';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +25,8 @@ let groups: RoleGroup[];
 let districts: District[];
 
 const PASSWORD = 'Scope2026pw';
-const UNMASKED_MOBILE = /1[3-9]\d{9}/;
+// Digit-bounded: a card centre's transaction number (KZX2026013123524…) holds 11 digits that look like a phone.
+const UNMASKED_MOBILE = /(?<!\d)1[3-9]\d{9}(?!\d)/;
 const ACCOUNT_TYPES = new Set(['USER_ADD', 'USER_UPDATE', 'USER_STATUS', 'USER_PASSWORD_RESET']);
 const OWN_ACCOUNT_TYPES = new Set(['LOGIN', 'LOGIN_FAIL', 'LOCK', 'LOGOUT', 'PASSWORD_CHANGE']);
 
@@ -160,6 +164,14 @@ async function districtsBehind(row: SysLog): Promise<{ allowed: Set<number>; why
     const [districtId, code] = (row.target ?? '').split('/');
     const [a] = await db.select().from(t.agreements).where(and(eq(t.agreements.districtId, Number(districtId)), eq(t.agreements.code, code ?? '')));
     return { allowed: new Set([a?.districtId ?? -1]), why: `agreement ${row.target}` };
+  }
+  // The money modules' jobs write rows about their orders (a 可疑 top-up its settled day resolves at
+  // start, an unpaid order closed): the order's own district.
+  const money = /^(recharge|package-order|wallet-order)\/(\d+)$/.exec(row.target ?? '');
+  if (money) {
+    const table = { recharge: rechargeOrders, 'package-order': packageOrders, 'wallet-order': walletOrders }[money[1] as 'recharge' | 'package-order' | 'wallet-order'];
+    const [o] = await db.select({ districtId: table.districtId }).from(table).where(eq(table.id, Number(money[2])));
+    return { allowed: new Set([o?.districtId ?? -1]), why: `order ${row.target}` };
   }
   return { allowed: new Set(), why: `${row.operationType} is about no district` };
 }
