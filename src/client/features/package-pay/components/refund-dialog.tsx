@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { packageOrderRefund, packageOrderRefundPreview } from '../../../../shared/api/package-pay';
-import { fenToYuan } from '../../../../shared/domain/money';
+import { fenToYuan, yuanToFen } from '../../../../shared/domain/money';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
 import { Modal, ModalActions } from '../../../components/modal';
@@ -9,7 +9,8 @@ import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
 
 /** Yuan as typed ("12.5") to fen; anything else NaN, told in yuan. */
-export const toFen = (text: string) => (/^\d+(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : Number.NaN);
+/** A yuan field's text in fen (the shared reading, digit by digit), NaN when it is no amount. */
+export const toFen = (text: string) => yuanToFen(text) ?? Number.NaN;
 
 /**
  * 套餐退款: the server's preview (the rule applied, what the used rides cost as singles, the most that
