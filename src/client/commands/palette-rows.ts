@@ -110,7 +110,9 @@ export function listRows({ mode, text, ready, recents, boosts, commandItems, rem
     return [...recentRows, ...commandItems.filter((c) => !recentRows.some((r) => r.key === c.key))].slice(0, ROWS);
   }
   const sniffed: PaletteItem[] = mode === 'all' ? sniffedRows(sniff(text), sources, canOpen) : [];
-  if (!text) return pool.slice(0, ROWS);
+  // Browsing `>` or `/` shows every command or page: both are bounded by the registry (tens), and a
+  // cut list would hide the ones registered last. Records are not bounded, so they stay cut.
+  if (!text) return mode === 'commands' || mode === 'pages' ? [...pool] : pool.slice(0, ROWS);
   const ranked = (ready ? ready.searchers[mode](text, { limit: ROWS, boosts }) : []).map((m) => byKey.get(m.id)).filter((i): i is PaletteItem => !!i);
   const seen = new Set(ranked.map((i) => i.key));
   return [...sniffed, ...ranked, ...remote.filter((r) => !seen.has(r.key))].slice(0, ROWS + sniffed.length);
