@@ -126,6 +126,23 @@ describe('NFC充值记录', () => {
     }
   });
 
+  it('the palette’s 导出圈存日对账 (`?action=reconcile-export`) queues the open items from the orders’ tab', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/recharge/recharge?action=reconcile-export');
+    renderWithUser(<App />);
+    await table('NFC充值记录列表');
+    const task = await waitFor(
+      async () => {
+        const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'recharge.reconcile')).orderBy(desc(t.exportTasks.id)).limit(1);
+        expect(r).toBeTruthy();
+        return r!;
+      },
+      { timeout: 5_000 },
+    );
+    expect(task).toEqual(expect.objectContaining({ title: '圈存日对账 待处理', params: { status: 0 } }));
+    await db().delete(t.exportTasks).where(eq(t.exportTasks.id, task.id));
+  });
+
   it('the 可疑 queue, oldest first: Enter shows the attempts beside the centre’s record, y settles it and the next opens, n settles that one', async () => {
     const first = await suspect(40, true);
     const second = await suspect(39, false);

@@ -335,6 +335,17 @@ describe('储值管理: summaries and exports (issue 22)', () => {
     expect(task).toEqual(expect.objectContaining({ title: `钱包流水 ${w.walletId}`, params: expect.objectContaining({ walletId: w.walletId }) }));
   });
 
+  it('the palette’s 导出人工调账 address (`?tab=adjust&action=export`) queues the task on arrival, once', async () => {
+    await signIn(s, 'manager');
+    const before = (await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'wallet.adjustments'))).length;
+    visit(s, '/rechargeable/recharge-manage?tab=adjust&status=0&action=export');
+    renderWithUser(<App />);
+    await screen.findByRole('table', { name: '人工调账列表' }, { timeout: 5_000 });
+    const task = await takeTask('wallet.adjustments');
+    expect(task).toEqual(expect.objectContaining({ title: '人工调账 待复核', params: expect.objectContaining({ status: 0 }) }));
+    expect((await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'wallet.adjustments'))).length).toBe(before);
+  });
+
   it('人工调账 and 储值档位: each summary line counts the stored rows by status; each 导出 Excel queues its task', async () => {
     const area = await xuhuiId();
     const adjustments = await db().select().from(walletAdjustments).where(eq(walletAdjustments.districtId, area));

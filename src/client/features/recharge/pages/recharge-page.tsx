@@ -6,7 +6,7 @@ import { RECHARGE_PAY_STATUS, RECHARGE_STATUS, RECONCILE_KIND, RECONCILE_STATUS,
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
-import { ExportButton, useExportAction } from '../../../components/resource/export-action';
+import { type ExportAction, ExportButton, useExportAction } from '../../../components/resource/export-action';
 import { flowFilter, textFilter, timeFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
 import { useRowActions } from '../../../components/resource/row-actions';
@@ -50,13 +50,18 @@ type Open =
 type Tab = 'orders' | 'reconcile';
 
 /** ★ 圈存日对账: the open disagreements of the centre's settlement and our orders, newest day first. */
-function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
-  const [all, setAll] = useState(false);
-  const [day, setDay] = useState('');
-  const filters = { ...(all ? {} : { status: '0' }), ...(day ? { day } : {}) };
+/** The worklist's filters: the open items (or all), of a settlement day (or every day). */
+interface ReconcileView {
+  all: boolean;
+  day: string;
+}
+const reconcileFilters = (v: ReconcileView) => ({ ...(v.all ? {} : { status: '0' }), ...(v.day ? { day: v.day } : {}) });
+
+function ReconcileList({ view, onView, exporter, onOrder }: { view: ReconcileView; onView(v: ReconcileView): void; exporter: ExportAction; onOrder(orderNo: string): void }) {
+  const { all, day } = view;
+  const filters = reconcileFilters(view);
   const items = useApi(api.rechargeReconcilePage, { query: { size: 200, ...filters } });
   const total = useApi(api.rechargeReconcileTotal, { query: filters });
-  const exporter = useExportAction({ on: ['recharge', 'recharge', 'reconcile-export'], endpoint: api.rechargeReconcileExport, filters });
   const rows = items.data?.content ?? [];
   const t = total.data;
   const kind = (code: number) => t?.byKind[String(code)] ?? { count: 0, open: 0, orderAmount: 0, centreAmount: 0 };
@@ -66,10 +71,10 @@ function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
         <span className="text-gray-700">卡中心清算文件与充值订单每日核对：已付未圈、圈存未付、金额不符须逐笔处理（退款、补查或联系卡中心）。</span>
         <label className="ml-auto flex shrink-0 items-center gap-1 whitespace-nowrap">
           清算日
-          <input type="date" aria-label="清算日" className="h-7 rounded border border-gray-300 px-1" value={day} onChange={(e) => setDay(e.target.value)} />
+          <input type="date" aria-label="清算日" className="h-7 rounded border border-gray-300 px-1" value={day} onChange={(e) => onView({ ...view, day: e.target.value })} />
         </label>
         <label className="flex shrink-0 items-center gap-1 whitespace-nowrap">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
+          <input type="checkbox" checked={all} onChange={(e) => onView({ ...view, all: e.target.checked })} />
           含已消除
         </label>
         <ExportButton action={exporter} label="导出对账差异" />
@@ -164,6 +169,9 @@ export function RechargePage() {
   // The phone stays out of the export's address (a task's filters are stored): the export has no phone filter.
   const { phone: _phone, ...exportFilters } = list.filterQuery as Record<string, string>;
   const exporter = useExportAction({ on: ['recharge', 'recharge', 'export'], endpoint: api.rechargeExport, filters: exportFilters as never, refusal: list.refusal });
+  // Here, not in the worklist's tab: the palette's 导出圈存日对账 runs from any tab (the open items, or the tab's filters).
+  const [reconcileView, setReconcileView] = useState<ReconcileView>({ all: false, day: '' });
+  const reconcileExporter = useExportAction({ on: ['recharge', 'recharge', 'reconcile-export'], endpoint: api.rechargeReconcileExport, filters: reconcileFilters(reconcileView) });
   const revalidate = useRevalidate();
 
   const rows = list.rows;
@@ -261,6 +269,9 @@ export function RechargePage() {
       </div>
       {tab === 'reconcile' ? (
         <ReconcileList
+          view={reconcileView}
+          onView={setReconcileView}
+          exporter={reconcileExporter}
           onOrder={(orderNo) => {
             setTab('orders');
             table.setFilters({ writeState: '', orderNo });
