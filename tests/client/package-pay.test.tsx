@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import type { AppDeps } from '../../src/server/context';
@@ -81,6 +81,28 @@ describe('套餐管理', () => {
     await user.keyboard('{Control>}z{/Control}');
     expect(await screen.findByText(`已撤销：套餐「${p.name}」恢复在售`)).toBeTruthy();
     await waitFor(async () => expect((await storedPackage(p.id)).status).toBe(1));
+  });
+});
+
+describe('套餐管理: export (issue 22)', () => {
+  it('导出 Excel queues a task of the filtered packages, under the manager’s district', async () => {
+    await make('客户端导出测试', 1);
+    await signIn(s, 'manager');
+    visit(s, '/packagePay/package-manage?name=客户端导出');
+    const { user } = renderWithUser(<App />);
+    await rowOf('套餐列表', '客户端导出测试');
+    await user.click(screen.getByRole('button', { name: '导出 Excel' }));
+    const [xuhui] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+    const task = await waitFor(
+      async () => {
+        const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'packagePay.packages')).orderBy(desc(t.exportTasks.id)).limit(1);
+        expect(r).toBeTruthy();
+        return r!;
+      },
+      { timeout: 5_000 },
+    );
+    expect(task).toEqual(expect.objectContaining({ title: '套餐', districtScope: xuhui!.id, params: expect.objectContaining({ name: '客户端导出' }) }));
+    await db().delete(t.exportTasks).where(eq(t.exportTasks.id, task.id));
   });
 });
 

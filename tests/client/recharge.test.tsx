@@ -1,11 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { and, eq } from 'drizzle-orm';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { cardLoaded, createOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
-import { rechargeOrders } from '../../src/server/modules/recharge/schema';
+import { rechargeOrders, rechargeReconcileItems } from '../../src/server/modules/recharge/schema';
 import { DAY } from '../support/clock';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
@@ -85,6 +85,62 @@ describe('NFC充值记录', () => {
     );
     await user.click(screen.getByRole('tab', { name: '圈存日对账' }));
     expect(await screen.findByRole('table', { name: '圈存日对账差异' })).toBeTruthy();
+  });
+
+  it('圈存日对账 of a day: its summary line by kind, and 导出对账差异 queues that day’s worklist', async () => {
+    const [xuhui] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
+    const day = '2026-02-03';
+    const now = s.clock.now();
+    const base = { day, districtId: xuhui!.id, status: 0, createdAt: now };
+    const items = await db()
+      .insert(rechargeReconcileItems)
+      .values([
+        { ...base, kind: 1, orderNo: 'RCCLIENT1', cardNo: '3101000000009001', orderAmount: 5_000, centreAmount: null, note: '已付款，卡中心无圈存记录' },
+        { ...base, kind: 1, orderNo: 'RCCLIENT2', cardNo: '3101000000009002', orderAmount: 3_000, centreAmount: null, note: '已付款，卡中心无圈存记录' },
+        { ...base, kind: 3, orderNo: 'RCCLIENT3', cardNo: '3101000000009003', orderAmount: 5_000, centreAmount: 4_000, note: '金额不一致' },
+      ])
+      .returning();
+    try {
+      await signIn(s, 'manager');
+      visit(s, '/recharge/recharge');
+      const { user } = renderWithUser(<App />);
+      await table('NFC充值记录列表');
+      await user.click(await screen.findByRole('tab', { name: '圈存日对账' }));
+      fireEvent.change(await screen.findByLabelText('清算日'), { target: { value: day } });
+      const summary = await screen.findByLabelText('圈存日对账合计');
+      await waitFor(() => expect(summary.textContent).toBe('共 3 笔（待处理 3） · 已付未圈 2 笔 80.00 元 · 圈存未付 0 笔 0.00 元 · 金额不符 1 笔（订单 50.00 元 / 卡中心 40.00 元）'));
+      await rowOf('圈存日对账差异', 'RCCLIENT3');
+      await user.click(screen.getByRole('button', { name: '导出对账差异' }));
+      const task = await waitFor(
+        async () => {
+          const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'recharge.reconcile')).orderBy(desc(t.exportTasks.id)).limit(1);
+          expect(r).toBeTruthy();
+          return r!;
+        },
+        { timeout: 5_000 },
+      );
+      expect(task).toEqual(expect.objectContaining({ title: `圈存日对账 ${day} 待处理`, districtScope: xuhui!.id, params: expect.objectContaining({ day, status: 0 }) }));
+      await db().delete(t.exportTasks).where(eq(t.exportTasks.id, task.id));
+    } finally {
+      await db().delete(rechargeReconcileItems).where(inArray(rechargeReconcileItems.id, items.map((i) => i.id)));
+    }
+  });
+
+  it('the palette’s 导出圈存日对账 (`?action=reconcile-export`) queues the open items from the orders’ tab', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/recharge/recharge?action=reconcile-export');
+    renderWithUser(<App />);
+    await table('NFC充值记录列表');
+    const task = await waitFor(
+      async () => {
+        const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'recharge.reconcile')).orderBy(desc(t.exportTasks.id)).limit(1);
+        expect(r).toBeTruthy();
+        return r!;
+      },
+      { timeout: 5_000 },
+    );
+    expect(task).toEqual(expect.objectContaining({ title: '圈存日对账 待处理', params: { status: 0 } }));
+    await db().delete(t.exportTasks).where(eq(t.exportTasks.id, task.id));
   });
 
   it('the 可疑 queue, oldest first: Enter shows the attempts beside the centre’s record, y settles it and the next opens, n settles that one', async () => {

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
+import { fenToYuan } from '../../src/shared/domain/money';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { builtInPaymentChannel } from '../../src/server/lib/payment-channel';
@@ -282,5 +283,87 @@ describe('★ 每日轧账', () => {
     const row = within(broken).getAllByRole('row').find((r) => r.textContent?.includes(w.masked))!;
     expect(row.textContent).toContain('流水连贯，余额被改动');
     await db().update(wallets).set({ principal: 4_400 }).where(eq(wallets.id, w.walletId));
+  });
+});
+
+describe('储值管理: summaries and exports (issue 22)', () => {
+  /** The export task the button created (the newest of its kind), removed again so the next test has room for open tasks. */
+  async function takeTask(kind: string) {
+    const row = await waitFor(
+      async () => {
+        const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, kind)).orderBy(desc(t.exportTasks.id)).limit(1);
+        expect(r).toBeTruthy();
+        return r!;
+      },
+      { timeout: 5_000 },
+    );
+    await db().delete(t.exportTasks).where(eq(t.exportTasks.id, row.id));
+    return row;
+  }
+  const xuhuiId = async () => (await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区')))[0]!.id;
+
+  it('用户钱包: the summary line is Σ of the area’s stored wallets; 导出 Excel queues a task without the typed phone', async () => {
+    const w = await funded(12_300);
+    const stored = await db().select().from(wallets).where(eq(wallets.districtId, await xuhuiId()));
+    const principal = stored.reduce((n, x) => n + x.principal, 0);
+    await signIn(s, 'manager');
+    visit(s, '/rechargeable/recharge-manage?tab=wallet');
+    const { user } = renderWithUser(<App />);
+    const summary = await screen.findByLabelText('用户钱包合计', {}, { timeout: 5_000 });
+    await waitFor(() => expect(summary.textContent).toContain(`共 ${stored.length} 个钱包 · 本金 ${fenToYuan(principal)} 元`));
+    await user.type(await screen.findByLabelText('手机号'), `${w.phone}{Enter}`);
+    await rowOf('用户钱包列表', w.masked);
+    await waitFor(() => expect(screen.getByLabelText('用户钱包合计').textContent).toContain('共 1 个钱包 · 本金 123.00 元'));
+    await user.click(screen.getByRole('button', { name: '导出 Excel' }));
+    const task = await takeTask('wallet.wallets');
+    expect(task).toEqual(expect.objectContaining({ title: '用户钱包', districtScope: await xuhuiId() }));
+    expect(JSON.stringify(task.params)).not.toContain(w.phone);
+  });
+
+  it('钱包详情: 导出流水 queues the wallet’s ledger by its id', async () => {
+    const w = await funded(8_000);
+    await signIn(s, 'manager');
+    visit(s, '/rechargeable/recharge-manage?tab=wallet');
+    const { user } = renderWithUser(<App />);
+    await user.type(await screen.findByLabelText('手机号'), `${w.phone}{Enter}`);
+    await user.click(within(await rowOf('用户钱包列表', w.masked)).getByRole('button', { name: /详情/ }));
+    const dialog = await screen.findByRole('dialog', { name: `钱包详情 · ${w.masked}` });
+    const button = within(dialog).getByRole('button', { name: '导出流水' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    await user.click(button);
+    const task = await takeTask('wallet.ledger');
+    expect(task).toEqual(expect.objectContaining({ title: `钱包流水 ${w.walletId}`, params: expect.objectContaining({ walletId: w.walletId }) }));
+  });
+
+  it('the palette’s 导出人工调账 address (`?tab=adjust&action=export`) queues the task on arrival, once', async () => {
+    await signIn(s, 'manager');
+    const before = (await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'wallet.adjustments'))).length;
+    visit(s, '/rechargeable/recharge-manage?tab=adjust&status=0&action=export');
+    renderWithUser(<App />);
+    await screen.findByRole('table', { name: '人工调账列表' }, { timeout: 5_000 });
+    const task = await takeTask('wallet.adjustments');
+    expect(task).toEqual(expect.objectContaining({ title: '人工调账 待复核', params: expect.objectContaining({ status: 0 }) }));
+    expect((await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'wallet.adjustments'))).length).toBe(before);
+  });
+
+  it('人工调账 and 储值档位: each summary line counts the stored rows by status; each 导出 Excel queues its task', async () => {
+    const area = await xuhuiId();
+    const adjustments = await db().select().from(walletAdjustments).where(eq(walletAdjustments.districtId, area));
+    const pending = adjustments.filter((j) => j.status === 0).length;
+    await signIn(s, 'manager');
+    visit(s, '/rechargeable/recharge-manage?tab=adjust');
+    const { user } = renderWithUser(<App />);
+    const summary = await screen.findByLabelText('人工调账合计', {}, { timeout: 5_000 });
+    await waitFor(() => expect(summary.textContent).toContain(`共 ${adjustments.length} 笔 · 待复核 ${pending} 笔`));
+    await user.click(screen.getByRole('button', { name: '导出 Excel' }));
+    expect((await takeTask('wallet.adjustments')).title).toBe('人工调账');
+
+    await user.click(screen.getByRole('tab', { name: '储值档位' }));
+    const plans = await db().select().from(rechargePlans);
+    const visible = plans.filter((p) => p.districtId === null || p.districtId === area);
+    const planSummary = await screen.findByLabelText('储值档位统计', {}, { timeout: 5_000 });
+    await waitFor(() => expect(planSummary.textContent).toContain(`共 ${visible.length} 个档位 · 启用 ${visible.filter((p) => p.status === 1).length} · 停用 ${visible.filter((p) => p.status === 0).length}`));
+    await user.click(screen.getByRole('button', { name: '导出 Excel' }));
+    expect((await takeTask('wallet.plans')).title).toBe('储值档位');
   });
 });

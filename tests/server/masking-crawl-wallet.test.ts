@@ -78,7 +78,8 @@ describe('the masking crawl over 储值管理', () => {
 
     for (const e of [wallet.planPage, wallet.orderPage, wallet.walletPage, wallet.walletPageByBody, wallet.adjustPage]) await crawlPages(e);
     for (const w of mine) await crawlPages(wallet.ledgerPage, { walletId: w.id });
-    for (const e of [wallet.orderTotal, wallet.settingQuery, wallet.reconcile]) await crawl(e);
+    for (const e of [wallet.orderTotal, wallet.planTotal, wallet.walletTotal, wallet.adjustTotal, wallet.settingQuery, wallet.reconcile]) await crawl(e);
+    await crawl(wallet.walletTotalByBody, { body: {} });
     for (const o of orders) await crawl(wallet.orderMsg, { query: { id: o.id } });
     for (const w of mine) await crawl(wallet.walletMsg, { query: { id: w.id } });
     const plans = (await crawl(wallet.planPage)) as { content: { id: number }[] };
@@ -89,10 +90,21 @@ describe('the masking crawl over 储值管理', () => {
       await crawl(wallet.walletPage, { query: { phone } });
       await crawl(wallet.walletPageByBody, { body: { phone } });
     }
-    called.add(wallet.orderExport.id).add(exportTask.taskDownload.id);
-    const { created, sheet } = await exportThroughTask(s, wallet.orderExport, token, {});
-    scan(wallet.orderExport.id, created);
-    scan(`${wallet.orderExport.id} xlsx`, sheet.rows);
+    called.add(exportTask.taskDownload.id);
+    // Every export of the module, its task's answer and its file.
+    const exports: [Endpoint, Record<string, string | number>][] = [
+      [wallet.orderExport, {}],
+      [wallet.planExport, {}],
+      [wallet.walletExport, {}],
+      [wallet.adjustExport, {}],
+      ...mine.map((w): [Endpoint, Record<string, string | number>] => [wallet.ledgerExport, { walletId: w.id }]),
+    ];
+    for (const [e, query] of exports) {
+      called.add(e.id);
+      const { created, sheet } = await exportThroughTask(s, e as Parameters<typeof exportThroughTask>[1], token, query);
+      scan(e.id, created);
+      scan(`${e.id} xlsx`, sheet.rows);
+    }
 
     // The changes answer with the record they changed, and write audit rows: masked too.
     const paid = (await db().select().from(walletOrders).where(eq(walletOrders.districtId, area))).find((o) => o.status === 1)!;

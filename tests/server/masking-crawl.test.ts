@@ -184,7 +184,7 @@ describe('the masking crawl over the desk', () => {
     await crawl(pkg.packageById, { query: { id: pkgOrders[0]!.packageId } });
     const activeOrder = pkgOrders.find((o) => o.status === 1)!;
     await crawl(pkg.packageOrderRefund, { body: { id: activeOrder.id, amount: 1, reason: '巡检退款，乘客13812345678来电', idempotencyKey: 'crawl-package-refund-1' } });
-    for (const endpoint of [pkg.packageOrderExport, pkg.packageSummaryExport]) {
+    for (const endpoint of [pkg.packageOrderExport, pkg.packageSummaryExport, pkg.packageExport]) {
       called.add(endpoint.id);
       const { created, sheet } = await exportThroughTask(s, endpoint, token, {});
       scan(endpoint.id, created);
@@ -216,6 +216,7 @@ describe('the masking crawl over the desk', () => {
     await crawlPages(recharge.rechargePage);
     await crawl(recharge.rechargeTotal);
     await crawl(recharge.rechargeReconcilePage, { query: { size: 100 } });
+    await crawl(recharge.rechargeReconcileTotal);
     for (const r of riders.slice(0, 5)) await crawl(recharge.rechargePage, { query: { phone: pii.decrypt(r.phoneEnc) } });
     for (const r of riders.slice(0, 3)) {
       await crawl(recharge.rechargePageByBody, { body: { phone: pii.decrypt(r.phoneEnc) } });
@@ -229,6 +230,10 @@ describe('the masking crawl over the desk', () => {
     const nfcExport = await exportThroughTask(s, recharge.rechargeExport, token, {});
     scan(recharge.rechargeExport.id, nfcExport.created);
     scan(`${recharge.rechargeExport.id} xlsx`, nfcExport.sheet.rows);
+    called.add(recharge.rechargeReconcileExport.id);
+    const worklist = await exportThroughTask(s, recharge.rechargeReconcileExport, token, {});
+    scan(recharge.rechargeReconcileExport.id, worklist.created);
+    scan(`${recharge.rechargeReconcileExport.id} xlsx`, worklist.sheet.rows);
 
     // The audit rows the crawl wrote, and every other desk row.
     scan('sys_log', await db().select().from(t.sysLog));

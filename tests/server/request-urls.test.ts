@@ -59,7 +59,7 @@ const specOf = (e: Endpoint) => endpoints.find((x) => x.id === e.bodyFormOf)!;
 
 describe('the body forms', () => {
   it('each names its spec call, takes the same input, answers the same shape under the same permission', () => {
-    expect(bodyForms.map((e) => e.id).sort()).toEqual(['family.bindExportByBody', 'family.bindPageByBody', 'family.bindSummaryByBody', 'family.unBindByBody', 'family.updateBindByBody', 'packageOrder.pageByBody', 'packageOrder.totalByBody', 'recharge.pageByBody', 'recharge.totalByBody', 'rider.pageByBody', 'rider.revealByBody', 'user.pageByBody', 'wallet.pageByBody']);
+    expect(bodyForms.map((e) => e.id).sort()).toEqual(['family.bindExportByBody', 'family.bindPageByBody', 'family.bindSummaryByBody', 'family.unBindByBody', 'family.updateBindByBody', 'packageOrder.pageByBody', 'packageOrder.totalByBody', 'recharge.pageByBody', 'recharge.totalByBody', 'rider.pageByBody', 'rider.revealByBody', 'user.pageByBody', 'wallet.pageByBody', 'wallet.totalByBody']);
     for (const e of bodyForms) {
       const spec = specOf(e);
       expect(spec, e.id).toBeDefined();
@@ -87,6 +87,7 @@ describe('the body forms', () => {
     'recharge.pageByBody': (r) => [{}, { phone: r.phone }, { writeState: '4', size: 5 }],
     'recharge.totalByBody': (r) => [{}, { phone: r.phone }],
     'wallet.pageByBody': (r) => [{}, { phone: r.phone }, { status: '1', size: 5 }],
+    'wallet.totalByBody': (r) => [{}, { phone: r.phone }, { status: '2' }],
   };
 
   it('every read answers exactly what its spec form answers, for each reader (scope, masking, refusals)', async () => {

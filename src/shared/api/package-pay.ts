@@ -141,6 +141,14 @@ export const packageTotal = endpoint({
   permission: PACKAGE_READ,
 });
 
+export const packageExport = exportTaskEndpoint({
+  id: 'package.export',
+  title: '导出套餐',
+  path: `${P}/export`,
+  query: packageFilters,
+  permission: PACKAGE_READ,
+});
+
 export const packageById = endpoint({
   id: 'package.queryById',
   title: '套餐详情',

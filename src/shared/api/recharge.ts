@@ -338,18 +338,49 @@ export const reconcileRow = z.object({
 });
 export type ReconcileItem = z.infer<typeof reconcileRow>;
 
+const reconcileFilters = z.object({
+  kind: RECONCILE_KIND.filter.optional(),
+  status: RECONCILE_STATUS.filter.optional(),
+  day: z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$|^$/, { error: '日期应为 YYYY-MM-DD' }).optional(),
+});
+export type ReconcileFilters = z.output<typeof reconcileFilters>;
+
 /** ★ 圈存日对账: the worklist the nightly match leaves (an 8th call beside §3's seven: a list needs its read). */
 export const rechargeReconcilePage = endpoint({
   id: 'recharge.reconcilePage',
   title: '圈存日对账',
   method: 'GET',
   path: `${N}/reconcile/page`,
-  query: pageQuery(['day'] as const).extend({
-    kind: RECONCILE_KIND.filter.optional(),
-    status: RECONCILE_STATUS.filter.optional(),
-    day: z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$|^$/, { error: '日期应为 YYYY-MM-DD' }).optional(),
-  }),
+  query: pageQuery(['day'] as const).extend(reconcileFilters.shape),
   response: pageOf(reconcileRow),
+  permission: RECHARGE_READ,
+});
+
+/** A kind's items: how many, and the orders' and the centre's amounts (fen) they name. */
+const reconcileTally = z.object({ count: z.number().int(), open: z.number().int(), orderAmount: z.number().int(), centreAmount: z.number().int() });
+
+export const rechargeReconcileTotal = endpoint({
+  id: 'recharge.reconcileTotal',
+  title: '圈存日对账合计',
+  method: 'GET',
+  path: `${N}/reconcile/total`,
+  // Counted by kind, so the kind filter itself is not applied.
+  query: reconcileFilters,
+  response: z.object({
+    total: z.number().int(),
+    open: z.number().int(),
+    /** Keyed by RECONCILE_KIND code. */
+    byKind: z.record(z.string(), reconcileTally),
+  }),
+  permission: RECHARGE_READ,
+});
+
+/** The worklist of a day (or all days) as a task of 下载中心: what finance takes to the card centre. */
+export const rechargeReconcileExport = exportTaskEndpoint({
+  id: 'recharge.reconcileExport',
+  title: '导出圈存日对账',
+  path: `${N}/reconcile/export`,
+  query: reconcileFilters,
   permission: RECHARGE_READ,
 });
 

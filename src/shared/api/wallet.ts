@@ -151,16 +151,38 @@ export type RechargePlan = z.infer<typeof planRow>;
 
 const P = `${BUSCODE}/rechargePlan`;
 
+const planFilters = z.object({
+  name: optionalText('档位名称', PLAN_NAME_MAX).optional(),
+  status: PLAN_STATUS.filter.optional(),
+});
+export type PlanFilters = z.output<typeof planFilters>;
+
 export const planPage = endpoint({
   id: 'rechargePlan.page',
   title: '储值档位列表',
   method: 'GET',
   path: `${P}/page`,
-  query: pageQuery(['sort', 'amount', 'updatedDate'] as const).extend({
-    name: optionalText('档位名称', PLAN_NAME_MAX).optional(),
-    status: PLAN_STATUS.filter.optional(),
-  }),
+  query: pageQuery(['sort', 'amount', 'updatedDate'] as const).extend(planFilters.shape),
   response: pageOf(planRow),
+  permission: WALLET_READ,
+});
+
+export const planTotal = endpoint({
+  id: 'rechargePlan.total',
+  title: '储值档位统计',
+  method: 'GET',
+  path: `${P}/total`,
+  // Counted by status, so the status filter itself is not applied.
+  query: planFilters,
+  response: z.object({ plans: z.number().int(), enabled: z.number().int(), disabled: z.number().int(), orders: z.number().int() }),
+  permission: WALLET_READ,
+});
+
+export const planExport = exportTaskEndpoint({
+  id: 'rechargePlan.export',
+  title: '导出储值档位',
+  path: `${P}/export`,
+  query: planFilters,
   permission: WALLET_READ,
 });
 
@@ -356,18 +378,20 @@ export type Wallet = z.infer<typeof walletRow>;
 
 const W = `${BUSCODE}/wallet`;
 
+const walletFilters = z.object({
+  /** The rider's phone, exact (through the blind index): a private filter, sent in a POST body by the console. */
+  phone: optionalText('手机号', 20).optional(),
+  /** A bus card of the rider, exact. */
+  cardNo: optionalText('卡号', 20).optional(),
+  status: WALLET_STATUS.filter.optional(),
+});
+
 export const walletPage = endpoint({
   id: 'wallet.page',
   title: '用户钱包列表',
   method: 'GET',
   path: `${W}/page`,
-  query: pageQuery(['updatedDate', 'principal', 'gift'] as const).extend({
-    /** The rider's phone, exact (through the blind index): a private filter, sent in a POST body by the console. */
-    phone: optionalText('手机号', 20).optional(),
-    /** A bus card of the rider, exact. */
-    cardNo: optionalText('卡号', 20).optional(),
-    status: WALLET_STATUS.filter.optional(),
-  }),
+  query: pageQuery(['updatedDate', 'principal', 'gift'] as const).extend(walletFilters.shape),
   response: pageOf(walletRow),
   permission: WALLET_READ,
   timeoutMs: 40_000,
@@ -375,6 +399,42 @@ export const walletPage = endpoint({
 
 /** The wallet list with its filters (a phone, a card number) in a POST body: what the console sends. */
 export const walletPageByBody = readByBody(walletPage, { id: 'wallet.pageByBody', title: '用户钱包列表（条件在请求体）' });
+
+export const walletTotal = endpoint({
+  id: 'wallet.total',
+  title: '用户钱包合计',
+  method: 'GET',
+  path: `${W}/total`,
+  // Counted by status, so the status filter itself is not applied; the sums are of every wallet the other filters keep.
+  query: walletFilters,
+  response: z.object({
+    wallets: z.number().int(),
+    principal: z.number().int(),
+    gift: z.number().int(),
+    normal: z.number().int(),
+    frozen: z.number().int(),
+    /** The balance held in frozen wallets (principal + gift). */
+    frozenBalance: z.number().int(),
+    closed: z.number().int(),
+  }),
+  permission: WALLET_READ,
+  timeoutMs: 40_000,
+});
+
+/** The wallets' totals with the list's filters (a phone, a card number) in a POST body, for the screen's summary line. */
+export const walletTotalByBody = readByBody(walletTotal, { id: 'wallet.totalByBody', title: '用户钱包合计（条件在请求体）' });
+
+/**
+ * The export's filters: the list's without the phone and the card number (an export of one rider's
+ * wallet is no use, a task's params are stored, and neither ever sits in a URL).
+ */
+export const walletExport = exportTaskEndpoint({
+  id: 'wallet.export',
+  title: '导出用户钱包',
+  path: `${W}/export`,
+  query: walletFilters.omit({ phone: true, cardNo: true }),
+  permission: WALLET_READ,
+});
 
 export const walletMsg = endpoint({
   id: 'wallet.msg',
@@ -407,13 +467,25 @@ export const ledgerRow = z.object({
 });
 export type LedgerRow = z.infer<typeof ledgerRow>;
 
+const ledgerFilters = z.object({ walletId: id('钱包ID'), type: LEDGER_TYPE.filter.optional() });
+export type LedgerFilters = z.output<typeof ledgerFilters>;
+
 export const ledgerPage = endpoint({
   id: 'wallet.ledgerPage',
   title: '钱包流水',
   method: 'GET',
   path: `${W}/ledger/page`,
-  query: pageQuery(['createdDate'] as const).extend({ walletId: id('钱包ID'), type: LEDGER_TYPE.filter.optional() }),
+  query: pageQuery(['createdDate'] as const).extend(ledgerFilters.shape),
   response: pageOf(ledgerRow),
+  permission: WALLET_READ,
+});
+
+/** One wallet's ledger (by its id, never its rider's phone), oldest first: the statement a finance person reconciles. */
+export const ledgerExport = exportTaskEndpoint({
+  id: 'wallet.ledgerExport',
+  title: '导出钱包流水',
+  path: `${W}/ledger/export`,
+  query: ledgerFilters,
   permission: WALLET_READ,
 });
 
@@ -465,13 +537,44 @@ export const adjust = endpoint({
   permission: ADJUST_MAKER,
 });
 
+const adjustFilters = z.object({ walletId: id('钱包ID').optional(), status: ADJUST_STATUS.filter.optional() });
+export type AdjustFilters = z.output<typeof adjustFilters>;
+
 export const adjustPage = endpoint({
   id: 'wallet.adjustPage',
   title: '人工调账列表',
   method: 'GET',
   path: `${W}/adjust/page`,
-  query: pageQuery(['createdDate'] as const).extend({ walletId: id('钱包ID').optional(), status: ADJUST_STATUS.filter.optional() }),
+  query: pageQuery(['createdDate'] as const).extend(adjustFilters.shape),
   response: pageOf(adjustmentRow),
+  permission: WALLET_READ,
+});
+
+/** A status's adjustments: how many, and their net amount (fen, signed) on principal and on gift. */
+const adjustTally = z.object({ count: z.number().int(), principal: z.number().int(), gift: z.number().int() });
+
+export const adjustTotal = endpoint({
+  id: 'wallet.adjustTotal',
+  title: '人工调账合计',
+  method: 'GET',
+  path: `${W}/adjust/total`,
+  // Counted by status, so the status filter itself is not applied.
+  query: adjustFilters,
+  response: z.object({
+    total: z.number().int(),
+    /** Keyed by ADJUST_STATUS code. */
+    byStatus: z.record(z.string(), adjustTally),
+    /** 待复核 above the single maximum: only the super user may approve them. */
+    pendingNeedsSuper: z.number().int(),
+  }),
+  permission: WALLET_READ,
+});
+
+export const adjustExport = exportTaskEndpoint({
+  id: 'wallet.adjustExport',
+  title: '导出人工调账',
+  path: `${W}/adjust/export`,
+  query: adjustFilters,
   permission: WALLET_READ,
 });
 

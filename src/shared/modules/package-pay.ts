@@ -11,7 +11,7 @@ export const packagePayModule = defineModule({
     jumpKey: 'k',
     pages: [
       { key: 'package-summary', title: '套餐汇总', component: 'PackageSummary', actions: ['export'] },
-      { key: 'package-manage', title: '套餐管理', component: 'ListPackage' },
+      { key: 'package-manage', title: '套餐管理', component: 'ListPackage', actions: ['export'] },
       { key: 'package-order', title: '套餐订单', component: 'ListPackageOrder', actions: ['export'] },
       { key: 'package-agreement', title: '套餐协议', component: 'PackageAgreement' },
       { key: 'add-package', title: '新增套餐', component: 'AddPackage', hidden: true },
@@ -21,6 +21,7 @@ export const packagePayModule = defineModule({
   endpoints: [
     pkg.packagePage,
     pkg.packageTotal,
+    pkg.packageExport,
     pkg.packageById,
     pkg.packageSave,
     pkg.packageUpdateStatus,

@@ -9,9 +9,9 @@ export const rechargeModule = defineModule({
     title: 'NFC充值',
     icon: 'money',
     jumpKey: 'r',
-    pages: [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge', actions: ['suspect', 'reconcile', 'resolve', 'refund', 'export'] }],
+    pages: [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge', actions: ['suspect', 'reconcile', 'resolve', 'refund', 'export', 'reconcile-export'] }],
   },
-  endpoints: [recharge.rechargePage, recharge.rechargePageByBody, recharge.rechargeTotal, recharge.rechargeTotalByBody, recharge.rechargeMsg, recharge.rechargeRequery, recharge.rechargeResolve, recharge.rechargeRefund, recharge.rechargeExport, recharge.rechargeReconcilePage],
+  endpoints: [recharge.rechargePage, recharge.rechargePageByBody, recharge.rechargeTotal, recharge.rechargeTotalByBody, recharge.rechargeMsg, recharge.rechargeRequery, recharge.rechargeResolve, recharge.rechargeRefund, recharge.rechargeExport, recharge.rechargeReconcilePage, recharge.rechargeReconcileTotal, recharge.rechargeReconcileExport],
   buttons: recharge.buttons,
   operations: {
     RECHARGE_REQUERY: '补查充值结果',
@@ -22,5 +22,6 @@ export const rechargeModule = defineModule({
     RECHARGE_REFUND: '充值订单退款',
     RECHARGE_RECONCILE: '圈存日对账',
     RECHARGE_EXPORT: '导出NFC充值记录',
+    RECHARGE_RECONCILE_EXPORT: '导出圈存日对账',
   },
 });

@@ -92,4 +92,13 @@ export const rechargeCommands: Command[] = [
     page: pagePath('recharge', 'recharge'),
     run: (ctx) => ctx.navigate(pagePath('recharge', 'recharge', { action: 'export' })),
   },
+  {
+    id: 'recharge.reconcileExport',
+    title: '导出圈存日对账（待处理，Excel）',
+    group: GROUP,
+    keywords: ['导出', '对账', '圈存', 'excel', 'duizhang'],
+    permission: api.rechargeReconcileExport.permission,
+    page: pagePath('recharge', 'recharge'),
+    run: (ctx) => ctx.navigate(pagePath('recharge', 'recharge', { action: 'reconcile-export' })),
+  },
 ];

@@ -109,4 +109,22 @@ export const rechargeableCommands: Command[] = [
     // `check`: the queue puts the focus on the oldest request the account may decide.
     run: (ctx) => ctx.navigate(QUEUE),
   },
+  // 导出 of each tab: the tab's list runs it (`?action=export` on whichever tab the address names).
+  ...(
+    [
+      ['plan', '储值档位', 'dangwei'],
+      ['wallet', '用户钱包', 'qianbao'],
+      ['adjust', '人工调账', 'tiaozhang'],
+    ] as const
+  ).map(
+    ([tab, label, pinyin]): Command => ({
+      id: `wallet.export.${tab}`,
+      title: `导出${label}（Excel）`,
+      group: '储值管理',
+      keywords: ['导出', label, 'excel', 'daochu', pinyin],
+      permission: WALLET_READ,
+      page: MANAGE,
+      run: (ctx) => ctx.navigate(pagePath('rechargeable', 'recharge-manage', { action: 'export', query: { tab } })),
+    }),
+  ),
 ];

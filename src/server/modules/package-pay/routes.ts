@@ -12,10 +12,11 @@ export const packagePayServer: ServerModule = {
   // Orders belong to riders; the last month's usages point at ride records; sold under the area's agreement.
   seed: { dependsOn: ['user', 'busUser', 'order', 'settings'], demo: packageDemoSeed },
   tables: [packages, packageOrders, packageUsages],
-  exportKinds: [service.ordersExport, service.summaryExport],
+  exportKinds: [service.ordersExport, service.summaryExport, service.packagesExport],
   routes(b, deps) {
     b.bind(pkg.packagePage, ({ auth, query }) => service.pagePackages(deps, auth, query));
     b.bind(pkg.packageTotal, ({ auth, query }) => service.packageTotals(deps, auth, query));
+    b.bind(pkg.packageExport, ({ auth, query }) => enqueueExport(deps, auth, service.packagesExport, query, service.packageExportTitle(query)));
     b.bind(pkg.packageById, ({ auth, query }) => service.packageById(deps, auth, query.id));
     b.bind(pkg.packageSave, ({ auth, body }) => service.savePackage(deps, auth, body));
     b.bind(pkg.packageUpdateStatus, ({ auth, body }) => service.updatePackageStatus(deps, auth, body));

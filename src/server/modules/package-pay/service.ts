@@ -99,6 +99,37 @@ export async function packageTotals(deps: AppDeps, a: AuthContext, q: z.output<t
   return { total: rows.reduce((s, r) => s + r.n, 0), draft: of(0), onSale: of(1), offSale: of(2), sold: rows.reduce((s, r) => s + r.sold, 0) };
 }
 
+type PackageFilters = z.output<typeof pkg.packageExport.query>;
+
+export const packagesExport = defineExport({
+  id: 'packagePay.packages',
+  permission: pkg.packageExport.permission,
+  sheet: '套餐',
+  columns: [
+    { header: '套餐ID', width: 8, cell: (p: PackageDto) => p.id },
+    { header: '套餐名称', width: 16, cell: (p) => p.name },
+    { header: '区域', width: 10, cell: (p) => p.districtName },
+    { header: '售价（元）', width: 10, cell: (p) => yuan(p.price) },
+    { header: '原价（元）', width: 10, cell: (p) => yuan(p.originalPrice) },
+    { header: '次数', width: 6, cell: (p) => p.rides },
+    { header: '有效天数', width: 8, cell: (p) => p.validDays },
+    { header: '适用线路', width: 20, cell: (p) => (p.lineScope ? p.lineScope.join('、') : '全部线路') },
+    { header: '每日限用', width: 8, cell: (p) => p.dailyLimit },
+    { header: '每人限购', width: 8, cell: (p) => p.perUserLimit },
+    { header: '开售时间', width: 20, cell: (p) => shanghaiDateTime(p.saleStart) },
+    { header: '停售时间', width: 20, cell: (p) => shanghaiDateTime(p.saleEnd) },
+    { header: '库存', width: 8, cell: (p) => (p.stock === null ? '不限' : p.stock) },
+    { header: '已售', width: 8, cell: (p) => p.sold },
+    { header: '状态', width: 8, cell: (p) => PACKAGE_STATUS.label(p.status) },
+    { header: '订单数', width: 8, cell: (p) => p.orders },
+    { header: '更新时间', width: 20, cell: (p) => shanghaiDateTime(p.updatedDate) },
+  ],
+  rows: listRows(packageList, (q: PackageFilters) => q),
+  audit: { operation: 'PACKAGE_EXPORT' },
+});
+
+export const packageExportTitle = (q: PackageFilters) => ['套餐', q.status !== undefined ? PACKAGE_STATUS.label(q.status) : ''].filter(Boolean).join(' ');
+
 async function loadPackage(db: Db, id: number) {
   const [r] = await selectPackages(db).where(eq(packages.id, id));
   if (!r) throw notFound('套餐不存在');

@@ -1,12 +1,13 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import * as api from '../../../shared/api/recharge';
 import { SUSPECT_AFTER_MS, WRITE_STATE, type WriteState } from '../../../shared/api/recharge';
 import { fenToYuan } from '../../../shared/domain/money';
-import { addDays, shanghaiDate, shanghaiMidnight } from '../../../shared/domain/time';
+import { addDays, shanghaiDate, shanghaiDateTime, shanghaiMidnight } from '../../../shared/domain/time';
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
+import { type ExportReader, type ExportScope, defineExport, keysetRows } from '../../lib/export-definition';
 import type { CardCentre, CardCentreLoad } from '../../lib/card-centre';
 import { paged } from '../../lib/paging';
 import { inScope } from '../../lib/scope';
@@ -211,28 +212,86 @@ export async function reconcile(deps: Deps): Promise<{ resolved: number[]; days:
 
 type ReconcileQuery = z.output<typeof api.rechargeReconcilePage.query>;
 
+/** The worklist's rows a caller (or an export asked under its scope) reads with these filters. */
+const reconcileWhere = (a: ExportScope, q: api.ReconcileFilters) =>
+  and(inScope(a, items.districtId), q.kind ? eq(items.kind, q.kind) : undefined, q.status !== undefined ? eq(items.status, q.status) : undefined, q.day ? eq(items.day, q.day) : undefined);
+
+const reconcileDto = (r: typeof items.$inferSelect): api.ReconcileItem => ({
+  id: r.id,
+  day: r.day,
+  kind: r.kind as 1 | 2 | 3,
+  status: r.status as 0 | 1,
+  orderId: r.orderId,
+  orderNo: r.orderNo,
+  cardNo: r.cardNo,
+  orderAmount: r.orderAmount,
+  centreAmount: r.centreAmount,
+  centreTxnNo: r.centreTxnNo,
+  note: r.note,
+  createdDate: iso(r.createdAt),
+  clearedDate: r.clearedAt ? iso(r.clearedAt) : null,
+});
+
 /** 圈存日对账's worklist: open items first, newest day first. */
 export async function reconcilePage(deps: AppDeps, a: AuthContext, q: ReconcileQuery) {
-  const cond = and(inScope(a, items.districtId), q.kind ? eq(items.kind, q.kind) : undefined, q.status !== undefined ? eq(items.status, q.status) : undefined, q.day ? eq(items.day, q.day) : undefined);
+  const cond = reconcileWhere(a, q);
   const dir = q.sort === 'day,asc' ? asc(items.day) : desc(items.day);
   return paged(
     q,
-    async (limit, offset) =>
-      (await deps.db.select().from(items).where(cond).orderBy(asc(items.status), dir, asc(items.id)).limit(limit).offset(offset)).map((r) => ({
-        id: r.id,
-        day: r.day,
-        kind: r.kind as 1 | 2 | 3,
-        status: r.status as 0 | 1,
-        orderId: r.orderId,
-        orderNo: r.orderNo,
-        cardNo: r.cardNo,
-        orderAmount: r.orderAmount,
-        centreAmount: r.centreAmount,
-        centreTxnNo: r.centreTxnNo,
-        note: r.note,
-        createdDate: iso(r.createdAt),
-        clearedDate: r.clearedAt ? iso(r.clearedAt) : null,
-      })),
+    async (limit, offset) => (await deps.db.select().from(items).where(cond).orderBy(asc(items.status), dir, asc(items.id)).limit(limit).offset(offset)).map(reconcileDto),
     () => deps.db.select({ n: count() }).from(items).where(cond),
   );
 }
+
+/** The worklist's summary line: by kind, how many (how many still open) and the amounts on each side. */
+export async function reconcileTotals(deps: AppDeps, a: AuthContext, q: api.ReconcileFilters) {
+  const rows = await deps.db
+    .select({
+      kind: items.kind,
+      count: sql<number>`count(*)::int`,
+      open: sql<number>`count(*) filter (where ${items.status} = 0)::int`,
+      orderAmount: sql<number>`coalesce(sum(${items.orderAmount}), 0)::bigint`,
+      centreAmount: sql<number>`coalesce(sum(${items.centreAmount}), 0)::bigint`,
+    })
+    .from(items)
+    .where(reconcileWhere(a, { ...q, kind: undefined }))
+    .groupBy(items.kind);
+  const byKind: Record<string, { count: number; open: number; orderAmount: number; centreAmount: number }> = {};
+  for (const code of api.RECONCILE_KIND.codes) {
+    const r = rows.find((x) => x.kind === code);
+    byKind[String(code)] = { count: Number(r?.count ?? 0), open: Number(r?.open ?? 0), orderAmount: Number(r?.orderAmount ?? 0), centreAmount: Number(r?.centreAmount ?? 0) };
+  }
+  return { total: rows.reduce((n, r) => n + Number(r.count), 0), open: rows.reduce((n, r) => n + Number(r.open), 0), byKind };
+}
+
+const money = (fen: number | null) => (fen === null ? '' : fen / 100);
+
+/** 圈存日对账 as a task: the day's (or every day's) items in the order they were found. */
+export const reconcileExport = defineExport({
+  id: 'recharge.reconcile',
+  permission: api.rechargeReconcileExport.permission,
+  sheet: '圈存日对账',
+  columns: [
+    { header: '清算日', width: 12, cell: (r: api.ReconcileItem) => r.day },
+    { header: '差异类型', width: 10, cell: (r) => api.RECONCILE_KIND.label(r.kind) },
+    { header: '订单号', width: 26, cell: (r) => r.orderNo },
+    { header: '卡号', width: 20, cell: (r) => r.cardNo },
+    { header: '订单金额（元）', width: 12, cell: (r) => money(r.orderAmount) },
+    { header: '卡中心金额（元）', width: 14, cell: (r) => money(r.centreAmount) },
+    { header: '卡中心流水号', width: 20, cell: (r) => r.centreTxnNo },
+    { header: '说明', width: 40, cell: (r) => r.note },
+    { header: '处理状态', width: 8, cell: (r) => api.RECONCILE_STATUS.label(r.status) },
+    { header: '发现时间', width: 20, cell: (r) => shanghaiDateTime(r.createdDate) },
+    { header: '消除时间', width: 20, cell: (r) => (r.clearedDate ? shanghaiDateTime(r.clearedDate) : '') },
+  ],
+  rows: keysetRows({
+    count: async (r: ExportReader, q: api.ReconcileFilters) => (await r.deps.db.select({ n: count() }).from(items).where(reconcileWhere(r.scope, q)))[0]?.n ?? 0,
+    read: async (r: ExportReader, q: api.ReconcileFilters, after: number | null, limit: number) =>
+      (await r.deps.db.select().from(items).where(and(reconcileWhere(r.scope, q), after === null ? undefined : gt(items.id, after))).orderBy(asc(items.id)).limit(limit)).map(reconcileDto),
+    cursor: (row) => row.id,
+  }),
+  audit: { operation: 'RECHARGE_RECONCILE_EXPORT' },
+});
+
+export const reconcileExportTitle = (q: api.ReconcileFilters) =>
+  ['圈存日对账', q.day ?? '', q.kind !== undefined ? api.RECONCILE_KIND.label(q.kind as 1) : '', q.status !== undefined ? api.RECONCILE_STATUS.label(q.status as 0) : ''].filter(Boolean).join(' ');

@@ -19,7 +19,7 @@ export const rechargeServer: ServerModule = {
   tables: [rechargeOrders, rechargeAttempts, cardCentreLoads, rechargeSettlementDays, rechargeReconcileItems],
   // A load raises the card's balance; a refund writes the shared refund ledger.
   writes: [t.busCards, t.moneyRefunds],
-  exportKinds: [service.ordersExport],
+  exportKinds: [service.ordersExport, jobs.reconcileExport],
   routes(b, deps) {
     b.bind(api.rechargePage, ({ auth, query }) => service.pageOrders(deps, auth, query));
     b.bind(api.rechargeTotal, ({ auth, query }) => service.totals(deps, auth, query));
@@ -31,6 +31,8 @@ export const rechargeServer: ServerModule = {
     b.bind(api.rechargeRefund, ({ auth, body }) => service.refund(deps, auth, body));
     b.bind(api.rechargeExport, ({ auth, query }) => enqueueExport(deps, auth, service.ordersExport, query, service.exportTitle(query)));
     b.bind(api.rechargeReconcilePage, ({ auth, query }) => jobs.reconcilePage(deps, auth, query));
+    b.bind(api.rechargeReconcileTotal, ({ auth, query }) => jobs.reconcileTotals(deps, auth, query));
+    b.bind(api.rechargeReconcileExport, ({ auth, query }) => enqueueExport(deps, auth, jobs.reconcileExport, query, jobs.reconcileExportTitle(query)));
   },
   jobs: [
     { name: 'recharge.suspect', everyMs: 60_000, run: (deps) => jobs.markSuspects(deps) },

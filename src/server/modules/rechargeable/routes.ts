@@ -14,9 +14,11 @@ export const rechargeableServer: ServerModule = {
   // Wallets belong to riders; adjustments name staff.
   seed: { dependsOn: ['user', 'busUser'], demo: rechargeableDemoSeed },
   tables: [rechargePlans, wallets, walletOrders, walletLedger, walletAdjustments, rechargeSettings, walletReconcileRuns],
-  exportKinds: [service.ordersExport],
+  exportKinds: [service.ordersExport, service.plansExport, service.walletsExport, service.ledgerExport, service.adjustmentsExport],
   routes(b, deps) {
     b.bind(wallet.planPage, ({ auth, query }) => service.pagePlans(deps, auth, query));
+    b.bind(wallet.planTotal, ({ auth, query }) => service.planTotals(deps, auth, query));
+    b.bind(wallet.planExport, ({ auth, query }) => enqueueExport(deps, auth, service.plansExport, query, service.planExportTitle(query)));
     b.bind(wallet.planById, ({ auth, query }) => service.planById(deps, auth, query.id));
     b.bind(wallet.planSave, ({ auth, body }) => service.savePlan(deps, auth, body));
     b.bind(wallet.planStatus, ({ auth, body }) => service.planStatus(deps, auth, body));
@@ -28,11 +30,17 @@ export const rechargeableServer: ServerModule = {
     b.bind(wallet.orderExport, ({ auth, query }) => enqueueExport(deps, auth, service.ordersExport, query, service.orderExportTitle(query)));
     b.bind(wallet.walletPage, ({ auth, query }) => service.pageWallets(deps, auth, query));
     b.bind(wallet.walletPageByBody, ({ auth, body }) => service.pageWallets(deps, auth, body));
+    b.bind(wallet.walletTotal, ({ auth, query }) => service.walletTotals(deps, auth, query));
+    b.bind(wallet.walletTotalByBody, ({ auth, body }) => service.walletTotals(deps, auth, body));
+    b.bind(wallet.walletExport, ({ auth, query }) => enqueueExport(deps, auth, service.walletsExport, query, service.walletExportTitle(query)));
     b.bind(wallet.walletMsg, ({ auth, query }) => service.walletMsg(deps, auth, query.id));
     b.bind(wallet.ledgerPage, ({ auth, query }) => service.pageLedger(deps, auth, query));
+    b.bind(wallet.ledgerExport, async ({ auth, query }) => enqueueExport(deps, auth, service.ledgerExport, query, await service.ledgerExportTitle(deps, auth, query)));
     b.bind(wallet.walletStatus, ({ auth, body }) => service.walletStatus(deps, auth, body));
     b.bind(wallet.adjust, ({ auth, body }) => service.makeAdjustment(deps, auth, body));
     b.bind(wallet.adjustPage, ({ auth, query }) => service.pageAdjustments(deps, auth, query));
+    b.bind(wallet.adjustTotal, ({ auth, query }) => service.adjustTotals(deps, auth, query));
+    b.bind(wallet.adjustExport, ({ auth, query }) => enqueueExport(deps, auth, service.adjustmentsExport, query, service.adjustExportTitle(query)));
     b.bind(wallet.adjustCheck, ({ auth, body }) => service.checkAdjustment(deps, auth, body));
     b.bind(wallet.reconcile, ({ auth, query }) => reconcileNow(deps, auth, query));
     b.bind(wallet.settingQuery, () => service.querySetting(deps));

@@ -44,7 +44,7 @@ function assertPlanManageable(a: Scope, districtId: number | null) {
   assertInScope(a, districtId);
 }
 
-const planDto = (r: PlanSel, a: Scope) => ({
+const planDto = (r: PlanSel, manageable: boolean) => ({
   id: r.p.id,
   districtId: r.p.districtId,
   districtName: r.districtName,
@@ -58,14 +58,15 @@ const planDto = (r: PlanSel, a: Scope) => ({
   orders: r.orders,
   updatedDate: iso(r.p.updatedAt),
   rowVersion: r.p.rowVersion,
-  manageable: planManageable(a, r.p.districtId),
+  manageable,
 });
+const planDtoFor = (r: PlanSel, a: Scope) => planDto(r, planManageable(a, r.p.districtId));
 
 const planList = listService({
   endpoint: api.planPage,
   select: selectPlans,
   count: (db) => db.select({ n: count() }).from(rechargePlans),
-  scope: (a: AuthContext) => plansVisibleTo(a),
+  scope: (a: ExportScope) => plansVisibleTo(a),
   filters: {
     name: (name) => contains(rechargePlans.name, name),
     status: (status) => eq(rechargePlans.status, status),
@@ -73,10 +74,52 @@ const planList = listService({
   sorts: { sort: rechargePlans.sort, amount: rechargePlans.amount, updatedDate: rechargePlans.updatedAt },
   order: { column: rechargePlans.sort, dir: 'asc' },
   key: { column: rechargePlans.id, of: (r) => r.p.id },
-  dto: (r, { a }) => planDto(r, a),
+  // The list reads under an export's scope too (no roles): the page says what the caller may manage.
+  dto: (r) => planDto(r, false),
 });
 
-export const pagePlans = (deps: AppDeps, a: AuthContext, q: z.output<typeof api.planPage.query>) => planList.page(deps, a, q);
+export async function pagePlans(deps: AppDeps, a: AuthContext, q: z.output<typeof api.planPage.query>) {
+  const page = await planList.page(deps, a, q);
+  return { ...page, content: page.content.map((p) => ({ ...p, manageable: planManageable(a, p.districtId) })) };
+}
+
+/** 储值档位's summary line: the plans the other filters keep, by status, and the orders made on them. */
+export async function planTotals(deps: AppDeps, a: AuthContext, q: api.PlanFilters) {
+  const [r] = await deps.db
+    .select({
+      plans: sql<number>`count(*)::int`,
+      enabled: sql<number>`count(*) filter (where ${rechargePlans.status} = 1)::int`,
+      disabled: sql<number>`count(*) filter (where ${rechargePlans.status} = 0)::int`,
+      orders: sql<number>`coalesce(sum((select count(*) from wallet_orders o where o.plan_id = ${rechargePlans.id})), 0)::bigint`,
+    })
+    .from(rechargePlans)
+    .where(planList.where(deps, a, { ...q, status: undefined }));
+  const n = (v: unknown) => Number(v ?? 0);
+  return { plans: n(r?.plans), enabled: n(r?.enabled), disabled: n(r?.disabled), orders: n(r?.orders) };
+}
+
+export const plansExport = defineExport({
+  id: 'wallet.plans',
+  permission: api.planExport.permission,
+  sheet: '储值档位',
+  columns: [
+    { header: '档位ID', width: 8, cell: (p: ReturnType<typeof planDto>) => p.id },
+    { header: '档位名称', width: 16, cell: (p) => p.name },
+    { header: '区域', width: 10, cell: (p) => p.districtName ?? '全市' },
+    { header: '充值金额（元）', width: 12, cell: (p) => p.amount / 100 },
+    { header: '赠送金额（元）', width: 12, cell: (p) => p.giftAmount / 100 },
+    { header: '状态', width: 8, cell: (p) => PLAN_STATUS.label(p.status) },
+    { header: '开售时间', width: 20, cell: (p) => (p.saleStart ? shanghaiDateTime(p.saleStart) : '') },
+    { header: '停售时间', width: 20, cell: (p) => (p.saleEnd ? shanghaiDateTime(p.saleEnd) : '') },
+    { header: '订单数', width: 8, cell: (p) => p.orders },
+    { header: '排序', width: 6, cell: (p) => p.sort },
+    { header: '更新时间', width: 20, cell: (p) => shanghaiDateTime(p.updatedDate) },
+  ],
+  rows: listRows(planList, (q: api.PlanFilters) => q),
+  audit: { operation: 'RECHARGE_PLAN_EXPORT' },
+});
+
+export const planExportTitle = (q: api.PlanFilters) => ['储值档位', q.status !== undefined ? PLAN_STATUS.label(q.status as 0 | 1) : ''].filter(Boolean).join(' ');
 
 async function loadPlan(db: Db, a: Scope & Pick<AuthContext, 'districtScope'>, id: number) {
   const [row] = await selectPlans(db).where(and(eq(rechargePlans.id, id), plansVisibleTo(a)));
@@ -84,7 +127,7 @@ async function loadPlan(db: Db, a: Scope & Pick<AuthContext, 'districtScope'>, i
   return row;
 }
 
-export const planById = async (deps: AppDeps, a: AuthContext, id: number) => planDto(await loadPlan(deps.db, a, id), a);
+export const planById = async (deps: AppDeps, a: AuthContext, id: number) => planDtoFor(await loadPlan(deps.db, a, id), a);
 
 /** The plan's amounts against the setting: within min/max, the gift at most half the amount. */
 function checkPlanAmounts(s: Setting, amount: number, gift: number) {
@@ -105,17 +148,17 @@ export async function savePlan(deps: AppDeps, a: AuthContext, body: z.output<typ
       const districtId = a.districtScope;
       assertPlanManageable(a, districtId);
       const [row] = await tx.insert(rechargePlans).values({ ...values, districtId, status: 1, createdAt: now }).returning();
-      const after = planDto(await loadPlan(tx, a, row!.id), a);
+      const after = planDtoFor(await loadPlan(tx, a, row!.id), a);
       await audit(tx, a.actor, { type: 'RECHARGE_PLAN_SAVE', targetDistrictId: districtId, target: `recharge-plan/${row!.id}`, summary: `新增储值档位「${body.name}」：充${yuan(body.amount)}元送${yuan(body.giftAmount)}元`, after }, now);
       return after;
     }
     const [cur] = await tx.select().from(rechargePlans).where(eq(rechargePlans.id, body.id)).for('update');
     if (!cur) throw notFound('储值档位不存在');
     assertPlanManageable(a, cur.districtId);
-    const before = planDto(await loadPlan(tx, a, cur.id), a);
+    const before = planDtoFor(await loadPlan(tx, a, cur.id), a);
     await checkVersion(cur, body.rowVersion, () => before);
     await tx.update(rechargePlans).set({ ...values, rowVersion: nextVersion(rechargePlans.rowVersion) }).where(eq(rechargePlans.id, cur.id));
-    const after = planDto(await loadPlan(tx, a, cur.id), a);
+    const after = planDtoFor(await loadPlan(tx, a, cur.id), a);
     await audit(tx, a.actor, { type: 'RECHARGE_PLAN_SAVE', targetDistrictId: cur.districtId, target: `recharge-plan/${cur.id}`, summary: `修改储值档位「${body.name}」：充${yuan(body.amount)}元送${yuan(body.giftAmount)}元`, before, after }, now);
     return after;
   });
@@ -138,9 +181,9 @@ export async function planStatus(deps: AppDeps, a: AuthContext, body: z.output<t
       to: body.toStatus,
       set: { status: body.toStatus, updatedAt: now },
       what,
-      version: { column: rechargePlans.rowVersion, sent: body.rowVersion, current: async () => planDto(await loadPlan(tx, a, cur.id), a) },
+      version: { column: rechargePlans.rowVersion, sent: body.rowVersion, current: async () => planDtoFor(await loadPlan(tx, a, cur.id), a) },
     });
-    const after = planDto(await loadPlan(tx, a, cur.id), a);
+    const after = planDtoFor(await loadPlan(tx, a, cur.id), a);
     await audit(tx, a.actor, { type: 'RECHARGE_PLAN_STATUS', targetDistrictId: cur.districtId, target: `recharge-plan/${cur.id}`, summary: `${what}：${PLAN_STATUS.label(from)} → ${PLAN_STATUS.label(body.toStatus)}`, before: { status: from }, after: { status: body.toStatus } }, now);
     return after;
   });
@@ -154,7 +197,7 @@ export async function deletePlan(deps: AppDeps, a: AuthContext, id: number) {
     assertPlanManageable(a, cur.districtId);
     const [used] = await tx.select({ n: count() }).from(walletOrders).where(eq(walletOrders.planId, id));
     if ((used?.n ?? 0) > 0) throw fail('该档位已有订单，不能删除，请停用');
-    const before = planDto(await loadPlan(tx, a, id), a);
+    const before = planDtoFor(await loadPlan(tx, a, id), a);
     await tx.delete(rechargePlans).where(eq(rechargePlans.id, id));
     await audit(tx, a.actor, { type: 'RECHARGE_PLAN_DELETE', targetDistrictId: cur.districtId, target: `recharge-plan/${id}`, summary: `删除储值档位「${cur.name}」`, before }, now);
     return { id };
@@ -402,6 +445,48 @@ const walletList = listService({
 
 export const pageWallets = (deps: AppDeps, a: AuthContext, q: z.output<typeof api.walletPage.query>) => walletList.page(deps, a, q);
 
+/** 用户钱包's summary line: the wallets the other filters keep by status, and what they hold (the stored-value liability). */
+export async function walletTotals(deps: AppDeps, a: AuthContext, q: z.output<typeof api.walletTotal.query>) {
+  const [r] = await deps.db
+    .select({
+      wallets: sql<number>`count(*)::int`,
+      principal: sql<number>`coalesce(sum(${wallets.principal}), 0)::bigint`,
+      gift: sql<number>`coalesce(sum(${wallets.gift}), 0)::bigint`,
+      normal: sql<number>`count(*) filter (where ${wallets.status} = 1)::int`,
+      frozen: sql<number>`count(*) filter (where ${wallets.status} = 2)::int`,
+      frozenBalance: sql<number>`coalesce(sum(${wallets.principal} + ${wallets.gift}) filter (where ${wallets.status} = 2), 0)::bigint`,
+      closed: sql<number>`count(*) filter (where ${wallets.status} = 0)::int`,
+    })
+    .from(wallets)
+    .where(walletList.where(deps, a, { ...q, status: undefined }));
+  const n = (v: unknown) => Number(v ?? 0);
+  return { wallets: n(r?.wallets), principal: n(r?.principal), gift: n(r?.gift), normal: n(r?.normal), frozen: n(r?.frozen), frozenBalance: n(r?.frozenBalance), closed: n(r?.closed) };
+}
+
+type WalletExportFilters = z.output<typeof api.walletExport.query>;
+
+export const walletsExport = defineExport({
+  id: 'wallet.wallets',
+  permission: api.walletExport.permission,
+  sheet: '用户钱包',
+  columns: [
+    { header: '钱包ID', width: 8, cell: (w: ReturnType<typeof walletDto>) => w.id },
+    { header: '手机号', width: 14, mask: 'phone', cell: (w) => w.riderPhone },
+    { header: '区域', width: 10, cell: (w) => w.districtName },
+    { header: '本金（元）', width: 12, cell: (w) => w.principal / 100 },
+    { header: '赠送（元）', width: 12, cell: (w) => w.gift / 100 },
+    { header: '余额合计（元）', width: 12, cell: (w) => (w.principal + w.gift) / 100 },
+    { header: '状态', width: 8, cell: (w) => WALLET_STATUS.label(w.status) },
+    { header: '状态原因', width: 20, cell: (w) => w.statusReason },
+    { header: '开通时间', width: 20, cell: (w) => shanghaiDateTime(w.createdDate) },
+    { header: '最近变动', width: 20, cell: (w) => shanghaiDateTime(w.updatedDate) },
+  ],
+  rows: listRows(walletList, (q: WalletExportFilters) => q),
+  audit: { operation: 'WALLET_EXPORT' },
+});
+
+export const walletExportTitle = (q: WalletExportFilters) => ['用户钱包', q.status !== undefined ? WALLET_STATUS.label(q.status as WalletStatus) : ''].filter(Boolean).join(' ');
+
 async function loadWallet(deps: AppDeps, db: Db, a: Pick<AuthContext, 'districtScope'>, id: number) {
   const [r] = await selectWallets(db).where(eq(wallets.id, id));
   if (!r) throw notFound('钱包不存在');
@@ -451,6 +536,34 @@ const ledgerList = listService({
 export async function pageLedger(deps: AppDeps, a: AuthContext, q: z.output<typeof api.ledgerPage.query>) {
   await loadWallet(deps, deps.db, a, q.walletId);
   return ledgerList.page(deps, a, q);
+}
+
+type LedgerDto = Awaited<ReturnType<typeof ledgerList.page>>['content'][number];
+
+export const ledgerExport = defineExport({
+  id: 'wallet.ledger',
+  permission: api.ledgerExport.permission,
+  sheet: '钱包流水',
+  columns: [
+    { header: '流水ID', width: 10, cell: (l: LedgerDto) => l.id },
+    { header: '钱包ID', width: 8, cell: (l) => l.walletId },
+    { header: '时间', width: 20, cell: (l) => shanghaiDateTime(l.createdDate) },
+    { header: '类型', width: 10, cell: (l) => api.LEDGER_TYPE.label(l.type) },
+    { header: '本金变动（元）', width: 12, cell: (l) => l.principalDelta / 100 },
+    { header: '赠送变动（元）', width: 12, cell: (l) => l.giftDelta / 100 },
+    { header: '变动后本金（元）', width: 14, cell: (l) => l.principalAfter / 100 },
+    { header: '变动后赠送（元）', width: 14, cell: (l) => l.giftAfter / 100 },
+    { header: '关联', width: 16, cell: (l) => `${l.refKind}/${l.refId}` },
+    { header: '操作人', width: 10, cell: (l) => l.byName },
+  ],
+  rows: listRows(ledgerList, (q: api.LedgerFilters) => q),
+  audit: { operation: 'WALLET_LEDGER_EXPORT' },
+});
+
+/** A wallet's ledger as a task: the wallet must be the caller's area's (refused as its page is), the title names it by id. */
+export async function ledgerExportTitle(deps: AppDeps, a: AuthContext, q: api.LedgerFilters) {
+  await loadWallet(deps, deps.db, a, q.walletId);
+  return [`钱包流水 ${q.walletId}`, q.type !== undefined ? api.LEDGER_TYPE.label(q.type as 1) : ''].filter(Boolean).join(' ');
 }
 
 const walletMoveType = (to: WalletStatus): OperationType => (to === 2 ? 'WALLET_FREEZE' : to === 1 ? 'WALLET_UNFREEZE' : 'WALLET_CLOSE');
@@ -540,6 +653,53 @@ const adjustList = listService({
 });
 
 export const pageAdjustments = (deps: AppDeps, a: AuthContext, q: z.output<typeof api.adjustPage.query>) => adjustList.page(deps, a, q);
+
+/** 人工调账's summary line: by status, how many and their net amounts on principal and gift (fen, signed). */
+export async function adjustTotals(deps: AppDeps, a: AuthContext, q: api.AdjustFilters) {
+  const j = walletAdjustments;
+  const s = await settingOf(deps.db);
+  const rows = await deps.db
+    .select({
+      status: j.status,
+      count: sql<number>`count(*)::int`,
+      principal: sql<number>`coalesce(sum(${j.delta}) filter (where ${j.bucket} = 1), 0)::bigint`,
+      gift: sql<number>`coalesce(sum(${j.delta}) filter (where ${j.bucket} = 2), 0)::bigint`,
+      needsSuper: sql<number>`count(*) filter (where ${j.status} = 0 and abs(${j.delta}) > ${s.adjustSingleMaxFen})::int`,
+    })
+    .from(j)
+    .where(adjustList.where(deps, a, { ...q, status: undefined }))
+    .groupBy(j.status);
+  const byStatus: Record<string, { count: number; principal: number; gift: number }> = {};
+  for (const code of ADJUST_STATUS.codes) {
+    const r = rows.find((x) => x.status === code);
+    byStatus[String(code)] = { count: Number(r?.count ?? 0), principal: Number(r?.principal ?? 0), gift: Number(r?.gift ?? 0) };
+  }
+  return { total: rows.reduce((n, r) => n + Number(r.count), 0), byStatus, pendingNeedsSuper: rows.reduce((n, r) => n + Number(r.needsSuper), 0) };
+}
+
+export const adjustmentsExport = defineExport({
+  id: 'wallet.adjustments',
+  permission: api.adjustExport.permission,
+  sheet: '人工调账',
+  columns: [
+    { header: '调账ID', width: 8, cell: (j: ReturnType<typeof adjustDto>) => j.id },
+    { header: '钱包ID', width: 8, cell: (j) => j.walletId },
+    { header: '手机号', width: 14, mask: 'phone', cell: (j) => j.riderPhone },
+    { header: '账户', width: 6, cell: (j) => ADJUST_BUCKET.label(j.bucket) },
+    { header: '调整金额（元）', width: 12, cell: (j) => j.delta / 100 },
+    { header: '原因', width: 30, cell: (j) => j.reason },
+    { header: '状态', width: 8, cell: (j) => ADJUST_STATUS.label(j.status) },
+    { header: '申请人', width: 10, cell: (j) => j.makerName },
+    { header: '申请时间', width: 20, cell: (j) => shanghaiDateTime(j.createdDate) },
+    { header: '复核人', width: 10, cell: (j) => j.checkerName },
+    { header: '复核意见', width: 20, cell: (j) => j.checkReason },
+    { header: '复核时间', width: 20, cell: (j) => (j.checkedDate ? shanghaiDateTime(j.checkedDate) : '') },
+  ],
+  rows: listRows(adjustList, (q: api.AdjustFilters) => q),
+  audit: { operation: 'WALLET_ADJUST_EXPORT' },
+});
+
+export const adjustExportTitle = (q: api.AdjustFilters) => ['人工调账', q.status !== undefined ? ADJUST_STATUS.label(q.status as 0) : '', q.walletId !== undefined ? `钱包 ${q.walletId}` : ''].filter(Boolean).join(' ');
 
 async function loadAdjustment(deps: AppDeps, db: Db, id: number) {
   const [r] = await selectAdjustments(db).where(eq(walletAdjustments.id, id));

@@ -1,8 +1,9 @@
 import { useLocation } from 'wouter';
-import { PACKAGE_EDITOR, PACKAGE_STATUS, PACKAGE_STATUS_MOVER, type Package, packageDelete, packagePage, packageTotal, packageUpdateStatus } from '../../../../shared/api/package-pay';
+import { PACKAGE_EDITOR, PACKAGE_STATUS, PACKAGE_STATUS_MOVER, type Package, packageDelete, packageExport, packagePage, packageTotal, packageUpdateStatus } from '../../../../shared/api/package-pay';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
+import { ExportButton, useExportAction } from '../../../components/resource/export-action';
 import { flowFilter, textFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
 import { callAction, useRowActions } from '../../../components/resource/row-actions';
@@ -97,6 +98,7 @@ export function PackageListPage() {
     filters: { name: textFilter('套餐名称'), status: flowFilter(PACKAGE_STATUS) },
     summary: listSummary(packageTotal, '套餐统计', (t) => `共 ${t.total} 个套餐 · 在售 ${t.onSale} · 已下架 ${t.offSale} · 草稿 ${t.draft} · 累计售出 ${t.sold} 份`),
   });
+  const exporter = useExportAction({ on: ['packagePay', 'package-manage', 'export'], endpoint: packageExport, filters: list.filterQuery });
   const actions = usePackageActions((p) => navigate(editPath(p.id)));
   return (
     <ScreenSection title="套餐管理">
@@ -108,11 +110,14 @@ export function PackageListPage() {
         columns={columns}
         rowKey={(p) => p.id}
         toolbar={
-          canEdit && (
-            <Button className="h-8" variant="primary" onClick={() => navigate(editPath())}>
-              新增套餐
-            </Button>
-          )
+          <>
+            <ExportButton action={exporter} />
+            {canEdit && (
+              <Button className="h-8" variant="primary" onClick={() => navigate(editPath())}>
+                新增套餐
+              </Button>
+            )}
+          </>
         }
       />
     </ScreenSection>

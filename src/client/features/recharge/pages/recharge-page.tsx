@@ -6,7 +6,7 @@ import { RECHARGE_PAY_STATUS, RECHARGE_STATUS, RECONCILE_KIND, RECONCILE_STATUS,
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
-import { ExportButton, useExportAction } from '../../../components/resource/export-action';
+import { type ExportAction, ExportButton, useExportAction } from '../../../components/resource/export-action';
 import { flowFilter, textFilter, timeFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
 import { useRowActions } from '../../../components/resource/row-actions';
@@ -50,19 +50,40 @@ type Open =
 type Tab = 'orders' | 'reconcile';
 
 /** ★ 圈存日对账: the open disagreements of the centre's settlement and our orders, newest day first. */
-function ReconcileList({ onOrder }: { onOrder(orderNo: string): void }) {
-  const [all, setAll] = useState(false);
-  const items = useApi(api.rechargeReconcilePage, { query: { size: 200, ...(all ? {} : { status: '0' }) } });
+/** The worklist's filters: the open items (or all), of a settlement day (or every day). */
+interface ReconcileView {
+  all: boolean;
+  day: string;
+}
+const reconcileFilters = (v: ReconcileView) => ({ ...(v.all ? {} : { status: '0' }), ...(v.day ? { day: v.day } : {}) });
+
+function ReconcileList({ view, onView, exporter, onOrder }: { view: ReconcileView; onView(v: ReconcileView): void; exporter: ExportAction; onOrder(orderNo: string): void }) {
+  const { all, day } = view;
+  const filters = reconcileFilters(view);
+  const items = useApi(api.rechargeReconcilePage, { query: { size: 200, ...filters } });
+  const total = useApi(api.rechargeReconcileTotal, { query: filters });
   const rows = items.data?.content ?? [];
+  const t = total.data;
+  const kind = (code: number) => t?.byKind[String(code)] ?? { count: 0, open: 0, orderAmount: 0, centreAmount: 0 };
   return (
     <section aria-label="圈存日对账" className="rounded bg-white p-4">
-      <div className="mb-2 flex items-start gap-3 text-sm">
+      <div className="mb-2 flex flex-wrap items-start gap-3 text-sm">
         <span className="text-gray-700">卡中心清算文件与充值订单每日核对：已付未圈、圈存未付、金额不符须逐笔处理（退款、补查或联系卡中心）。</span>
         <label className="ml-auto flex shrink-0 items-center gap-1 whitespace-nowrap">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
+          清算日
+          <input type="date" aria-label="清算日" className="h-7 rounded border border-gray-300 px-1" value={day} onChange={(e) => onView({ ...view, day: e.target.value })} />
+        </label>
+        <label className="flex shrink-0 items-center gap-1 whitespace-nowrap">
+          <input type="checkbox" checked={all} onChange={(e) => onView({ ...view, all: e.target.checked })} />
           含已消除
         </label>
+        <ExportButton action={exporter} label="导出对账差异" />
       </div>
+      {t && (
+        <p role="status" aria-label="圈存日对账合计" className="mb-2 text-sm text-gray-700 tabular-nums">
+          {`共 ${t.total} 笔（待处理 ${t.open}） · 已付未圈 ${kind(1).count} 笔 ${fenToYuan(kind(1).orderAmount)} 元 · 圈存未付 ${kind(2).count} 笔 ${fenToYuan(kind(2).centreAmount)} 元 · 金额不符 ${kind(3).count} 笔（订单 ${fenToYuan(kind(3).orderAmount)} 元 / 卡中心 ${fenToYuan(kind(3).centreAmount)} 元）`}
+        </p>
+      )}
       {/* Wide on a phone: the table scrolls in its own box, each cell on one line (the note may wrap). */}
       <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="圈存日对账差异（可横向滚动）">
         <table aria-label="圈存日对账差异" className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
@@ -148,6 +169,9 @@ export function RechargePage() {
   // The phone stays out of the export's address (a task's filters are stored): the export has no phone filter.
   const { phone: _phone, ...exportFilters } = list.filterQuery as Record<string, string>;
   const exporter = useExportAction({ on: ['recharge', 'recharge', 'export'], endpoint: api.rechargeExport, filters: exportFilters as never, refusal: list.refusal });
+  // Here, not in the worklist's tab: the palette's 导出圈存日对账 runs from any tab (the open items, or the tab's filters).
+  const [reconcileView, setReconcileView] = useState<ReconcileView>({ all: false, day: '' });
+  const reconcileExporter = useExportAction({ on: ['recharge', 'recharge', 'reconcile-export'], endpoint: api.rechargeReconcileExport, filters: reconcileFilters(reconcileView) });
   const revalidate = useRevalidate();
 
   const rows = list.rows;
@@ -245,6 +269,9 @@ export function RechargePage() {
       </div>
       {tab === 'reconcile' ? (
         <ReconcileList
+          view={reconcileView}
+          onView={setReconcileView}
+          exporter={reconcileExporter}
           onOrder={(orderNo) => {
             setTab('orders');
             table.setFilters({ writeState: '', orderNo });

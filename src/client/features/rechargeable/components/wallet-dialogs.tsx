@@ -8,6 +8,7 @@ import {
   type WalletStatus,
   adjust,
   adjustCheck,
+  ledgerExport,
   ledgerPage,
   walletMsg,
   walletStatus,
@@ -19,6 +20,7 @@ import { Field } from '../../../components/field';
 import { FormError, SelectField } from '../../../components/form-controls';
 import { Modal, ModalActions } from '../../../components/modal';
 import { DetailList } from '../../../components/resource/detail-list';
+import { startExportTask } from '../../../components/resource/export-action';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
@@ -120,6 +122,15 @@ export function WalletDetailDialog({ id, onClose }: { id: number; onClose(): voi
   const w = msg.data?.id === id ? msg.data : undefined;
   const rows = ledger.data?.content ?? [];
   const pages = ledger.data?.totalPages ?? 0;
+  const [exporting, setExporting] = useState(false);
+  // The whole ledger as a task of 下载中心 (by the wallet's id: no phone in the task's address).
+  const exportLedger = () => {
+    if (exporting) return;
+    setExporting(true);
+    startExportTask(ledgerExport, { walletId: String(id) })
+      .catch(() => undefined)
+      .finally(() => setExporting(false));
+  };
   return (
     <Modal
       open
@@ -151,7 +162,12 @@ export function WalletDetailDialog({ id, onClose }: { id: number; onClose(): voi
             ]}
           />
           <section aria-label="钱包流水" className="mt-4">
-            <h3 className="mb-2 text-sm font-medium text-gray-900">钱包流水（共 {ledger.data?.totalElements ?? 0} 条）</h3>
+            <div className="mb-2 flex items-center gap-2">
+              <h3 className="text-sm font-medium text-gray-900">钱包流水（共 {ledger.data?.totalElements ?? 0} 条）</h3>
+              <Button className="ml-auto h-7" disabled={exporting || !ledger.data?.totalElements} onClick={exportLedger}>
+                {exporting ? '提交中…' : '导出流水'}
+              </Button>
+            </div>
             <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="钱包流水（可横向滚动）">
               <table className="w-full text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
                 <thead>

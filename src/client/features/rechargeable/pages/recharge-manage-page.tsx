@@ -14,20 +14,27 @@ import {
   type Wallet,
   type WalletStatus,
   adjustCheck,
+  adjustExport,
   adjustPage,
+  adjustTotal,
   planDelete,
+  planExport,
   reconcile,
   planPage,
   planStatus,
+  planTotal,
+  walletExport,
   walletMsg,
   walletPageByBody,
+  walletTotalByBody,
 } from '../../../../shared/api/wallet';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { pagePath } from '../../../../shared/modules';
 import { Button } from '../../../components/button';
+import { ExportButton, useExportAction } from '../../../components/resource/export-action';
 import { flowFilter, textFilter } from '../../../components/resource/list-filters';
-import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
+import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
 import { callAction, useRowActions } from '../../../components/resource/row-actions';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
@@ -49,7 +56,10 @@ type Tab = (typeof TABS)[number]['key'];
 const isTab = (v: string | null): v is Tab => TABS.some((t) => t.key === v);
 
 const yuan = (fen: number) => fenToYuan(fen);
+/** The palette's 导出 (`?action=export`) runs on whichever tab is shown: only that tab's list is mounted. */
+const EXPORT = ['rechargeable', 'recharge-manage', 'export'] as const;
 const signed = (fen: number) => `${fen > 0 ? '+' : '−'}${fenToYuan(Math.abs(fen))}`;
+const signed0 = (fen: number) => (fen === 0 ? '0' : signed(fen));
 
 /**
  * 储值管理 (ListRechargeManage): three tabs, named by the address (`?tab=`), so the palette and the checker's
@@ -108,7 +118,13 @@ const planColumns: ListColumn<typeof planPage>[] = [
 
 function PlansTab() {
   const [, navigate] = useLocation();
-  const list = useResourceList({ endpoint: planPage, record: 'recharge-plan', filters: { name: textFilter('档位名称'), status: flowFilter(PLAN_STATUS) } });
+  const list = useResourceList({
+    endpoint: planPage,
+    record: 'recharge-plan',
+    filters: { name: textFilter('档位名称'), status: flowFilter(PLAN_STATUS) },
+    summary: listSummary(planTotal, '储值档位统计', (t) => `共 ${t.plans} 个档位 · 启用 ${t.enabled} · 停用 ${t.disabled} · 累计订单 ${t.orders} 笔`),
+  });
+  const exporter = useExportAction({ on: EXPORT, endpoint: planExport, filters: list.filterQuery });
   const canEdit = useAllowed(PLAN_EDITOR);
   const actions = useRowActions<RechargePlan>(
     [
@@ -147,11 +163,14 @@ function PlansTab() {
       columns={planColumns}
       rowKey={(p) => p.id}
       toolbar={
-        canEdit && (
-          <Button variant="primary" className="h-8" onClick={() => navigate(pagePath('rechargeable', 'add-recharge'))}>
-            ＋ 新增档位
-          </Button>
-        )
+        <>
+          <ExportButton action={exporter} />
+          {canEdit && (
+            <Button variant="primary" className="h-8" onClick={() => navigate(pagePath('rechargeable', 'add-recharge'))}>
+              ＋ 新增档位
+            </Button>
+          )}
+        </>
       }
     />
   );
@@ -175,8 +194,16 @@ function WalletsTab() {
     filters: { phone: textFilter('手机号', { placeholder: '完整手机号' }), cardNo: textFilter('卡号', { placeholder: '完整卡号' }), status: flowFilter(WALLET_STATUS) },
     // A phone or card number typed as a filter never sits in a request URL or the address.
     privateFilters: ['phone', 'cardNo'],
+    summary: listSummary(
+      walletTotalByBody,
+      '用户钱包合计',
+      (t) => `共 ${t.wallets} 个钱包 · 本金 ${yuan(t.principal)} 元 · 赠送 ${yuan(t.gift)} 元 · 合计 ${yuan(t.principal + t.gift)} 元 · 正常 ${t.normal} · 冻结 ${t.frozen}（${yuan(t.frozenBalance)} 元） · 已注销 ${t.closed}`,
+    ),
   });
   const { table } = list;
+  // The export takes neither the phone nor the card number (they would sit in the task's address).
+  const { phone: _phone, cardNo: _cardNo, ...exportFilters } = list.filterQuery as Record<string, string>;
+  const exporter = useExportAction({ on: EXPORT, endpoint: walletExport, filters: exportFilters });
   // 查钱包 from the palette: the number arrives through memory.
   const handed = walletLookup.useHandOff();
   useEffect(() => {
@@ -206,6 +233,7 @@ function WalletsTab() {
       rowKey={(w) => w.id}
       activateHint="按 Enter 查看钱包详情与流水"
       emptyText={table.filters.phone || table.filters.cardNo ? '暂无数据：手机号和卡号需完整输入' : '暂无数据'}
+      toolbar={<ExportButton action={exporter} title={table.filters.phone || table.filters.cardNo ? '导出本区域的钱包（不按手机号、卡号筛选）' : undefined} />}
     >
       {open?.kind === 'detail' && <WalletDetailDialog id={open.id} onClose={() => setOpen(null)} />}
       {open?.kind === 'status' && <WalletStatusDialog wallet={open.wallet} to={open.to} onClose={() => setOpen(null)} />}
@@ -226,7 +254,17 @@ const adjustColumns: ListColumn<typeof adjustPage>[] = [
 ];
 
 function AdjustmentsTab() {
-  const list = useResourceList({ endpoint: adjustPage, record: 'wallet-adjust', filters: { status: flowFilter(ADJUST_STATUS) } });
+  const list = useResourceList({
+    endpoint: adjustPage,
+    record: 'wallet-adjust',
+    filters: { status: flowFilter(ADJUST_STATUS) },
+    summary: listSummary(adjustTotal, '人工调账合计', (t) => {
+      const of = (code: number) => t.byStatus[String(code)] ?? { count: 0, principal: 0, gift: 0 };
+      const net = (code: number) => `本金 ${signed0(of(code).principal)} 元 · 赠送 ${signed0(of(code).gift)} 元`;
+      return `共 ${t.total} 笔 · 待复核 ${of(0).count} 笔（${net(0)}${t.pendingNeedsSuper ? `，${t.pendingNeedsSuper} 笔需超级管理员复核` : ''}） · 已生效 ${of(1).count} 笔（${net(1)}） · 已驳回 ${of(2).count} · 已撤回 ${of(3).count}`;
+    }),
+  });
+  const exporter = useExportAction({ on: EXPORT, endpoint: adjustExport, filters: list.filterQuery });
   const current = useCurrentUser().data;
   const me = current?.aId;
   // Above the single-adjustment limit only the super user approves: others are not offered 通过.
@@ -289,7 +327,17 @@ function AdjustmentsTab() {
   };
   return (
     <div ref={wrap}>
-      <ResourceTable list={list} actions={actions} id="rechargeable.adjustments" label="人工调账列表" columns={adjustColumns} rowKey={(a) => a.id} cursorKey={cursorKey} activateHint="按 a 复核通过（需再次输入金额），r 驳回">
+      <ResourceTable
+        list={list}
+        actions={actions}
+        id="rechargeable.adjustments"
+        label="人工调账列表"
+        columns={adjustColumns}
+        rowKey={(a) => a.id}
+        cursorKey={cursorKey}
+        activateHint="按 a 复核通过（需再次输入金额），r 驳回"
+        toolbar={<ExportButton action={exporter} />}
+      >
         {checking && <CheckDialog adjustment={checking.row} to={checking.to} onClose={() => setChecking(null)} onDone={done} />}
       </ResourceTable>
     </div>
