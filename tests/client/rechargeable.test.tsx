@@ -284,6 +284,38 @@ describe('★ 每日轧账', () => {
     expect(row.textContent).toContain('流水连贯，余额被改动');
     await db().update(wallets).set({ principal: 4_400 }).where(eq(wallets.id, w.walletId));
   });
+
+  it('names the proof a wallet fails, and says how many are broken when more than the 200 listed', async () => {
+    const w = await funded(4_500);
+    // The order claims a gift the wallet never received: the gift proof alone fails.
+    await db().update(walletOrders).set({ giftAmount: 700 }).where(eq(walletOrders.id, w.order.id));
+    const made = (await db().execute(sql`
+      insert into wallets (rider_id, district_id, principal, gift, created_at, updated_at)
+      select r.id, r.district_id, 1, 0, now(), now() from riders r
+      where not exists (select 1 from wallets w where w.rider_id = r.id)
+      order by r.id desc limit 201 returning id`)) as unknown as { rows: { id: number }[] };
+    try {
+      await signIn(s, 'admin');
+      visit(s, '/rechargeable/recharge-manage?tab=reconcile');
+      renderWithUser(<App />);
+      const status = await screen.findByText(/共 \d+ 个不平，列出前 200 个/, {}, { timeout: 5_000 });
+      expect(Number(/共 (\d+) 个不平/.exec(status.textContent ?? '')![1])).toBeGreaterThanOrEqual(202);
+      const row = await rowOf('不平的钱包', w.masked);
+      expect(row.textContent).toContain('赠送≠订单');
+      expect(row.textContent).not.toContain('流水≠余额');
+      expect(row.textContent).toContain('0.00 / 0.00 / 7.00');
+      expect(row.textContent).toContain('流水连贯');
+      expect(row.textContent).not.toContain('余额被改动');
+      const ledgerless = await rowOf('不平的钱包', '流水≠余额、本金≠订单');
+      expect(ledgerless.textContent).toContain('流水连贯，余额被改动');
+    } finally {
+      await db().execute(sql`delete from wallets where id in (${sql.join(
+        made.rows.map((m) => sql`${m.id}`),
+        sql`, `,
+      )})`);
+      await db().update(walletOrders).set({ giftAmount: 0 }).where(eq(walletOrders.id, w.order.id));
+    }
+  });
 });
 
 describe('储值管理: summaries and exports (issue 22)', () => {

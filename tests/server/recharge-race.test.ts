@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../src/shared/api/recharge';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
+import { builtInCardCentre, useCardCentre } from '../../src/server/modules/recharge/card-ledger';
 import { markSuspects } from '../../src/server/modules/recharge/jobs';
 import { cardLoaded, confirmWrite, createOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
-import { rechargeOrders } from '../../src/server/modules/recharge/schema';
+import { cardCentreLoads, rechargeOrders } from '../../src/server/modules/recharge/schema';
 import { MINUTE } from '../support/clock';
 import { skipWithoutPostgres } from '../support/test-db';
 import { type TestServer, startTestServer } from '../support/test-server';
@@ -68,6 +69,69 @@ describe.skipIf(skipWithoutPostgres('recharge races (refund vs write-start, 50 r
       } else {
         expect(row).toMatchObject({ writeState: 1, payStatus: 1 });
         expect(refund.body.msg).toBe(api.REFUSAL.writing);
+        expect(await refundRows(o.id)).toHaveLength(0);
+      }
+    }
+  });
+
+  it('a load the centre records while a refund is deciding: the refund asks under the order’s lock, so the load is either seen (refused) or lands on the closed order', async () => {
+    const o = await failedOrder();
+    let loadDone = false;
+    let loadedWhileDeciding: boolean | null = null;
+    let stateAfterLoad: number | null = null;
+    let loading: Promise<unknown> | null = null;
+    // The centre answers "no load", and the card's load is recorded right then, before the refund moves.
+    useCardCentre((db) => {
+      const real = builtInCardCentre(db);
+      return {
+        ...real,
+        async loadOf(q) {
+          const answer = await real.loadOf(q);
+          if (q.orderNo === o.orderNo && !loading) {
+            loading = cardLoaded(deps(), o.id, { txnSeq: `L${o.id}`, tac: 'FEED0001' }).then(async () => {
+              loadDone = true;
+              stateAfterLoad = (await stored(o.id)).writeState;
+            });
+            await Promise.race([loading, new Promise((r) => setTimeout(r, 300))]);
+            loadedWhileDeciding = loadDone;
+          }
+          return answer;
+        },
+      };
+    });
+    try {
+      const refund = await s.call(api.rechargeRefund, { token: admin, body: { id: o.id, reason: '并发退款', idempotencyKey: `race-centre-${o.id}` } });
+      // Asked under the lock, the load could not be recorded while the refund decided: it waited for the refund to commit.
+      expect(loadedWhileDeciding).toBe(false);
+      expect(refund.body.code).toBe(1);
+      await loading;
+      expect(stateAfterLoad).toBe(5);
+      expect(await stored(o.id)).toMatchObject({ writeState: 5, payStatus: 2 });
+      expect(await db().select().from(cardCentreLoads).where(eq(cardCentreLoads.orderNo, o.orderNo))).toHaveLength(1);
+    } finally {
+      useCardCentre(null);
+      await loading;
+    }
+  });
+
+  it('refund vs the centre recording the load (no confirmation reaches us), 20 times: refused when the load came first, else the load lands after the refund', async () => {
+    for (let i = 0; i < 20; i++) {
+      const o = await failedOrder();
+      let stateAfterLoad: number | null = null;
+      const [refund] = await Promise.all([
+        s.call(api.rechargeRefund, { token: i % 2 ? admin : manager, body: { id: o.id, reason: '并发退款', idempotencyKey: `race-load-${o.id}` } }),
+        cardLoaded(deps(), o.id, { txnSeq: `M${o.id}`, tac: 'FEED0002' }).then(async () => {
+          stateAfterLoad = (await stored(o.id)).writeState;
+        }),
+      ]);
+      if (refund.body.code === 1) {
+        // The refund committed first: the load found the order already closed (圈存未付 for 圈存日对账).
+        expect(stateAfterLoad, `round ${i}: refunded although the load was recorded on an open order`).toBe(5);
+        expect(await refundRows(o.id)).toHaveLength(1);
+      } else {
+        expect(refund.body.msg, `round ${i}`).toBe(api.REFUSAL.centreHasLoad);
+        expect(stateAfterLoad).toBe(3);
+        expect(await stored(o.id)).toMatchObject({ writeState: 3, payStatus: 1 });
         expect(await refundRows(o.id)).toHaveLength(0);
       }
     }

@@ -6,7 +6,7 @@ import * as t from '../../src/server/db/schema';
 import { builtInPaymentChannel } from '../../src/server/lib/payment-channel';
 import { createPii } from '../../src/server/lib/pii';
 import { closeUnpaidOrders, consume, createOrder, payNotify, walletOfCard } from '../../src/server/modules/rechargeable/money';
-import { nightlyReconcile } from '../../src/server/modules/rechargeable/reconcile';
+import { nightlyReconcile, reconcileWallets } from '../../src/server/modules/rechargeable/reconcile';
 import { retryRefunds } from '../../src/server/lib/refund-ledger';
 import { rechargePlans, walletAdjustments, walletLedger, walletOrders, walletReconcileRuns, wallets } from '../../src/server/modules/rechargeable/schema';
 import { HOUR, MINUTE } from '../support/clock';
@@ -169,6 +169,33 @@ describe('top-up and pay notice (rider side)', () => {
     const other = await freshRider(xuhui);
     for (let i = 0; i < 5; i++) await createOrder(deps, { riderId: other, amount: 1_000 });
     await expect(createOrder(deps, { riderId: other, amount: 1_000 })).rejects.toThrow('每日最多充值5次');
+  });
+
+  it('the balance cap holds when the money arrives: of two orders made under it, the one that would exceed it is refunded in full at once, its gift never granted', async () => {
+    const riderId = await freshRider(xuhui);
+    const plan = (await db().select().from(rechargePlans).where(eq(rechargePlans.name, '充500送60元')))[0]!;
+    // Each fits the empty wallet (560 元 ≤ 1000 元); both together do not.
+    const first = await createOrder(deps, { riderId, planId: plan.id });
+    const second = await createOrder(deps, { riderId, planId: plan.id });
+    expect((await payNotify(deps, first.orderNo)).credited).toBe(true);
+    const late = await payNotify(deps, second.orderNo);
+    expect(late).toEqual(expect.objectContaining({ credited: false, orderId: second.id, refundId: expect.any(Number) }));
+    expect(await storedWallet(first.walletId)).toEqual(expect.objectContaining({ principal: 50_000, gift: 6_000 }));
+    expect((await db().select().from(walletOrders).where(eq(walletOrders.id, second.id)))[0]).toEqual(
+      expect.objectContaining({ status: 2, payStatus: 2, refundAmount: 50_000, giftClawback: 0, principalAfter: null }),
+    );
+    const refunds = await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, second.id)));
+    expect(refunds).toEqual([expect.objectContaining({ amount: 50_000, state: 1, reason: '余额将超过上限1000元，到账金额全额退回', idempotencyKey: `over-cap-${second.orderNo}` })]);
+    expect((await ledgerOf(first.walletId)).map((l) => [l.type, l.refId])).toEqual([
+      [1, String(first.id)],
+      [2, String(first.id)],
+    ]);
+    expect((await audits('WALLET_ORDER_PAY', `wallet-order/${second.id}`))[0]!.summary).toBe(`储值订单 ${second.orderNo} 到账时余额将超过上限1000元，500 元全额退回`);
+    // Delivered again: nothing more; and the wallet reconciles (the refunded order gave no gift and has no ledger refund).
+    expect((await payNotify(deps, second.orderNo)).credited).toBe(false);
+    expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, second.id)))).toHaveLength(1);
+    const rec = await reconcileWallets(deps, xuhui);
+    expect(rec.broken.find((b) => b.walletId === first.walletId)).toBeUndefined();
   });
 
   it('the timeout job closes unpaid orders once; a late notice still credits', async () => {
@@ -409,6 +436,93 @@ describe('★ 每日轧账', () => {
     expect(await db().select().from(walletReconcileRuns)).toHaveLength(1);
     expect((await s.call(wallet.reconcile, { token: admin })).body.data.lastRun).toEqual(expect.objectContaining({ day: first!.day }));
     expect((await audits('WALLET_RECONCILE')).length).toBe(1);
+  });
+});
+
+describe('★ 每日轧账: the gift and refund proofs, the count, the district', () => {
+  it('a gift granted without an order (ledger and wallet agree) fails the gift proof alone', async () => {
+    const { wallet: w } = await funded(xuhui, 20_000, '充200送15元');
+    // Written past the services but coherently: the ledger still sums to the wallet.
+    await db().insert(walletLedger).values({ walletId: w.id, districtId: w.districtId, type: 2, principalDelta: 0, giftDelta: 700, principalAfter: 20_000, giftAfter: 2_200, refKind: 'order', refId: 'forged-gift', createdAt: s.clock.now() });
+    await db().update(wallets).set({ gift: 2_200 }).where(eq(wallets.id, w.id));
+    const rec = (await s.call(wallet.reconcile, { token: manager })).body.data;
+    expect(rec.broken.find((b) => b.walletId === w.id)).toEqual(
+      expect.objectContaining({ failed: ['gift'], gift: 2_200, ledgerGift: 2_200, ordersGift: 1_500, principal: 20_000, ordersPrincipal: 20_000, firstBadLedgerId: null }),
+    );
+  });
+
+  it('a refund and its gift clawback reconcile; a refund recorded without its ledger row, or a ledger refund nobody recorded, fails the refund proof', async () => {
+    const { wallet: sound, order: soundOrder } = await funded(xuhui, 20_000, '充200送15元');
+    await consume(deps, sound.id, 300, `r-${sound.id}`);
+    expect((await s.call(wallet.orderRefund, { token: manager, body: { id: soundOrder.id, reason: '乘客申请退回储值余额', idempotencyKey: key() } })).body.code).toBe(1);
+    const { wallet: paidOut, order: paidOrder } = await funded(xuhui);
+    await db().insert(t.moneyRefunds).values({ kind: 'wallet', orderId: paidOrder.id, districtId: paidOrder.districtId, orderNo: paidOrder.orderNo, amount: 5_000, reason: '绕过系统的退款', idempotencyKey: key(), outRefundNo: `RF${key()}`.slice(0, 32), createdAt: s.clock.now() });
+    const { wallet: unrecorded } = await funded(xuhui);
+    const [row] = await db()
+      .insert(walletLedger)
+      .values({ walletId: unrecorded.id, districtId: unrecorded.districtId, type: 4, principalDelta: -1_000, giftDelta: 0, principalAfter: 19_000, giftAfter: 0, refKind: 'order', refId: 'forged-refund', createdAt: s.clock.now() })
+      .returning();
+    await db().update(wallets).set({ principal: 19_000 }).where(eq(wallets.id, unrecorded.id));
+    const rec = (await s.call(wallet.reconcile, { token: manager })).body.data;
+    expect(rec.broken.find((b) => b.walletId === sound.id)).toBeUndefined();
+    expect(rec.broken.find((b) => b.walletId === paidOut.id)).toEqual(expect.objectContaining({ failed: ['refunds'], refundsRecorded: 5_000, ledgerRefunded: 0 }));
+    // The refund row also takes principal the orders never gave back: the orders' proof fails with it.
+    expect(rec.broken.find((b) => b.walletId === unrecorded.id)).toEqual(expect.objectContaining({ failed: ['orders', 'refunds'], refundsRecorded: 0, ledgerRefunded: 1_000, ordersPrincipal: 20_000 }));
+    expect(row).toBeTruthy();
+    expect(rec.brokenCount).toBe(rec.broken.length);
+  });
+
+  it('brokenCount counts every broken wallet beside the first 200 listed', async () => {
+    // 201 wallets holding 1 fen with no ledger row at all (riders from the end, as freshRider takes them from the start); removed at the end.
+    const made = (await db().execute(sql`
+      insert into wallets (rider_id, district_id, principal, gift, created_at, updated_at)
+      select r.id, r.district_id, 1, 0, now(), now() from riders r
+      where not exists (select 1 from wallets w where w.rider_id = r.id)
+      order by r.id desc limit 201 returning id, district_id`)) as unknown as { rows: { id: number; district_id: number }[] };
+    const ids = sql.join(
+      made.rows.map((m) => sql`${m.id}`),
+      sql`, `,
+    );
+    try {
+      expect(made.rows).toHaveLength(201);
+      const before = (await s.call(wallet.reconcile, { token: admin })).body.data;
+      expect(before.broken).toHaveLength(200);
+      expect(before.brokenCount).toBeGreaterThanOrEqual(201);
+      const listedOf = before.broken.filter((b) => made.rows.some((m) => m.id === b.walletId));
+      expect(listedOf.length).toBeGreaterThan(0);
+      expect(listedOf.every((b) => b.failed.join() === 'ledger,orders')).toBe(true);
+      const small = await reconcileWallets(deps, null, 3);
+      expect(small.broken).toHaveLength(3);
+      expect(small.brokenCount).toBe(before.brokenCount);
+      expect(small.districts.reduce((n, d) => n + d.broken, 0)).toBe(small.brokenCount);
+    } finally {
+      await db().execute(sql`delete from wallets where id in (${ids})`);
+    }
+  });
+
+  it("a district manager reads their district's share of the last nightly run, not the city's", async () => {
+    await db().delete(walletReconcileRuns);
+    const { wallet: w } = await funded(huangpu);
+    await db().update(wallets).set({ principal: w.principal + 5 }).where(eq(wallets.id, w.id));
+    try {
+      const inTwoDays = { ...deps, clock: { now: () => new Date(s.clock.now().getTime() + 48 * HOUR) } } as AppDeps;
+      const run = await nightlyReconcile(inTwoDays);
+      const [stored] = await db().select().from(walletReconcileRuns);
+      const city = stored!.districts!;
+      const xh = city.find((d) => d.districtId === xuhui)!;
+      const hp = city.find((d) => d.districtId === huangpu)!;
+      expect(hp.broken).toBeGreaterThanOrEqual(1);
+      expect(city.reduce((n, d) => n + d.broken, 0)).toBe(stored!.broken);
+      expect(city.reduce((n, d) => n + d.wallets, 0)).toBe(stored!.wallets);
+      const mine = (await s.call(wallet.reconcile, { token: manager })).body.data.lastRun;
+      expect(mine).toEqual({ day: run!.day, wallets: xh.wallets, broken: xh.broken, ranDate: expect.any(String), ms: stored!.ms });
+      expect((await s.call(wallet.reconcile, { token: admin })).body.data.lastRun).toEqual(expect.objectContaining({ wallets: stored!.wallets, broken: stored!.broken }));
+      // A run stored before the districts were kept shows a district manager none, not the city's.
+      await db().update(walletReconcileRuns).set({ districts: null });
+      expect((await s.call(wallet.reconcile, { token: manager })).body.data.lastRun).toBeNull();
+    } finally {
+      await db().update(wallets).set({ principal: w.principal }).where(eq(wallets.id, w.id));
+    }
   });
 });
 

@@ -606,6 +606,14 @@ export const reconcileBreak = z.object({
   ledgerGift: z.number().int(),
   /** Paid − refunded − consumed + adjusted, from the orders: what the principal should be. */
   ordersPrincipal: z.number().int(),
+  /** Gift granted by its credited orders − clawed back + what rides and adjustments moved: what the gift should be. */
+  ordersGift: z.number().int(),
+  /** What the refund ledger (money_refunds) recorded for its credited orders … */
+  refundsRecorded: z.number().int(),
+  /** … and what its refund rows (ledger type 4) took out of the wallet: the two must agree. */
+  ledgerRefunded: z.number().int(),
+  /** The proofs it fails: ledger (Σ流水 = 余额), orders (本金按订单), gift (赠送按订单), refunds (退款记录 = 退款流水). */
+  failed: z.array(z.enum(['ledger', 'orders', 'gift', 'refunds'])),
   /** The first ledger row whose running sum disagrees with its own after-values (null: the sums alone differ). */
   firstBadLedgerId: z.number().int().nullable(),
   firstBadAt: timestamp.nullable(),
@@ -622,10 +630,12 @@ export const reconcile = endpoint({
     wallets: z.number().int(),
     principal: z.number().int(),
     gift: z.number().int(),
+    /** How many wallets are broken in all; `broken` lists the first 200 of them. */
+    brokenCount: z.number().int(),
     broken: z.array(reconcileBreak),
     /** The stored-value liability at the end of each Shanghai day, principal and gift apart. */
     liability: z.array(z.object({ day: z.string(), principal: z.number().int(), gift: z.number().int() })),
-    /** The nightly job's last run. */
+    /** The nightly job's last run: the city's figures, or the caller's district's share of them (null when the run did not keep it). */
     lastRun: z.object({ day: z.string(), wallets: z.number().int(), broken: z.number().int(), ranDate: timestamp, ms: z.number().int() }).nullable(),
   }),
   permission: WALLET_READ,

@@ -72,16 +72,16 @@ export async function pay(deps: Deps, id: number): Promise<boolean> {
  */
 export async function startWrite(deps: Deps, id: number, opts: { deviceModel?: string } = {}): Promise<boolean> {
   const now = deps.clock.now();
-  // A retry after 写卡失败 first asks the centre: a failure marked by a person (核实未到账 before the
-  // centre synced) or a lost answer may hide a load the card did take, and a second write would
-  // load the card twice for one payment. Asked before the transaction: the centre is a network call.
-  const [prior] = await deps.db.select({ writeState: o.writeState, cardNo: o.cardNo, orderNo: o.orderNo, txnSeq: o.txnSeq }).from(o).where(eq(o.id, id));
-  if (prior?.writeState === 3 && (await cardCentreOf(deps.db).loadOf({ cardNo: prior.cardNo, orderNo: prior.orderNo, txnSeq: prior.txnSeq }))) {
-    throw fail('卡中心已有此笔圈存记录，金额已到卡，不能重复写卡');
-  }
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx.select({ cardId: o.cardId, amount: o.amount }).from(o).where(eq(o.id, id));
+    const [row] = await tx.select({ cardId: o.cardId, amount: o.amount, writeState: o.writeState, cardNo: o.cardNo, orderNo: o.orderNo, txnSeq: o.txnSeq }).from(o).where(eq(o.id, id)).for('update');
     if (!row) throw notFound('充值订单不存在');
+    // A retry after 写卡失败 first asks the centre: a failure marked by a person (核实未到账 before the
+    // centre synced) or a lost answer may hide a load the card did take, and a second write would
+    // load the card twice for one payment. Asked under the order's row lock (as the refund asks), so
+    // a load recorded meanwhile is seen; through this transaction, as PGlite has one connection.
+    if (row.writeState === 3 && (await cardCentreOf(tx).loadOf({ cardNo: row.cardNo, orderNo: row.orderNo, txnSeq: row.txnSeq }))) {
+      throw fail('卡中心已有此笔圈存记录，金额已到卡，不能重复写卡');
+    }
     const [card] = await tx.select({ balance: t.busCards.balance }).from(t.busCards).where(eq(t.busCards.id, row.cardId));
     const balance = card?.balance ?? 0;
     if (balance + row.amount > CARD_BALANCE_CAP_FEN) throw fail('充值后卡内余额将超过1000元，不能充值');
@@ -102,7 +102,8 @@ export async function startWrite(deps: Deps, id: number, opts: { deviceModel?: s
  */
 export async function cardLoaded(deps: Deps, id: number, v: { txnSeq: string; tac: string }, tx?: Db) {
   const run = async (db: Db) => {
-    const [row] = await db.select().from(o).where(eq(o.id, id));
+    // The order's row lock orders the load against a refund or a retry asking the centre about it.
+    const [row] = await db.select().from(o).where(eq(o.id, id)).for('update');
     if (!row) throw notFound('充值订单不存在');
     const now = deps.clock.now();
     const [card] = await db.select({ balance: t.busCards.balance }).from(t.busCards).where(eq(t.busCards.id, row.cardId)).for('update');

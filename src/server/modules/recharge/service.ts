@@ -307,8 +307,10 @@ async function replayRefund(deps: AppDeps, a: AuthContext, id: number, done: Mon
  * 退款 of a top-up never written: the whole amount, once. The guarded update takes the order from
  * 待写卡/写卡失败 and 已支付 to 已关闭 and 已退款 in one statement (`where write_state in (0, 3) and
  * pay_status = 1`), the same guard the rider's write-start uses, so of a refund and a write exactly
- * one wins. Its money_refunds row (unique per order and key) and audit row commit with it; the
- * payment channel is asked after the commit. A key already used answers as it did.
+ * one wins. The card centre is asked inside that transaction, under the order's row lock, so no load
+ * slips between its answer and the move. Its money_refunds row (unique per order and key) and audit
+ * row commit with it; the payment channel is asked after the commit. A key already used answers as
+ * it did.
  */
 export async function refund(deps: AppDeps, a: AuthContext, given: RefundBody) {
   // The reason is kept in the shared ledger and shown in the detail: masked like a note.
@@ -325,13 +327,20 @@ export async function refund(deps: AppDeps, a: AuthContext, given: RefundBody) {
     if (again) return replayRefund(deps, a, body.id, again);
   }
   if (refusal) throw fail(refusal);
-  // Never blindly: a load the centre shows is on the card, whatever the order says.
-  const centre = await cardCentreOf(deps.db).loadOf({ cardNo: r.o.cardNo, orderNo: r.o.orderNo, txnSeq: r.o.txnSeq });
-  if (centre) throw fail(REFUSAL.centreHasLoad);
   const now = deps.clock.now();
   let made: MoneyRefund;
   try {
     made = await deps.db.transaction(async (tx) => {
+      // Never blindly: a load the centre shows is on the card, whatever the order says. Asked under
+      // the order's row lock, which the built-in centre's record of a load (cardLoaded) takes too: a
+      // load recorded before the lock is seen here, one after it finds the order closed (圈存未付 in
+      // 圈存日对账). Asked through this transaction: on PGlite's one connection the pool would wait
+      // for it. A real centre is a network call under the lock, for one order, at a person's refund.
+      const [locked] = await tx.select().from(o).where(eq(o.id, r.o.id)).for('update');
+      const refusedNow = refundRefusal(locked!, a.user.id);
+      if (refusedNow) throw fail(refusedNow);
+      const centre = await cardCentreOf(tx).loadOf({ cardNo: locked!.cardNo, orderNo: locked!.orderNo, txnSeq: locked!.txnSeq });
+      if (centre) throw fail(REFUSAL.centreHasLoad);
       const [moved] = await tx
         .update(o)
         .set({ writeState: 5, payStatus: 2, refundedAt: now, closedAt: now, updatedAt: now, rowVersion: nextVersion(o.rowVersion) })

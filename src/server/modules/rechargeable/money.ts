@@ -148,18 +148,20 @@ export async function createOrder(deps: AppDeps, r: { riderId: number; planId?: 
 }
 
 /**
- * A notice for a wallet closed (注销) since the order was made (a late one, after the timeout closed
- * the order): the money goes back in full, never into the closed wallet, whose check forbids a
- * balance. The order is paid and refunded in one move with its refund row and audit row; no ledger
- * row, as nothing entered the wallet (the reconcile's paid − refunded nets it out).
+ * A notice whose money may not enter the wallet: one closed (注销) since the order was made (a late
+ * one, after the timeout closed the order), whose check forbids a balance, or one the balance cap
+ * (储值设置) would be exceeded by, as two orders made under the cap can be when both are paid. The
+ * money goes back in full, at once: the order is paid and refunded in one move with its refund row
+ * and audit row; no ledger row and no gift, as nothing entered the wallet (`principal_after` stays
+ * null: the reconcile's paid − refunded nets it out, and its gift and refund proofs leave it out).
  */
-async function refundToClosedWallet(tx: Db, o: typeof walletOrders.$inferSelect, now: Date): Promise<number> {
+async function refundAtArrival(tx: Db, o: typeof walletOrders.$inferSelect, now: Date, why: { reason: string; key: string }): Promise<number> {
   await tx
     .update(walletOrders)
     .set({ status: 2, payStatus: 2, paidAt: now, refundAmount: o.payAmount, refundedAt: now })
     .where(and(eq(walletOrders.id, o.id), sql`${walletOrders.status} in (0, 3)`));
-  const refund = await recordRefund(tx, { kind: 'wallet', orderId: o.id, districtId: o.districtId, orderNo: o.orderNo, amount: o.payAmount, reason: '钱包已注销，到账金额全额退回', idempotencyKey: `closed-wallet-${o.orderNo}`, operatorId: null, now });
-  await audit(tx, SYSTEM_ACTOR, { type: 'WALLET_ORDER_PAY', targetDistrictId: o.districtId, target: `wallet-order/${o.id}`, summary: `储值订单 ${o.orderNo} 到账时钱包已注销，${yuan(o.payAmount)} 元全额退回`, before: { status: o.status }, after: { status: 2, refund: refund.id } }, now);
+  const refund = await recordRefund(tx, { kind: 'wallet', orderId: o.id, districtId: o.districtId, orderNo: o.orderNo, amount: o.payAmount, reason: `${why.reason}，到账金额全额退回`, idempotencyKey: `${why.key}-${o.orderNo}`, operatorId: null, now });
+  await audit(tx, SYSTEM_ACTOR, { type: 'WALLET_ORDER_PAY', targetDistrictId: o.districtId, target: `wallet-order/${o.id}`, summary: `储值订单 ${o.orderNo} 到账时${why.reason}，${yuan(o.payAmount)} 元全额退回`, before: { status: o.status }, after: { status: 2, refund: refund.id } }, now);
   return refund.id;
 }
 
@@ -168,6 +170,8 @@ async function refundToClosedWallet(tx: Db, o: typeof walletOrders.$inferSelect,
  * moves the order to 1 已到账, once. A notice delivered again finds the order credited and answers
  * `credited: false`; two at once queue on the order's row, and the ledger's unique (ref, type) is
  * the last word. A notice for an order the timeout job closed still credits: the money arrived.
+ * A notice for a closed wallet, or one that would take the wallet over the balance cap, is refunded
+ * in full at once (`refundAtArrival`), never credited.
  */
 export async function payNotify(deps: AppDeps, orderNo: string): Promise<{ credited: boolean; orderId: number; refundId?: number }> {
   const now = deps.clock.now();
@@ -177,7 +181,10 @@ export async function payNotify(deps: AppDeps, orderNo: string): Promise<{ credi
       if (!o) throw notFound('订单不存在');
       if (o.status === 1 || o.status === 2) return { credited: false, orderId: o.id };
       const w = await lockWallet(tx, o.walletId);
-      if (w.status === 0) return { credited: false, orderId: o.id, refundId: await refundToClosedWallet(tx, o, now) as number | undefined };
+      if (w.status === 0) return { credited: false, orderId: o.id, refundId: await refundAtArrival(tx, o, now, { reason: '钱包已注销', key: 'closed-wallet' }) as number | undefined };
+      // The cap as it stands when the money arrives, against the balance under the wallet's lock.
+      const cap = (await settingOf(tx)).balanceCapFen;
+      if (w.principal + w.gift + o.payAmount + o.giftAmount > cap) return { credited: false, orderId: o.id, refundId: await refundAtArrival(tx, o, now, { reason: `余额将超过上限${yuan(cap)}元`, key: 'over-cap' }) };
       const entries: LedgerEntry[] = [{ type: 1, principalDelta: o.payAmount, giftDelta: 0, refKind: 'order', refId: o.id }];
       if (o.giftAmount > 0) entries.push({ type: 2, principalDelta: 0, giftDelta: o.giftAmount, refKind: 'order', refId: o.id });
       const after = await post(tx, w, entries, now);

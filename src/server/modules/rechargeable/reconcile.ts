@@ -9,11 +9,19 @@ import { SYSTEM_ACTOR } from './money';
 import { walletReconcileRuns } from './schema';
 
 /**
- * ★ 每日轧账 (second wave §9): two proofs per wallet, each one set-based pass (hash aggregates of the
- * ledger and the orders joined to the wallets, no per-wallet loop), so a million wallets fit the
- * minute:
- * 1. Σ ledger deltas = the wallet's principal and gift;
- * 2. paid − refunded (orders) − consumed + adjusted (ledger) = the wallet's principal.
+ * ★ 每日轧账 (second wave §9): four proofs per wallet, all in one set-based pass (hash aggregates of
+ * the ledger, the orders and the refund ledger joined to the wallets, no per-wallet loop), so a
+ * million wallets fit the minute:
+ * 1. `ledger`: Σ ledger deltas = the wallet's principal and gift;
+ * 2. `orders`: paid − refunded (orders) − consumed + adjusted (ledger) = the wallet's principal;
+ * 3. `gift`: gift granted by its credited orders − gift clawed back (orders) + the gift the rides
+ *    took and adjustments moved (ledger types 3 and 5) = the wallet's gift;
+ * 4. `refunds`: what `money_refunds` recorded for its credited orders = what its type-4 rows took
+ *    out (principal and, when the setting lets the gift be refunded, gift), so a refund paid without
+ *    its ledger row, or a ledger refund nobody paid out, is a break.
+ * An order is credited when the pay notice put its money in the wallet (`principal_after` set): a
+ * notice for a closed wallet or over the balance cap is refunded at arrival, with a refund row and
+ * no ledger row, and gives no gift (proofs 3 and 4 leave it out; proof 2 nets it, paid = refunded).
  * The broken wallets are found in a MATERIALIZED CTE, the LIMIT outside it: with the filter next to
  * `order by … limit`, PostgreSQL planned for the first 200 rows (merge joins over the ledger's
  * (wallet_id, id) index, one random heap page per ledger row) and, since a sound ledger has no broken
@@ -29,40 +37,93 @@ const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 /** How many broken wallets the answer lists (all are counted). */
 const SHOWN = 200;
 
-type Break = { walletId: number; riderPhone: string; principal: number; gift: number; ledgerPrincipal: number; ledgerGift: number; ordersPrincipal: number; firstBadLedgerId: number | null; firstBadAt: string | null };
+export type Proof = 'ledger' | 'orders' | 'gift' | 'refunds';
 
-export async function reconcileWallets(deps: Pick<AppDeps, 'db' | 'pii'>, districtId: number | null): Promise<{ wallets: number; principal: number; gift: number; brokenCount: number; broken: Break[] }> {
+type Break = {
+  walletId: number;
+  riderPhone: string;
+  principal: number;
+  gift: number;
+  ledgerPrincipal: number;
+  ledgerGift: number;
+  ordersPrincipal: number;
+  ordersGift: number;
+  refundsRecorded: number;
+  ledgerRefunded: number;
+  failed: Proof[];
+  firstBadLedgerId: number | null;
+  firstBadAt: string | null;
+};
+
+/** Per district: its wallets and how many of them are broken (a district manager sees only theirs). */
+export type DistrictFigures = { districtId: number; wallets: number; broken: number };
+
+export async function reconcileWallets(
+  deps: Pick<AppDeps, 'db' | 'pii'>,
+  districtId: number | null,
+  shown = SHOWN,
+): Promise<{ wallets: number; principal: number; gift: number; brokenCount: number; broken: Break[]; districts: DistrictFigures[] }> {
   const db = deps.db;
   const inDistrict = districtId === null ? sql`true` : sql`w.district_id = ${districtId}`;
   const ledgerScope = districtId === null ? sql`true` : sql`district_id = ${districtId}`;
-  const [totals] = rowsOf<{ wallets: number; principal: string; gift: string }>(
-    await db.execute(sql`select count(*)::int as wallets, coalesce(sum(principal), 0)::bigint as principal, coalesce(sum(gift), 0)::bigint as gift from wallets w where ${inDistrict}`),
+  const refundScope = districtId === null ? sql`true` : sql`m.district_id = ${districtId}`;
+  const totals = rowsOf<{ district_id: number; wallets: number; principal: string; gift: string }>(
+    await db.execute(sql`select district_id, count(*)::int as wallets, coalesce(sum(principal), 0)::bigint as principal, coalesce(sum(gift), 0)::bigint as gift from wallets w where ${inDistrict} group by district_id`),
   );
-  const found = rowsOf<{ wallet_id: number; principal: number; gift: number; lp: string; lg: string; op: string; phone_enc: string; n: number }>(
+  const found = rowsOf<{
+    wallet_id: number;
+    principal: number;
+    gift: number;
+    lp: string;
+    lg: string;
+    op: string;
+    og: string;
+    rr: string;
+    lr: string;
+    phone_enc: string;
+    n: number;
+    per: Record<string, number> | null;
+  }>(
     await db.execute(sql`
       with l as (
         select wallet_id,
                sum(principal_delta) as lp,
                sum(gift_delta) as lg,
-               sum(principal_delta) filter (where type in (3, 5)) as moved
+               sum(principal_delta) filter (where type in (3, 5)) as moved,
+               sum(gift_delta) filter (where type in (3, 5)) as gmoved,
+               -sum(principal_delta + gift_delta) filter (where type = 4) as refunded
         from wallet_ledger where ${ledgerScope} group by wallet_id
       ), o as (
-        select wallet_id, sum(pay_amount) - sum(refund_amount) as net
+        select wallet_id, sum(pay_amount) - sum(refund_amount) as net,
+               sum(gift_amount - gift_clawback) filter (where principal_after is not null) as gnet
         from wallet_orders where status in (1, 2) and ${ledgerScope} group by wallet_id
+      ), r as (
+        select wo.wallet_id, sum(m.amount) as recorded
+        from money_refunds m join wallet_orders wo on wo.id = m.order_id
+        where m.kind = 'wallet' and wo.principal_after is not null and ${refundScope}
+        group by wo.wallet_id
       ), b as materialized (
-        select w.id as wallet_id, w.principal, w.gift, w.rider_id,
+        select w.id as wallet_id, w.district_id, w.principal, w.gift, w.rider_id,
                coalesce(l.lp, 0) as lp, coalesce(l.lg, 0) as lg,
-               coalesce(o.net, 0) + coalesce(l.moved, 0) as op
-        from wallets w left join l on l.wallet_id = w.id left join o on o.wallet_id = w.id
+               coalesce(o.net, 0) + coalesce(l.moved, 0) as op,
+               coalesce(o.gnet, 0) + coalesce(l.gmoved, 0) as og,
+               coalesce(r.recorded, 0) as rr, coalesce(l.refunded, 0) as lr
+        from wallets w left join l on l.wallet_id = w.id left join o on o.wallet_id = w.id left join r on r.wallet_id = w.id
         where ${inDistrict}
-          and (w.principal <> coalesce(l.lp, 0) or w.gift <> coalesce(l.lg, 0) or w.principal <> coalesce(o.net, 0) + coalesce(l.moved, 0))
+          and (w.principal <> coalesce(l.lp, 0) or w.gift <> coalesce(l.lg, 0)
+            or w.principal <> coalesce(o.net, 0) + coalesce(l.moved, 0)
+            or w.gift <> coalesce(o.gnet, 0) + coalesce(l.gmoved, 0)
+            or coalesce(r.recorded, 0) <> coalesce(l.refunded, 0))
       )
-      select b.wallet_id, b.principal, b.gift, b.lp::bigint as lp, b.lg::bigint as lg, b.op::bigint as op, r.phone_enc, count(*) over ()::int as n
+      select b.wallet_id, b.principal, b.gift, b.lp::bigint as lp, b.lg::bigint as lg, b.op::bigint as op, b.og::bigint as og,
+             b.rr::bigint as rr, b.lr::bigint as lr, r.phone_enc, count(*) over ()::int as n,
+             (select jsonb_object_agg(district_id, k) from (select district_id, count(*)::int as k from b group by district_id) d) as per
       from b join riders r on r.id = b.rider_id
       order by b.wallet_id
-      limit ${SHOWN}`),
+      limit ${shown}`),
   );
   const brokenCount = found[0]?.n ?? 0;
+  const perDistrict = found[0]?.per ?? {};
   const firstBad = new Map<number, { id: number; at: Date }>();
   if (found.length) {
     const ids = sql.join(
@@ -83,21 +144,34 @@ export async function reconcileWallets(deps: Pick<AppDeps, 'db' | 'pii'>, distri
     for (const b of bad) firstBad.set(b.wallet_id, { id: Number(b.id), at: new Date(b.created_at) });
   }
   return {
-    wallets: totals?.wallets ?? 0,
-    principal: Number(totals?.principal ?? 0),
-    gift: Number(totals?.gift ?? 0),
+    wallets: totals.reduce((n, t) => n + t.wallets, 0),
+    principal: totals.reduce((n, t) => n + Number(t.principal), 0),
+    gift: totals.reduce((n, t) => n + Number(t.gift), 0),
     brokenCount,
-    broken: found.map((f) => ({
-      walletId: f.wallet_id,
-      riderPhone: maskPhone(deps.pii.decrypt(f.phone_enc)),
-      principal: f.principal,
-      gift: f.gift,
-      ledgerPrincipal: Number(f.lp),
-      ledgerGift: Number(f.lg),
-      ordersPrincipal: Number(f.op),
-      firstBadLedgerId: firstBad.get(f.wallet_id)?.id ?? null,
-      firstBadAt: firstBad.has(f.wallet_id) ? iso(firstBad.get(f.wallet_id)!.at) : null,
-    })),
+    districts: totals.map((t) => ({ districtId: t.district_id, wallets: t.wallets, broken: Number(perDistrict[String(t.district_id)] ?? 0) })).sort((a, b) => a.districtId - b.districtId),
+    broken: found.map((f) => {
+      const v = { lp: Number(f.lp), lg: Number(f.lg), op: Number(f.op), og: Number(f.og), rr: Number(f.rr), lr: Number(f.lr) };
+      const failed: Proof[] = [];
+      if (f.principal !== v.lp || f.gift !== v.lg) failed.push('ledger');
+      if (f.principal !== v.op) failed.push('orders');
+      if (f.gift !== v.og) failed.push('gift');
+      if (v.rr !== v.lr) failed.push('refunds');
+      return {
+        walletId: f.wallet_id,
+        riderPhone: maskPhone(deps.pii.decrypt(f.phone_enc)),
+        principal: f.principal,
+        gift: f.gift,
+        ledgerPrincipal: v.lp,
+        ledgerGift: v.lg,
+        ordersPrincipal: v.op,
+        ordersGift: v.og,
+        refundsRecorded: v.rr,
+        ledgerRefunded: v.lr,
+        failed,
+        firstBadLedgerId: firstBad.get(f.wallet_id)?.id ?? null,
+        firstBadAt: firstBad.has(f.wallet_id) ? iso(firstBad.get(f.wallet_id)!.at) : null,
+      };
+    }),
   };
 }
 
@@ -123,7 +197,12 @@ export async function liabilityByDay(db: Db, districtId: number | null, today: s
   return rows.map((r) => ({ day: r.day, principal: Number(r.principal), gift: Number(r.gift) }));
 }
 
-/** GET wallet/reconcile: the proofs now, over the operator's area, with the board and the last nightly run. */
+/**
+ * GET wallet/reconcile: the proofs now, over the operator's area, with the board and the last nightly
+ * run. The run is city-wide; someone who works in one district reads that district's figures of it
+ * (stored per district beside the totals), never the city's: a run stored before it kept them is
+ * shown to them as none.
+ */
 export async function reconcileNow(deps: AppDeps, a: AuthContext, q: { days: number }) {
   const now = deps.clock.now();
   const result = await reconcileWallets(deps, a.districtScope);
@@ -134,10 +213,20 @@ export async function reconcileNow(deps: AppDeps, a: AuthContext, q: { days: num
     wallets: result.wallets,
     principal: result.principal,
     gift: result.gift,
+    brokenCount: result.brokenCount,
     broken: result.broken,
     liability,
-    lastRun: last ? { day: last.day, wallets: last.wallets, broken: last.broken, ranDate: iso(last.ranAt), ms: last.ms } : null,
+    lastRun: last ? lastRunFor(last, a.districtScope) : null,
   };
+}
+
+function lastRunFor(last: typeof walletReconcileRuns.$inferSelect, districtId: number | null) {
+  const run = { day: last.day, ranDate: iso(last.ranAt), ms: last.ms };
+  if (districtId === null) return { ...run, wallets: last.wallets, broken: last.broken };
+  if (!last.districts) return null;
+  // A district without wallets that night is not in the list: none of its wallets, none broken.
+  const mine = last.districts.find((d) => d.districtId === districtId);
+  return { ...run, wallets: mine?.wallets ?? 0, broken: mine?.broken ?? 0 };
 }
 
 /**
@@ -156,7 +245,7 @@ export async function nightlyReconcile(deps: Pick<AppDeps, 'db' | 'pii' | 'clock
     const started = Date.now();
     const r = await reconcileWallets({ db: tx, pii: deps.pii }, null);
     const ms = Date.now() - started;
-    await tx.insert(walletReconcileRuns).values({ day, wallets: r.wallets, broken: r.brokenCount, principal: r.principal, gift: r.gift, breaks: r.broken, ms, ranAt: now });
+    await tx.insert(walletReconcileRuns).values({ day, wallets: r.wallets, broken: r.brokenCount, principal: r.principal, gift: r.gift, breaks: r.broken, districts: r.districts, ms, ranAt: now });
     await audit(
       tx,
       SYSTEM_ACTOR,

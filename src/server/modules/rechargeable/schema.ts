@@ -206,6 +206,8 @@ export const walletReconcileRuns = pgTable('wallet_reconcile_runs', {
   principal: bigint('principal', { mode: 'number' }).notNull(),
   gift: bigint('gift', { mode: 'number' }).notNull(),
   breaks: jsonb('breaks').notNull(),
+  /** Each district's wallets and broken ones, so a district manager reads their share of the run (null: a run from before). */
+  districts: jsonb('districts').$type<{ districtId: number; wallets: number; broken: number }[]>(),
   ms: integer('ms').notNull(),
   ranAt: ts('ran_at').notNull(),
 });

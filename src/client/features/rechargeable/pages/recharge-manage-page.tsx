@@ -344,11 +344,15 @@ function AdjustmentsTab() {
   );
 }
 
+/** The proofs as the broken row names them. */
+const PROOF_LABEL = { ledger: '流水≠余额', orders: '本金≠订单', gift: '赠送≠订单', refunds: '退款记录≠退款流水' } as const;
+
 /**
- * ★ 每日轧账: the two proofs over the area now (Σ ledger = balance; paid − refunded − consumed +
- * adjusted = principal), a red row per broken wallet pointing at its first bad ledger row, the
- * nightly run's outcome, and the stored-value liability at the end of each day (principal and gift
- * apart) for finance.
+ * ★ 每日轧账: the four proofs over the area now (Σ ledger = balance; paid − refunded − consumed +
+ * adjusted = principal; the orders' gift = gift; the refund ledger = the refund rows), a red row per
+ * broken wallet naming the proofs it fails and pointing at its first bad ledger row (the first 200,
+ * with how many in all), the nightly run's outcome, and the stored-value liability at the end of
+ * each day (principal and gift apart) for finance.
  */
 function ReconcileTab() {
   const r = useApi(reconcile, { query: { days: 30 } });
@@ -357,9 +361,9 @@ function ReconcileTab() {
   if (!d) return <p role="status" className="text-sm text-gray-700">{r.error ? '轧账失败，请稍后重试' : '轧账中…'}</p>;
   return (
     <div className="space-y-4">
-      <p className={`rounded px-3 py-2 text-sm ${d.broken.length ? 'bg-red-50 text-red-800' : 'bg-green-50 text-green-800'}`} role="status">
+      <p className={`rounded px-3 py-2 text-sm ${d.brokenCount ? 'bg-red-50 text-red-800' : 'bg-green-50 text-green-800'}`} role="status">
         {formatDateTime(d.checkedDate)} 轧账：{d.wallets} 个钱包，本金 {yuan(d.principal)} 元，赠送 {yuan(d.gift)} 元，
-        {d.broken.length ? `${d.broken.length} 个不平` : '全部平衡'}
+        {!d.brokenCount ? '全部平衡' : d.brokenCount > d.broken.length ? `共 ${d.brokenCount} 个不平，列出前 ${d.broken.length} 个` : `${d.brokenCount} 个不平`}
         {d.lastRun && `（夜间轧账 ${d.lastRun.day}：${d.lastRun.broken ? `${d.lastRun.broken} 个不平` : '全部平衡'}，用时 ${d.lastRun.ms} ms）`}
       </p>
       {d.broken.length > 0 && (
@@ -369,10 +373,12 @@ function ReconcileTab() {
               <tr className="border-b text-left text-gray-600">
                 <th className="py-1">钱包</th>
                 <th>手机号</th>
+                <th>不平项</th>
                 <th className="text-right">本金</th>
                 <th className="text-right">流水合计本金</th>
                 <th className="text-right">按订单应有本金</th>
-                <th className="text-right">赠送 / 流水合计</th>
+                <th className="text-right">赠送 / 流水合计 / 按订单应有</th>
+                <th className="text-right">退款记录 / 退款流水</th>
                 <th>首条异常流水</th>
                 <th />
               </tr>
@@ -382,13 +388,17 @@ function ReconcileTab() {
                 <tr key={b.walletId} className="border-b border-red-100 bg-red-50 tabular-nums text-red-900">
                   <td className="py-1">{b.walletId}</td>
                   <td>{b.riderPhone}</td>
+                  <td>{b.failed.map((f) => PROOF_LABEL[f]).join('、')}</td>
                   <td className="text-right">{yuan(b.principal)}</td>
                   <td className="text-right">{yuan(b.ledgerPrincipal)}</td>
                   <td className="text-right">{yuan(b.ordersPrincipal)}</td>
                   <td className="text-right">
-                    {yuan(b.gift)} / {yuan(b.ledgerGift)}
+                    {yuan(b.gift)} / {yuan(b.ledgerGift)} / {yuan(b.ordersGift)}
                   </td>
-                  <td>{b.firstBadLedgerId ? `#${b.firstBadLedgerId}（${formatDateTime(b.firstBadAt)}）` : '流水连贯，余额被改动'}</td>
+                  <td className="text-right">
+                    {yuan(b.refundsRecorded)} / {yuan(b.ledgerRefunded)}
+                  </td>
+                  <td>{b.firstBadLedgerId ? `#${b.firstBadLedgerId}（${formatDateTime(b.firstBadAt)}）` : b.failed.includes('ledger') ? '流水连贯，余额被改动' : '流水连贯'}</td>
                   <td>
                     <Button className="h-7" onClick={() => setOpen(b.walletId)}>
                       查看流水

@@ -1,0 +1,1 @@
+ALTER TABLE "wallet_reconcile_runs" ADD COLUMN "districts" jsonb;
