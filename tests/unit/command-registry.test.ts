@@ -6,7 +6,8 @@ import { boostsOf, readRecents, recordRecent, removeRecent } from '../../src/cli
 import { RegistryError, allowedCommands, buildRegistry } from '../../src/client/commands/registry';
 import { sniff } from '../../src/client/commands/sniff';
 import type { Command } from '../../src/client/commands/types';
-import { BUTTON_KEYS, PUBLIC, ROLES, SELF, SESSION, type Permission, endpoints } from '../../src/shared/api';
+import { PUBLIC, ROLES, SELF, SESSION, type Permission } from '../../src/shared/api';
+import { BUTTON_KEYS, endpoints } from '../../src/shared/modules/contract';
 
 /** DESIGN §5: commands are data, checked when the registry is built; recents, sniffing and modes. */
 

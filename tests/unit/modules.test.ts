@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FEATURES, SCREENS } from '../../src/client/app/features';
 import type { CommandContext } from '../../src/client/commands/types';
 import { shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
-import { BUTTON_KEYS, MENU_IDS, MODULES, OPERATION_TYPES, endpoints, menuCatalogue } from '../../src/shared/api';
+import { MENU_IDS, MODULES, OPERATION_TYPES, menuCatalogue } from '../../src/shared/api';
+import { BUTTON_KEYS, CONTRACT_MODULES, endpoints } from '../../src/shared/modules/contract';
 import type { PageDef } from '../../src/shared/modules';
 
 /**
@@ -19,7 +20,7 @@ describe('the modules', () => {
     const keys = menus.map((m) => m.jumpKey);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.every((k) => /^[a-z]$/.test(k))).toBe(true);
-    expect(() => menuCatalogue(MODULES)).not.toThrow();
+    expect(() => menuCatalogue(CONTRACT_MODULES)).not.toThrow();
   });
 
   it('declare unique module ids, endpoint ids, routes, button keys and operation types', () => {
@@ -27,7 +28,7 @@ describe('the modules', () => {
     unique(MODULES.map((m) => m.id));
     unique(endpoints.map((e) => e.id));
     unique(endpoints.map((e) => `${e.method} ${e.path}`));
-    unique(MODULES.flatMap((m) => Object.keys(m.buttons)));
+    unique(CONTRACT_MODULES.flatMap((m) => Object.keys(m.buttons)));
     unique(MODULES.flatMap((m) => Object.keys(m.operations)));
     unique(pages.map((p) => p.path));
     expect(BUTTON_KEYS.length).toBeGreaterThanOrEqual(10);
