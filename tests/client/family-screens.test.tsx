@@ -9,7 +9,7 @@ import { fenToYuan } from '../../src/shared/domain/money';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import { DEMO_PASSWORD, TEST_PII_KEY, type TestServer } from '../support/test-server';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * 亲情卡 screens against the real server: the masked bindings list and its counts, 修改关系 and 解绑

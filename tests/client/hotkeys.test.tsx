@@ -12,7 +12,7 @@ import { menuCatalogue } from '../../src/shared/api';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** Hotkeys are data: every one is a command's, bound by one dispatcher from the registry. */
 let s: TestServer;

@@ -10,7 +10,7 @@ import { formatDateTime } from '../../src/shared/domain/time';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { type RequestLog, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** 乘车记录管理 against the real server: ride records with their payment orders, daily ridership, the palette's commands. */
 let s: TestServer;

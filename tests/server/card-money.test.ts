@@ -6,7 +6,7 @@ import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { moneyCard } from '../support/money-card';
 import { DEMO_PASSWORD, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * 卡片详情's money (issue 22, "the call-centre view is whole"): the holder's wallet, packages and the

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, type Grants, Msg, account, auth, envelopeOf, isAllowed, isMutating } from '../../src/shared/api';
-import { endpoints } from '../../src/shared/modules/contract';
+import { endpoints } from '../../src/shared/api/contract';
 import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/modules/user/seed';

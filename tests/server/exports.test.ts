@@ -11,7 +11,7 @@ import { HOUR } from '../support/clock';
 import { buildApp } from '../../src/server/app';
 import { openEvents } from '../support/task-events';
 import { settledTask } from '../support/export-task';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * The download centre (issue 12): exports as tasks, their files, cancel, expiry, recovery after an

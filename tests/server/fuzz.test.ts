@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISTRICT_HEADER, type Endpoint, auth } from '../../src/shared/api';
-import { endpoints } from '../../src/shared/modules/contract';
+import { endpoints } from '../../src/shared/api/contract';
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/modules/user/seed';
 import { DEMO_PASSWORD, type TestServer, startTestServer } from '../support/test-server';

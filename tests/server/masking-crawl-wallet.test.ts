@@ -11,7 +11,7 @@ import { createOrder, payNotify } from '../../src/server/modules/rechargeable/mo
 import { walletAdjustments, walletOrders, wallets } from '../../src/server/modules/rechargeable/schema';
 import { exportThroughTask } from '../support/export-task';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
-import { MODULE_CONTRACTS } from '../../src/shared/modules/contract';
+import { MODULE_CONTRACTS } from '../../src/shared/api/contract';
 
 /**
  * The masking crawl over 储值管理 (the desk's crawl, tests/server/masking-crawl.test.ts, extended to

@@ -20,7 +20,7 @@ import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
 import { exportThroughTask } from '../support/export-task';
-import { CONTRACT_MODULES, MODULE_CONTRACTS } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES, MODULE_CONTRACTS } from '../../src/shared/api/contract';
 
 /**
  * The masking crawl (issue 11): every call of the desk's modules, answered to an account holding

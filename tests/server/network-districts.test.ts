@@ -1,7 +1,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, type Endpoint } from '../../src/shared/api';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 import * as t from '../../src/server/db/schema';
 import { businessRows } from '../support/business-rows';
 import { type CallOptions, type TestServer, startTestServer } from '../support/test-server';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, card, family } from '../../src/shared/api';
-import { endpoints } from '../../src/shared/modules/contract';
+import { endpoints } from '../../src/shared/api/contract';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { redactQueryValues } from '../../src/server/lib/log-redaction';

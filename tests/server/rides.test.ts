@@ -14,7 +14,7 @@ import { PROFILES } from '../../src/server/db/seed';
 import { runSeed } from '../../src/server/seed-runner';
 import { addDays, shanghaiDate } from '../../src/shared/domain/time';
 import { createPii } from '../../src/server/lib/pii';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** Rides (issue 12, first step): the partitioned records, the daily totals kept from them, the read calls. */
 let s: TestServer;

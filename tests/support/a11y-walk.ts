@@ -6,7 +6,7 @@ import { type AxeFinding, axeViolations } from './axe';
 import { currentTitle, loginThroughPage, openConsole, PHONE, settled, type Viewport } from './e2e-console';
 import { type StartedServer, hasChromium } from './e2e';
 import { e2eSuite } from './e2e-suite';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * axe-core over the whole console in Debian's Chromium against the real `npm start`: every page the

@@ -7,7 +7,7 @@ import { RegistryError, allowedCommands, buildRegistry } from '../../src/client/
 import { sniff } from '../../src/client/commands/sniff';
 import type { Command } from '../../src/client/commands/types';
 import { PUBLIC, ROLES, SELF, SESSION, type Permission } from '../../src/shared/api';
-import { BUTTON_KEYS, endpoints } from '../../src/shared/modules/contract';
+import { BUTTON_KEYS, endpoints } from '../../src/shared/api/contract';
 
 /** DESIGN §5: commands are data, checked when the registry is built; recents, sniffing and modes. */
 

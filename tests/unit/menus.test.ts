@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMenus, buttonKeysOf, findPage, homePath } from '../../src/client/app/menus';
 import { type AuthItem, type AuthItemPara, MENU_IDS, menuCatalogue } from '../../src/shared/api';
-import { CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** Menus and routes from the server's items (spec §2, §6, §9). */
 

@@ -3,7 +3,7 @@ import { FEATURES, SCREENS } from '../../src/client/app/features';
 import type { CommandContext } from '../../src/client/commands/types';
 import { shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
 import { MENU_IDS, MODULES, OPERATION_TYPES, menuCatalogue } from '../../src/shared/api';
-import { BUTTON_KEYS, CONTRACT_MODULES, endpoints } from '../../src/shared/modules/contract';
+import { BUTTON_KEYS, CONTRACT_MODULES, endpoints } from '../../src/shared/api/contract';
 import type { PageDef } from '../../src/shared/modules';
 
 /**

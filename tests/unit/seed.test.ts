@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MENU_IDS, menuCatalogue } from '../../src/shared/api';
 import { createRng } from '../../src/server/db/seed/rng';
-import { BUTTON_KEYS, CONTRACT_MODULES } from '../../src/shared/modules/contract';
+import { BUTTON_KEYS, CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 describe('auth item catalogue', () => {
   const items = menuCatalogue(CONTRACT_MODULES);

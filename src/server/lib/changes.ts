@@ -2,7 +2,7 @@ import { ListeningHub, type ListenTransport } from './listening-hub';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import { type Endpoint, MODULES, isAllowed, isMutating } from '../../shared/api';
-import { CONTRACT_MODULES, readTags, writeTags } from '../../shared/modules/contract';
+import { CONTRACT_MODULES, readTags, writeTags } from '../../shared/api/contract';
 import type { Db } from '../db/connection';
 import type { Actor, AuditEntry } from './audit';
 

@@ -1,4 +1,4 @@
-import { CONTRACT_MODULES, type ModuleContract } from '../../shared/modules/contract';
+import { CONTRACT_MODULES, type ModuleContract } from '../../shared/api/contract';
 import type { Binder } from '../plugins/contract';
 import type { AppDeps } from '../context';
 import type { RouteContext, ServerModule } from './module';

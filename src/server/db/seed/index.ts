@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { menuCatalogue } from '../../../shared/api';
-import { CONTRACT_MODULES } from '../../../shared/modules/contract';
+import { CONTRACT_MODULES } from '../../../shared/api/contract';
 import * as t from '../schema';
 import { continueIds } from './bulk';
 import { demoDistricts } from './city';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { type MenuId, menuCatalogue, menuItemIds as itemsOfMenus } from '../../../shared/api';
-import { CONTRACT_MODULES } from '../../../shared/modules/contract';
+import { CONTRACT_MODULES } from '../../../shared/api/contract';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { GIVEN_NAMES, SURNAMES } from '../../db/seed/city';
