@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { jumpCommands, shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
-import { COMMANDS } from '../../src/client/app/features';
+import { COMMANDS } from '../../src/client/app/feature-commands';
 import { buildMenus } from '../../src/client/app/menus';
 import { type HotkeyBinding, useHotkeyDispatcher } from '../../src/client/commands/dispatcher';
 import { keyLabel } from '../../src/client/commands/keys';

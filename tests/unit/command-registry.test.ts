@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMMANDS, SOURCES } from '../../src/client/app/features';
+import { COMMANDS, SOURCES } from '../../src/client/app/feature-commands';
 import { parseMode } from '../../src/client/commands/palette-rows';
 import { boostsOf, readRecents, recordRecent, removeRecent } from '../../src/client/commands/recents';
 import { RegistryError, allowedCommands, buildRegistry } from '../../src/client/commands/registry';
