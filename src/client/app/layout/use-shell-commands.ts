@@ -112,7 +112,8 @@ function useFeatureCommands() {
 }
 
 export function useShellRegistry(menus: readonly MenuEntry[], user: Session['user'], grants: Grants | null, ctx: CommandContext) {
-  const { COMMANDS, SOURCES } = useFeatureCommands();
+  const loaded = useFeatureCommands();
+  const { COMMANDS, SOURCES } = loaded;
   const canOpen = useCallback((path: string) => !!findPage(menus, new URL(path, window.location.origin).pathname), [menus]);
   const commands = useMemo(
     () => allowedCommands(COMMANDS, grants).filter((c) => (c.id !== 'shell.switch-district' || !!user?.openDistrict) && (c.page === null || canOpen(c.page))),
@@ -122,7 +123,7 @@ export function useShellRegistry(menus: readonly MenuEntry[], user: Session['use
   const pages = useMemo(() => pageItems(menus, isBuilt), [menus]);
   const jumps = useMemo(() => jumpCommands(menus, isBuilt), [menus]);
   const registry = useMemo(() => ({ commands, jumps, ctx }), [commands, jumps, ctx]);
-  return { canOpen, commands, sources, pages, jumps, registry };
+  return { canOpen, commands, sources, registryPending: loaded === SHELL_ONLY, pages, jumps, registry };
 }
 
 /** Every hotkey is a command's: one dispatcher binds them all, none while a dialog or the ended notice is up. */
