@@ -4,11 +4,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
-import { MODULES, menuCatalogue, menuItemIds } from '../../src/shared/api';
+import { menuCatalogue, menuItemIds } from '../../src/shared/api';
 import { fenToYuan } from '../../src/shared/domain/money';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import { DEMO_PASSWORD, TEST_PII_KEY, type TestServer } from '../support/test-server';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * 亲情卡 screens against the real server: the masked bindings list and its counts, 修改关系 and 解绑
@@ -140,7 +141,7 @@ describe('绑定关系', () => {
   it('an account with the screen but without FAMILY_CARD_EDIT sees no 解绑 or 修改关系', async () => {
     const [viewer] = await db().select().from(t.users).where(eq(t.users.login, 'viewer'));
     const [group] = await db().insert(t.roleGroups).values({ name: '亲情卡只读组', description: '只看亲情卡', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-    const items = menuItemIds(menuCatalogue(MODULES), ['callingCard']);
+    const items = menuItemIds(menuCatalogue(CONTRACT_MODULES), ['callingCard']);
     expect(items).not.toContain('FAMILY_CARD_EDIT');
     await db().insert(t.roleGroupItems).values(items.map((itemId) => ({ groupId: group!.id, itemId })));
     await db().insert(t.users).values({ ...viewer!, id: undefined, login: 'familyreader', firstName: '亲情卡只读', groupId: group!.id });

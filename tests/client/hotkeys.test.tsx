@@ -3,15 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { jumpCommands, shellCommands, switchDistrictCommand } from '../../src/client/app/commands';
-import { COMMANDS } from '../../src/client/app/features';
+import { COMMANDS } from '../../src/client/app/feature-commands';
 import { buildMenus } from '../../src/client/app/menus';
 import { type HotkeyBinding, useHotkeyDispatcher } from '../../src/client/commands/dispatcher';
 import { keyLabel } from '../../src/client/commands/keys';
 import { buildRegistry } from '../../src/client/commands/registry';
-import { MODULES, menuCatalogue } from '../../src/shared/api';
+import { menuCatalogue } from '../../src/shared/api';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** Hotkeys are data: every one is a command's, bound by one dispatcher from the registry. */
 let s: TestServer;
@@ -77,7 +78,7 @@ describe('the dispatcher', () => {
   });
 
   it('cannot bind one key twice: the registry with every module jump holds', () => {
-    const jumps = jumpCommands(buildMenus(menuCatalogue(MODULES), ['ROLE_APP_ADMIN']));
+    const jumps = jumpCommands(buildMenus(menuCatalogue(CONTRACT_MODULES), ['ROLE_APP_ADMIN']));
     expect(jumps).toHaveLength(18);
     expect(() => buildRegistry(COMMANDS, jumps)).not.toThrow();
     expect(() => buildRegistry(shellCommands, [{ ...switchDistrictCommand, id: 'other', hotkey: 'ctrl+b' }])).toThrow(/ctrl\+b/i);

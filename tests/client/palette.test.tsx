@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/client/app/app';
-import { COMMANDS } from '../../src/client/app/features';
+import { COMMANDS } from '../../src/client/app/feature-commands';
 import { Palette } from '../../src/client/commands/palette';
 import { ROWS } from '../../src/client/commands/palette-rows';
 import type { EntitySource } from '../../src/client/commands/entity-source';

@@ -4,12 +4,13 @@ import { describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { App } from '../../src/client/app/app';
 import * as t from '../../src/server/db/schema';
-import { type Endpoint, MODULES, menuCatalogue, menuItemIds, ridership } from '../../src/shared/api';
+import { type Endpoint, menuCatalogue, menuItemIds, ridership } from '../../src/shared/api';
 import { fenToYuan } from '../../src/shared/domain/money';
 import { formatDateTime } from '../../src/shared/domain/time';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { type RequestLog, signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** 乘车记录管理 against the real server: ride records with their payment orders, daily ridership, the palette's commands. */
 let s: TestServer;
@@ -332,7 +333,7 @@ describe('the module’s palette commands', () => {
   it('an account without 乘车记录管理 is offered neither', async () => {
     // The viewer's group loses the menu for this test (the demo gives it to every account).
     const [viewer] = await db().select({ id: t.roleGroups.id }).from(t.roleGroups).where(eq(t.roleGroups.name, '只读组'));
-    const items = menuItemIds(menuCatalogue(MODULES), ['order']);
+    const items = menuItemIds(menuCatalogue(CONTRACT_MODULES), ['order']);
     const held = await db().select().from(t.roleGroupItems).where(and(eq(t.roleGroupItems.groupId, viewer!.id), inArray(t.roleGroupItems.itemId, items)));
     expect(held.length).toBeGreaterThan(0);
     await db().delete(t.roleGroupItems).where(and(eq(t.roleGroupItems.groupId, viewer!.id), inArray(t.roleGroupItems.itemId, items)));

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES, card, menuCatalogue, menuItemIds } from '../../src/shared/api';
+import { card, menuCatalogue, menuItemIds } from '../../src/shared/api';
 import type { MenuId } from '../../src/shared/api/menus';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { moneyCard } from '../support/money-card';
 import { DEMO_PASSWORD, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * 卡片详情's money (issue 22, "the call-centre view is whole"): the holder's wallet, packages and the
@@ -26,7 +27,7 @@ const pii = createPii(TEST_PII_KEY);
 async function accountWith(login: string, menus: MenuId[]) {
   const [agentRow] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
   const [group] = await db().insert(t.roleGroups).values({ name: `${login}组`, description: '卡片详情测试', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-  await db().insert(t.roleGroupItems).values(menuItemIds(menuCatalogue(MODULES), ['busUser', ...menus]).map((itemId) => ({ groupId: group!.id, itemId })));
+  await db().insert(t.roleGroupItems).values(menuItemIds(menuCatalogue(CONTRACT_MODULES), ['busUser', ...menus]).map((itemId) => ({ groupId: group!.id, itemId })));
   await db().insert(t.users).values({ ...agentRow!, id: undefined, login, firstName: login, groupId: group!.id });
   return s.login(login, DEMO_PASSWORD);
 }

@@ -4,13 +4,14 @@ import { auth, exportTask, ridership } from '../../src/shared/api';
 import type { TaskEvent } from '../../src/shared/api/export-task';
 import * as t from '../../src/server/db/schema';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
-import { menuCatalogue, menuItemIds, MODULES } from '../../src/shared/modules';
+import { menuCatalogue, menuItemIds } from '../../src/shared/modules';
 import { type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
 import { HOUR } from '../support/clock';
 import { buildApp } from '../../src/server/app';
 import { openEvents } from '../support/task-events';
 import { settledTask } from '../support/export-task';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * The download centre (issue 12): exports as tasks, their files, cancel, expiry, recovery after an
@@ -119,7 +120,7 @@ describe('refusals', () => {
     const before = await taskCount();
     const [viewer] = await db().select().from(t.users).where(eq(t.users.login, 'viewer'));
     const [group] = await db().insert(t.roleGroups).values({ name: '只看站点导出组', description: '没有乘车记录', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-    await db().insert(t.roleGroupItems).values(menuItemIds(menuCatalogue(MODULES), ['station']).map((itemId) => ({ groupId: group!.id, itemId })));
+    await db().insert(t.roleGroupItems).values(menuItemIds(menuCatalogue(CONTRACT_MODULES), ['station']).map((itemId) => ({ groupId: group!.id, itemId })));
     await db().insert(t.users).values({ ...viewer!, id: undefined, login: 'noexports', firstName: '无导出', groupId: group!.id });
     const token = await s.login('noexports', DEMO_PASSWORD);
     for (const e of [ridership.recordExport, ridership.employeeRecordExport]) expect((await s.call(e, { token, query: week() })).status).toBe(403);

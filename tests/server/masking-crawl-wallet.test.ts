@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, exportTask } from '../../src/shared/api';
 import * as wallet from '../../src/shared/api/wallet';
 import { MAX_PAGE_SIZE } from '../../src/shared/api/paging';
-import { rechargeableModule } from '../../src/shared/modules/rechargeable';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
@@ -12,6 +11,7 @@ import { createOrder, payNotify } from '../../src/server/modules/rechargeable/mo
 import { walletAdjustments, walletOrders, wallets } from '../../src/server/modules/rechargeable/schema';
 import { exportThroughTask } from '../support/export-task';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
+import { MODULE_CONTRACTS } from '../../src/shared/api/contract';
 
 /**
  * The masking crawl over 储值管理 (the desk's crawl, tests/server/masking-crawl.test.ts, extended to
@@ -127,7 +127,7 @@ describe('the masking crawl over 储值管理', () => {
     expect(await db().select().from(walletAdjustments).where(eq(walletAdjustments.id, made.adjustment.id))).toHaveLength(1);
 
     scan('sys_log', await db().select().from(t.sysLog));
-    expect(rechargeableModule.endpoints.map((e) => e.id).filter((id) => !called.has(id))).toEqual([]);
+    expect(MODULE_CONTRACTS.rechargeable.endpoints.map((e) => e.id).filter((id) => !called.has(id))).toEqual([]);
     expect(leaks).toEqual([]);
     expect(masked).toBeGreaterThan(20);
   }, 180_000);
@@ -136,12 +136,12 @@ describe('the masking crawl over 储值管理', () => {
     const viewer = await s.login('viewer');
     const before = await db().select({ n: t.sysLog.id }).from(t.sysLog);
     const refused = [];
-    for (const e of rechargeableModule.endpoints) {
+    for (const e of MODULE_CONTRACTS.rechargeable.endpoints) {
       const res = await s.call(e, { token: viewer, query: {}, ...(e.bodyType === 'none' ? {} : { body: {} }) });
       refused.push([e.id, res.status]);
     }
     expect(refused.filter(([, status]) => status !== 403)).toEqual([]);
     const after = await db().select({ n: t.sysLog.id }).from(t.sysLog);
-    expect(after.length - before.length).toBe(rechargeableModule.endpoints.length);
+    expect(after.length - before.length).toBe(MODULE_CONTRACTS.rechargeable.endpoints.length);
   });
 });

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, card, discount, exportTask, family } from '../../src/shared/api';
 import { MAX_PAGE_SIZE } from '../../src/shared/api/paging';
-import { MODULES, menuCatalogue, menuItemIds } from '../../src/shared/modules';
+import { menuCatalogue, menuItemIds } from '../../src/shared/modules';
 import { discountModule } from '../../src/shared/modules/discount';
 import { rechargeModule } from '../../src/shared/modules/recharge';
 import * as recharge from '../../src/shared/api/recharge';
@@ -20,6 +20,7 @@ import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
 import { exportThroughTask } from '../support/export-task';
+import { CONTRACT_MODULES, MODULE_CONTRACTS } from '../../src/shared/api/contract';
 
 /**
  * The masking crawl (issue 11): every call of the desk's modules, answered to an account holding
@@ -32,7 +33,7 @@ let token: string;
 const pii = createPii(TEST_PII_KEY);
 const db = () => s.database.db;
 const DESK = [riderModule, familyModule, discountModule, handleCardModule, packagePayModule, rechargeModule];
-const ENDPOINTS: readonly Endpoint[] = DESK.flatMap((m): readonly Endpoint[] => m.endpoints);
+const ENDPOINTS: readonly Endpoint[] = DESK.flatMap((m): readonly Endpoint[] => MODULE_CONTRACTS[m.id].endpoints);
 
 const PHONE = /(?<![\dA-Za-z])1[3-9]\d{9}(?!\d)/;
 const CITIZEN = /(?<![\dA-Za-z])\d{17}[\dXx](?!\d)/;
@@ -83,7 +84,7 @@ beforeAll(async () => {
   // The agent's menus and desk keys, without RIDER_REVEAL; REFUND_ORDER so the refund is crawled too.
   const [agent] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
   const [group] = await db().insert(t.roleGroups).values({ name: '脱敏巡检组', description: '除查看实名外的坐席权限', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-  const items = [...menuItemIds(menuCatalogue(MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard', 'packagePay', 'recharge', 'rechargeable']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER', 'PACKAGE_ORDER_REFUND', 'RECHARGE_RESOLVE', 'RECHARGE_ORDER_REFUND'].filter((i) => i !== 'RIDER_REVEAL');
+  const items = [...menuItemIds(menuCatalogue(CONTRACT_MODULES), ['busUser', 'callingCard', 'specialCode', 'handleCard', 'packagePay', 'recharge', 'rechargeable']), 'ycOrder', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'REFUND_ORDER', 'PACKAGE_ORDER_REFUND', 'RECHARGE_RESOLVE', 'RECHARGE_ORDER_REFUND'].filter((i) => i !== 'RIDER_REVEAL');
   await db().insert(t.roleGroupItems).values([...new Set(items)].map((itemId) => ({ groupId: group!.id, itemId })));
   await db().insert(t.users).values({ ...agent!, id: undefined, login: 'crawler', firstName: '脱敏巡检', groupId: group!.id });
   token = await s.login('crawler', DEMO_PASSWORD);

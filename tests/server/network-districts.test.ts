@@ -1,6 +1,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES, Msg, type Endpoint } from '../../src/shared/api';
+import { Msg, type Endpoint } from '../../src/shared/api';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 import * as t from '../../src/server/db/schema';
 import { businessRows } from '../support/business-rows';
 import { type CallOptions, type TestServer, startTestServer } from '../support/test-server';
@@ -84,7 +85,7 @@ const AIMED: Record<string, () => CallOptions> = {
   'busLineDetailStation.delete': () => ({ body: { id: f.subLineStop } }),
 };
 
-const network: Endpoint[] = MODULES.filter((m) => ['station', 'version', 'bus'].includes(m.id)).flatMap((m) => [...m.endpoints]);
+const network: Endpoint[] = CONTRACT_MODULES.filter((m) => ['station', 'version', 'bus'].includes(m.id)).flatMap((m) => [...m.endpoints]);
 
 describe('another district’s network, as the 徐汇区 manager', () => {
   it('the table aims every network endpoint', () => {

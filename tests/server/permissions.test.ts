@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ButtonKey, type Endpoint, account, endpoints } from '../../src/shared/api';
+import { type ButtonKey, type Endpoint, account } from '../../src/shared/api';
+import { endpoints } from '../../src/shared/api/contract';
 import * as t from '../../src/server/db/schema';
 import { GROUPS } from '../../src/server/modules/user/seed';
 import { type TestServer, startTestServer } from '../support/test-server';

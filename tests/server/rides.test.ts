@@ -5,7 +5,7 @@ import type { RidershipRow } from '../../src/shared/api/ridership';
 import * as t from '../../src/server/db/schema';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
 import { ensureAhead, partitionName } from '../../src/server/lib/ride-partitions';
-import { menuCatalogue, menuItemIds, MODULES } from '../../src/shared/modules';
+import { menuCatalogue, menuItemIds } from '../../src/shared/modules';
 import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { freshDatabase } from '../support/test-db';
 import { buildApp } from '../../src/server/app';
@@ -14,6 +14,7 @@ import { PROFILES } from '../../src/server/db/seed';
 import { runSeed } from '../../src/server/seed-runner';
 import { addDays, shanghaiDate } from '../../src/shared/domain/time';
 import { createPii } from '../../src/server/lib/pii';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** Rides (issue 12, first step): the partitioned records, the daily totals kept from them, the read calls. */
 let s: TestServer;
@@ -165,7 +166,7 @@ describe('who may read rides', () => {
   it('an account without 乘车记录管理 is refused every ride call (403); the super user reads every area', async () => {
     const [viewer] = await db().select().from(t.users).where(eq(t.users.login, 'viewer'));
     const [group] = await db().insert(t.roleGroups).values({ name: '只看站点组', description: '没有乘车记录', createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning();
-    await db().insert(t.roleGroupItems).values(menuItemIds(menuCatalogue(MODULES), ['station']).map((itemId) => ({ groupId: group!.id, itemId })));
+    await db().insert(t.roleGroupItems).values(menuItemIds(menuCatalogue(CONTRACT_MODULES), ['station']).map((itemId) => ({ groupId: group!.id, itemId })));
     await db().insert(t.users).values({ ...viewer!, id: undefined, login: 'stationonly', firstName: '只看站点', groupId: group!.id });
     const token = await s.login('stationonly', DEMO_PASSWORD);
     const [ride] = await db().select().from(t.rideRecords).limit(1);

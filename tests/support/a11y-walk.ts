@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
-import { MODULES, menuCatalogue } from '../../src/shared/api';
+import { menuCatalogue } from '../../src/shared/api';
 import { type AxeFinding, axeViolations } from './axe';
 import { currentTitle, loginThroughPage, openConsole, PHONE, settled, type Viewport } from './e2e-console';
 import { type StartedServer, hasChromium } from './e2e';
 import { e2eSuite } from './e2e-suite';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * axe-core over the whole console in Debian's Chromium against the real `npm start`: every page the
@@ -17,7 +18,7 @@ import { e2eSuite } from './e2e-suite';
 const it_ = it.skipIf(!hasChromium);
 
 const PAGES = (() => {
-  const rows = menuCatalogue(MODULES);
+  const rows = menuCatalogue(CONTRACT_MODULES);
   return rows
     .filter((r) => r.parentId !== null && r.type !== 'button')
     .map((r) => ({ path: `/${r.parentId}/${r.path}`, title: (JSON.parse(r.para) as { title: string }).title }));

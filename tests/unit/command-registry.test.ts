@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMMANDS, SOURCES } from '../../src/client/app/features';
+import { COMMANDS, SOURCES } from '../../src/client/app/feature-commands';
 import { parseMode } from '../../src/client/commands/palette-rows';
 import { boostsOf, readRecents, recordRecent, removeRecent } from '../../src/client/commands/recents';
 import { RegistryError, allowedCommands, buildRegistry } from '../../src/client/commands/registry';
 import { sniff } from '../../src/client/commands/sniff';
 import type { Command } from '../../src/client/commands/types';
-import { BUTTON_KEYS, PUBLIC, ROLES, SELF, SESSION, type Permission, endpoints } from '../../src/shared/api';
+import { PUBLIC, ROLES, SELF, SESSION, type Permission } from '../../src/shared/api';
+import { BUTTON_KEYS, endpoints } from '../../src/shared/api/contract';
 
 /** DESIGN §5: commands are data, checked when the registry is built; recents, sniffing and modes. */
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMenus, buttonKeysOf, findPage, homePath } from '../../src/client/app/menus';
-import { type AuthItem, type AuthItemPara, MENU_IDS, MODULES, menuCatalogue } from '../../src/shared/api';
+import { type AuthItem, type AuthItemPara, MENU_IDS, menuCatalogue } from '../../src/shared/api';
+import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /** Menus and routes from the server's items (spec §2, §6, §9). */
 
@@ -157,7 +158,7 @@ describe('homePath', () => {
 });
 
 describe('the seeded catalogue through buildMenus', () => {
-  const catalogue = menuCatalogue(MODULES);
+  const catalogue = menuCatalogue(CONTRACT_MODULES);
 
   it('gives the super user all 18 menus in order, landing on the first notice page', () => {
     const menus = buildMenus(catalogue, ['ROLE_APP_ADMIN']);
@@ -178,8 +179,8 @@ describe('the seeded catalogue through buildMenus', () => {
 describe('collapsed-sidebar badges', () => {
   it('give every one of the 18 menus its own character, readable from its title', async () => {
     const { menuBadges } = await import('../../src/client/app/menus');
-    const { MODULES, menuCatalogue } = await import('../../src/shared/api');
-    const menus = menuCatalogue(MODULES)
+    const { menuCatalogue } = await import('../../src/shared/api');
+    const menus = menuCatalogue(CONTRACT_MODULES)
       .filter((r) => r.type === 'menu' && r.parentId === null)
       .map((r) => ({ id: r.id, title: r.name }));
     const badges = menuBadges(menus);

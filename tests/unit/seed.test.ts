@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BUTTON_KEYS, MENU_IDS, MODULES, menuCatalogue } from '../../src/shared/api';
+import { MENU_IDS, menuCatalogue } from '../../src/shared/api';
 import { createRng } from '../../src/server/db/seed/rng';
+import { BUTTON_KEYS, CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 describe('auth item catalogue', () => {
-  const items = menuCatalogue(MODULES);
+  const items = menuCatalogue(CONTRACT_MODULES);
 
   it('has the 18 menus in the fixed order, each with at least one visible page', () => {
     const menus = items.filter((i) => i.parentId === null);

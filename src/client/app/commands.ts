@@ -1,4 +1,6 @@
-import { MENU_JUMP_KEYS, SESSION, system } from '../../shared/api';
+import * as system from '../../shared/api/system';
+import { SESSION } from '../../shared/api/permissions';
+import { MENU_JUMP_KEYS } from '../../shared/modules';
 import { api } from '../lib/api-client';
 import { keyLabel } from '../commands/keys';
 import type { Command, CommandContext, PaletteItem } from '../commands/types';

@@ -1,5 +1,4 @@
 import type { ScreenComponent } from '../../shared/api';
-import { buildRegistry } from '../commands/registry';
 import { accountFeature } from '../features/account';
 import { busFeature } from '../features/bus';
 import { discountFeature } from '../features/discount';
@@ -15,11 +14,11 @@ import { settingsFeature } from '../features/settings';
 import { stationFeature } from '../features/station';
 import { versionFeature } from '../features/version';
 import type { Screen } from '../lib/screen';
-import { shellCommands, switchDistrictCommand } from './commands';
 
 /**
- * Every client feature, composed here (the app is the composition root; features never import
- * each other). A new feature is one line in this list.
+ * Every client feature's screens, composed here (the app is the composition root; features never
+ * import each other). A new feature is one line in this list, and one in app/feature-commands.ts
+ * for its commands and record sources.
  */
 export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature, rideFeature, noticeReportFeature, packagePayFeature, rechargeableFeature, rechargeFeature] as const;
 
@@ -32,6 +31,3 @@ type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I
  * offer a screen no page names.
  */
 export const SCREENS: Record<ScreenComponent, Screen> = Object.assign({}, ...FEATURES.map((f) => f.screens)) as AllOf<ScreensOf<(typeof FEATURES)[number]>>;
-
-export const COMMANDS = buildRegistry(shellCommands, [switchDistrictCommand], ...FEATURES.map((f) => f.commands));
-export const SOURCES = FEATURES.flatMap((f) => f.sources);

@@ -1,4 +1,5 @@
-import { type AuthItem, type AuthItemPara, MENU_IDS, type MenuId } from '../../shared/api';
+import type { AuthItem } from '../../shared/api/auth';
+import { type AuthItemPara, MENU_IDS, type MenuId } from '../../shared/api/menus';
 
 export interface MenuPage {
   id: string;

@@ -1,5 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { type AuthItem, type UserInfo, auth, system } from '../../shared/api';
+import * as auth from '../../shared/api/auth';
+import type { AuthItem, UserInfo } from '../../shared/api/auth';
+import * as system from '../../shared/api/system';
 import { toast } from '../lib/toast';
 import { api } from '../lib/api-client';
 import { ApiError, SessionEndedError } from '../lib/errors';

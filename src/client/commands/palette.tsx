@@ -29,6 +29,11 @@ export interface PaletteProps {
   pages: readonly PaletteItem[];
   sources: readonly EntitySource[];
   /**
+   * The features' commands and record sources are still on their way (app/feature-commands.ts): an
+   * Enter typed meanwhile waits for them, as it waits for the records and the dictionary.
+   */
+  registryPending?: boolean;
+  /**
    * Whether the account may open the page at this path (its menus hold it). Every record row is
    * checked by its own `path`, whatever its source declared: a row never leads to /404.
    */
@@ -43,7 +48,7 @@ export interface PaletteProps {
  * selection, the command's argument steps, a record's actions (use-action-panel) and the type-ahead
  * Enter queue; this joins them.
  */
-export function Palette({ open, seed, onClose, login, commands, pages, sources, canOpen, ctx }: PaletteProps) {
+export function Palette({ open, seed, onClose, login, commands, pages, sources, registryPending = false, canOpen, ctx }: PaletteProps) {
   const { romanize, done: dictionarySettled } = useRomanize();
   // Read when records arrive, which may be after a render with newer menus.
   const canOpenRef = useRef(canOpen);
@@ -136,7 +141,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   };
 
   // Everything the query can match has arrived: the records of this opening and the dictionary.
-  const settled = records.loadsPending === 0 && dictionarySettled && !!ready && ready.items === pools && ready.romanized === !!romanize;
+  const settled = !registryPending && records.loadsPending === 0 && dictionarySettled && !!ready && ready.items === pools && ready.romanized === !!romanize;
   const pick = () => (userMoved.current ? selected : items[0]?.key);
   const panelControl = usePanelControl({
     login,

@@ -1,4 +1,4 @@
-import { type Grants, isAllowed } from '../../shared/api';
+import { type Grants, isAllowed } from '../../shared/api/permissions';
 import type { Command } from './types';
 
 export class RegistryError extends Error {}

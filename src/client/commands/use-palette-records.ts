@@ -28,7 +28,9 @@ export function usePaletteRecords({ open, sources, canOpenRef, mode, text, askin
   const [loadedBySource, setLoadedBySource] = useState<Record<string, PaletteItem[]>>({});
   // In the sources' own order, so ties rank the same whichever list answered first.
   const loaded = useMemo(() => sources.flatMap((src) => loadedBySource[src.id] ?? []), [sources, loadedBySource]);
-  const [loadsPending, setLoadsPending] = useState(0);
+  // Counted for the sources they were started for: in the render where new sources arrive (the
+  // features' registry, fetched after the shell) their loads are pending before the effect starts them.
+  const [pending, setPending] = useState<{ of: readonly EntitySource[]; n: number }>({ of: sources, n: 0 });
   // The newest row of each record: a list that answers as before keeps its rows (and its index), but
   // an action must run on the row as this opening fetched it (a station moved since keeps its place).
   const rows = useRef(new Map<string, RecordActions>()).current;
@@ -44,7 +46,7 @@ export function usePaletteRecords({ open, sources, canOpenRef, mode, text, askin
     rows.clear();
     let live = true;
     const loading = sources.filter((s) => s.load);
-    setLoadsPending(loading.length);
+    setPending({ of: sources, n: loading.length });
     for (const s of loading) {
       s.load!()
         .then((records) => {
@@ -60,7 +62,7 @@ export function usePaletteRecords({ open, sources, canOpenRef, mode, text, askin
         })
         .catch(() => undefined)
         .finally(() => {
-          if (live) setLoadsPending((n) => Math.max(0, n - 1));
+          if (live) setPending((p) => ({ of: p.of, n: Math.max(0, p.n - 1) }));
         });
     }
     return () => {
@@ -71,6 +73,7 @@ export function usePaletteRecords({ open, sources, canOpenRef, mode, text, askin
   const { remote, remotePending, setRemote } = useRemoteRecords({ open, sources, canOpenRef, mode, text, asking, paused, keepRows });
   /** A row's record and actions as last fetched. */
   const actionsOf = useCallback((item: PaletteItem) => (item.actions ? (rows.get(item.key) ?? item.actions) : undefined), [rows]);
+  const loadsPending = !open ? 0 : pending.of === sources ? pending.n : sources.filter((s) => s.load).length;
   return { loaded, loadsPending, remote, remotePending, clearRemote: () => setRemote([]), actionsOf };
 }
 

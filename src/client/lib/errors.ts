@@ -1,4 +1,4 @@
-import { LOGIN_ELSEWHERE, Msg, SUCCESS } from '../../shared/api';
+import { LOGIN_ELSEWHERE, Msg, SUCCESS } from '../../shared/api/envelope';
 
 /** An answer the console refused: `msg` is what the user was (or would have been) told. */
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-import { exportTask } from '../../shared/api';
+import * as exportTask from '../../shared/api/export-task';
 import { type ExportTask, isOpenTask } from '../../shared/api/export-task';
 import { api } from './api-client';
 import { createStore } from './store';

@@ -1,5 +1,7 @@
 import axios, { type Options, type Response as AxiosResponse } from 'redaxios';
-import { type Endpoint, auth, buildPath, DISTRICT_HEADER, LOGIN_RESULT_HEADER } from '../../shared/api';
+import * as auth from '../../shared/api/auth';
+import { type Endpoint, buildPath } from '../../shared/api/endpoint';
+import { DISTRICT_HEADER, LOGIN_RESULT_HEADER } from '../../shared/api/envelope';
 import type { z } from 'zod';
 import { ApiError, describe, SessionEndedError, TIMEOUT_MSG } from './errors';
 import { CONSOLE_HEADER } from '../../shared/api/export-task';

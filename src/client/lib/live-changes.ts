@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { type Endpoint, endpoints, readTags } from '../../shared/api';
 import type { RecordChange } from '../../shared/api/export-task';
+import { loadContract } from './contract';
 import { ensureFollowingTasks, taskStore } from './export-tasks';
 import { createStore, useStore } from './store';
 
@@ -52,8 +52,11 @@ function flush(): void {
   pendingTags = new Set();
   if (!revalidator) return;
   if (all) return revalidator('all');
-  const stale = new Set(endpoints.filter((e: Endpoint) => readTags(e).some((t) => tags.has(t))).map((e) => e.id));
-  if (stale.size) revalidator(stale);
+  // Without the contract (a network blip) the lists stay as they are until their next fetch.
+  void loadContract().then(({ endpoints, readTags }) => {
+    const stale = new Set(endpoints.filter((e) => readTags(e).some((t) => tags.has(t))).map((e) => e.id));
+    if (stale.size) revalidator?.(stale);
+  }, () => undefined);
 }
 
 function schedule(): void {

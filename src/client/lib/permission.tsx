@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext } from 'react';
-import { type Grants, type Permission, isAllowed } from '../../shared/api';
+import { type Grants, type Permission, isAllowed } from '../../shared/api/permissions';
 
 /** The signed-in account's roles and button keys, provided by the session. */
 export const GrantsContext = createContext<Grants | null>(null);

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useSWRConfig } from 'swr';
-import { type Endpoint, endpoints, staleAfter } from '../../shared/api';
+import type { Endpoint } from '../../shared/api';
+import { loadContract } from './contract';
 
 /**
  * After a change, refetch every read that shares one of its resource tags (`reads`/`writes` on the
@@ -9,10 +10,13 @@ import { type Endpoint, endpoints, staleAfter } from '../../shared/api';
 export function useRevalidate() {
   const { mutate } = useSWRConfig();
   return useCallback(
-    (...changes: readonly Pick<Endpoint, 'id' | 'writes'>[]) => {
-      const stale = new Set(changes.flatMap((c) => staleAfter(c, endpoints)));
-      // The change itself succeeded; a read that fails to refetch shows its own error where it is shown.
-      return mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && stale.has(key[0])).catch(() => undefined);
+    async (...changes: readonly Pick<Endpoint, 'id' | 'writes'>[]) => {
+      // The change itself succeeded; a read that fails to refetch shows its own error where it is shown,
+      // and without the contract (a network blip) the lists stay as they are until their next fetch.
+      const contract = await loadContract().catch(() => null);
+      if (!contract) return;
+      const stale = new Set(changes.flatMap((c) => contract.staleAfter(c, contract.endpoints)));
+      await mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && stale.has(key[0])).catch(() => undefined);
     },
     [mutate],
   );

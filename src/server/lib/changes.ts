@@ -1,7 +1,8 @@
 import { ListeningHub, type ListenTransport } from './listening-hub';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
-import { type Endpoint, MODULES, isAllowed, isMutating, readTags, writeTags } from '../../shared/api';
+import { type Endpoint, MODULES, isAllowed, isMutating } from '../../shared/api';
+import { CONTRACT_MODULES, readTags, writeTags } from '../../shared/api/contract';
 import type { Db } from '../db/connection';
 import type { Actor, AuditEntry } from './audit';
 
@@ -103,7 +104,7 @@ export interface ChangeListener {
 /** The tags an account may read: those of every read endpoint its permissions pass. */
 export function readableTags(grants: Parameters<typeof isAllowed>[1]): Set<string> {
   const tags = new Set<string>();
-  for (const m of MODULES) for (const e of m.endpoints) if (!isMutating(e) && isAllowed(e.permission, grants)) for (const t of readTags(e)) tags.add(t);
+  for (const m of CONTRACT_MODULES) for (const e of m.endpoints) if (!isMutating(e) && isAllowed(e.permission, grants)) for (const t of readTags(e)) tags.add(t);
   return tags;
 }
 

@@ -1,4 +1,4 @@
-import { MODULES, type ModuleManifest } from '../../shared/api';
+import { CONTRACT_MODULES, type ModuleContract } from '../../shared/api/contract';
 import type { Binder } from '../plugins/contract';
 import type { AppDeps } from '../context';
 import type { RouteContext, ServerModule } from './module';
@@ -31,7 +31,7 @@ export function bindModules(
   deps: AppDeps,
   ctx: RouteContext,
   servers: readonly ServerModule[] = SERVER_MODULES,
-  manifests: readonly ModuleManifest[] = MODULES,
+  manifests: readonly ModuleContract[] = CONTRACT_MODULES,
 ): void {
   for (const manifest of manifests) {
     const server = servers.find((s) => s.id === manifest.id);

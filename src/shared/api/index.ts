@@ -25,20 +25,15 @@ export type { Card, Rider } from './card';
 export type { ExportTask, TaskEvent } from './export-task';
 export type { BusLine, BusLineInfo, LineRoute, LineStop, SubLine, SubLineInfo } from './bus-line';
 
-// Derived from the modules' manifests: the endpoints list, button keys and operation types.
+// Derived from the modules' manifests: menus, jump keys and operation types. The endpoints, their
+// resource tags and the button keys are in shared/modules/contract, which the shell never loads.
 export {
-  BUTTON_KEYS,
-  BUTTON_LABELS,
   MENU_JUMP_KEYS,
   MODULES,
   OPERATION_TYPES,
-  endpoints,
   menuCatalogue,
   menuItemIds,
   moduleOfMenu,
-  readTags,
-  staleAfter,
-  writeTags,
   type AuthItemRow,
   type ButtonKey,
   type ModuleId,

@@ -1,4 +1,3 @@
-import * as busLine from '../api/bus-line';
 import { defineModule } from './define';
 
 /** 公交线路: the lines of a district's versions, their stops, paths and sub-lines. */
@@ -19,28 +18,6 @@ export const busModule = defineModule({
       { key: 'sub-line-station', title: '子线路站点', component: 'SubLineStation', hidden: true },
     ],
   },
-  endpoints: [
-    busLine.busLineList,
-    busLine.busLineSave,
-    busLine.busLineDisable,
-    busLine.busLineInfoCall,
-    busLine.busLineDelete,
-    busLine.busLineRouteList,
-    busLine.busLineRouteSave,
-    busLine.busLineRouteDeleteBatch,
-    busLine.busLineStationInfo,
-    busLine.busLineStationSave,
-    busLine.busLineStationDelete,
-    busLine.busLineDetailList,
-    busLine.busLineDetailSave,
-    busLine.busLineDetailInfo,
-    busLine.busLineDetailDelete,
-    busLine.busLineDetailAllOn,
-    busLine.busLineDetailStationSave,
-    busLine.busLineDetailStationInfo,
-    busLine.busLineDetailStationDelete,
-  ],
-  buttons: busLine.buttons,
   operations: {
     LINE_SAVE: '保存线路',
     LINE_STATE: '停运/恢复线路',

@@ -14,11 +14,11 @@ export interface AuthItemRow {
 const para = (p: AuthItemPara) => JSON.stringify(p);
 
 /**
- * The menu catalogue the server upserts at every start, from the modules' manifests: the 18 menus
- * of spec §2 in its order with their pages, and one button item per permission key under the menu
- * of the module declaring it. Components whose name starts with `List` are cached views (spec §9).
+ * The menu catalogue the server upserts at every start, from the modules' manifests joined to their
+ * contracts (CONTRACT_MODULES): the 18 menus of spec §2 in its order with their pages, and one button
+ * item per permission key under the menu of the module declaring it. Components whose name starts with `List` are cached views (spec §9).
  */
-export function menuCatalogue(modules: readonly ModuleManifest[]): AuthItemRow[] {
+export function menuCatalogue(modules: readonly (ModuleManifest & { buttons: Readonly<Record<string, string>> })[]): AuthItemRow[] {
   const rows: AuthItemRow[] = [];
   MENU_IDS.forEach((menuId, i) => {
     const owners = modules.filter((m) => m.menu?.id === menuId);

@@ -1,12 +1,13 @@
-import type { Endpoint } from '../api/endpoint';
 import type { MenuId } from '../api/menus';
 import type { Role } from '../api/permissions';
 
 /**
- * A module is declared once, here in shared (no React, no node): what the server binds, what the
- * seed puts in the menu catalogue, what the console routes and hides, and what the system log
- * names all come from its manifest. Adding a module: its manifest file, its server folder, its
- * client folder, one line in MODULES (modules/index.ts).
+ * A module is declared once, here in shared (no React, no node): what the seed puts in the menu
+ * catalogue, what the console routes and hides, and what the system log names all come from its
+ * manifest; what the server binds is its line in MODULE_ENDPOINTS (modules/contract.ts), kept out
+ * of the manifest so the console's shell loads no endpoint schemas (README decision 162). Adding a
+ * module: its manifest file, its server folder, its client folder, one line in MODULES
+ * (modules/index.ts) and one in MODULE_ENDPOINTS.
  */
 export interface PageDef {
   /** The route segment under the menu: `/{menu.id}/{key}`. */
@@ -44,9 +45,6 @@ export interface ModuleManifest {
   id: string;
   /** The sidebar menu the module owns; the shell module (login, session) has none. */
   menu?: MenuDef;
-  endpoints: readonly Endpoint[];
-  /** Button permission keys (spec §6) with their Chinese labels. */
-  buttons: Readonly<Record<string, string>>;
   /** System-log operation types the module writes, with their labels. */
   operations: Readonly<Record<string, string>>;
 }

@@ -1,4 +1,3 @@
-import * as discount from '../api/discount';
 import { defineModule } from './define';
 
 /** 特殊码管理: discount cards (special codes), their orders and refunds. */
@@ -17,23 +16,5 @@ export const discountModule = defineModule({
       { key: 'special-code-agreement', title: '特殊码协议', component: 'SpecialCodeAgreement' },
     ],
   },
-  endpoints: [
-    discount.discountOrderPage,
-    discount.discountOrderTotal,
-    discount.discountOrderMsg,
-    discount.discountOrderRefund,
-    discount.discountOrderRefundRule,
-    discount.productPage,
-    discount.productById,
-    discount.productTotal,
-    discount.productStatus,
-    discount.productSave,
-    discount.productDelete,
-    discount.countPage,
-    discount.countTotal,
-    discount.downloadTotal,
-    discount.downloadOrder,
-  ],
-  buttons: {},
   operations: { ORDER_REFUND: '订单退款', DISCOUNT_CARD_SAVE: '保存优惠卡', DISCOUNT_CARD_STATUS: '上架/下架优惠卡', DISCOUNT_CARD_DELETE: '删除优惠卡', ORDER_EXPORT: '导出优惠卡订单' },
 });

@@ -1,4 +1,3 @@
-import * as exportTask from '../api/export-task';
 import { defineModule } from './define';
 
 /**
@@ -7,7 +6,5 @@ import { defineModule } from './define';
  */
 export const downloadModule = defineModule({
   id: 'download',
-  endpoints: [exportTask.taskList, exportTask.taskDownload, exportTask.taskCancel, exportTask.taskDelete, exportTask.taskEvents],
-  buttons: {},
   operations: { EXPORT_DOWNLOAD: '下载导出文件', EXPORT_CANCEL: '取消导出', EXPORT_DELETE: '删除导出任务' },
 });

@@ -1,4 +1,3 @@
-import * as card from '../api/card';
 import { defineModule } from './define';
 
 /**
@@ -19,7 +18,5 @@ export const handleCardModule = defineModule({
       { key: 'card-list', title: '卡片列表', component: 'ListCard' },
     ],
   },
-  endpoints: [card.cardPage, card.cardStateCounts],
-  buttons: {},
   operations: {},
 });

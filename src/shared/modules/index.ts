@@ -1,4 +1,3 @@
-import type { Endpoint } from '../api/endpoint';
 import type { MenuId } from '../api/menus';
 import type { ModuleManifest } from './define';
 import { busModule } from './bus';
@@ -44,14 +43,11 @@ export const MODULES = [
 ] as const satisfies readonly ModuleManifest[];
 
 type Module = (typeof MODULES)[number];
-type ButtonsOf<M> = M extends { buttons: infer B } ? keyof B & string : never;
 type OperationsOf<M> = M extends { operations: infer O } ? keyof O & string : never;
 type PagesOf<M> = M extends { menu: { pages: readonly (infer P)[] } } ? P : never;
 type ComponentOf<P> = P extends { component: infer C extends string } ? C : never;
 
 export type ModuleId = Module['id'];
-/** Button permission keys (spec §6): what the modules declare, nothing else. */
-export type ButtonKey = ButtonsOf<Module>;
 /** System-log operation types: what the modules declare. */
 export type OperationType = OperationsOf<Module>;
 /** The screens the console must have: every component of a page that is not planned. */
@@ -71,14 +67,8 @@ export type ActionRef = { [M in PageModuleId]: { [P in PageKey<M>]: readonly [mo
 /** Every action some page declares. */
 export type ScreenActionName = ActionRef[2];
 
-const merged = <K extends string>(pick: (m: ModuleManifest) => Readonly<Record<string, string>>) =>
-  Object.assign({}, ...MODULES.map((m) => pick(m))) as Record<K, string>;
 
-/** Every endpoint of the contract; the server binds exactly these and the tests check it. */
-export const endpoints: readonly Endpoint[] = MODULES.flatMap((m): readonly Endpoint[] => m.endpoints);
-export const BUTTON_LABELS = merged<ButtonKey>((m) => m.buttons);
-export const BUTTON_KEYS = Object.keys(BUTTON_LABELS) as ButtonKey[];
-export const OPERATION_TYPES = merged<OperationType>((m) => m.operations);
+export const OPERATION_TYPES = Object.assign({}, ...MODULES.map((m) => m.operations)) as Record<OperationType, string>;
 
 /** The module owning each sidebar menu. */
 export const moduleOfMenu = (id: MenuId): ModuleManifest | undefined => MODULES.find((m) => 'menu' in m && m.menu.id === id);
@@ -109,5 +99,5 @@ export function pagePath<M extends PageModuleId, P extends PageKey<M>>(
 
 export { menuCatalogue, menuItemIds, type AuthItemRow } from './catalogue';
 export type { MenuDef, ModuleManifest, PageDef } from './define';
+export type { ButtonKey } from './contract';
 export { defineModule } from './define';
-export { readTags, staleAfter, writeTags } from './tags';

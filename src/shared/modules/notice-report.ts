@@ -1,4 +1,3 @@
-import * as notice from '../api/notice';
 import { defineModule } from './define';
 
 /** 公告与反馈: 公告管理 (notices riders read, their publishing and pinning); 意见反馈 still to come. */
@@ -14,8 +13,6 @@ export const noticeReportModule = defineModule({
       { key: 'feedback', title: '意见反馈', component: 'ListFeedback', planned: true },
     ],
   },
-  endpoints: [notice.noticePage, notice.noticeTotal, notice.noticeById, notice.noticeUpdateStatus, notice.noticeTop, notice.noticeDelete],
-  buttons: notice.buttons,
   operations: {
     NOTICE_PUBLISH: '发布公告',
     NOTICE_SCHEDULE: '定时发布公告',

@@ -1,4 +1,3 @@
-import * as pkg from '../api/package-pay';
 import { defineModule } from './define';
 
 /** 套餐购买: ride packages, their orders and refunds, the daily summary and its 套餐体检. */
@@ -18,28 +17,6 @@ export const packagePayModule = defineModule({
       { key: 'package-order-detail', title: '套餐订单详情', component: 'PackageOrderDetail', hidden: true, actions: ['refund'] },
     ],
   },
-  endpoints: [
-    pkg.packagePage,
-    pkg.packageTotal,
-    pkg.packageExport,
-    pkg.packageById,
-    pkg.packageSave,
-    pkg.packageUpdateStatus,
-    pkg.packageDelete,
-    pkg.packageOrderPage,
-    pkg.packageOrderPageByBody,
-    pkg.packageOrderTotal,
-    pkg.packageOrderTotalByBody,
-    pkg.packageOrderMsg,
-    pkg.packageOrderRefundPreview,
-    pkg.packageOrderRefund,
-    pkg.packageOrderExport,
-    pkg.packageSummaryPage,
-    pkg.packageSummaryTotal,
-    pkg.packageSummaryHealth,
-    pkg.packageSummaryExport,
-  ],
-  buttons: pkg.buttons,
   operations: {
     PACKAGE_SAVE: '保存套餐',
     PACKAGE_PUBLISH: '上架套餐',

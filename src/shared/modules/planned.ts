@@ -6,19 +6,16 @@ import { type PageDef, defineModule } from './define';
  * and their buttons already exist as permissions. When a module is built, its menu moves out of
  * this file into a manifest of its own (see user.ts) and its pages lose `planned`.
  */
-const planned = <const Id extends MenuId, const B extends Record<string, string> = Record<never, string>>(
+const planned = <const Id extends MenuId>(
   id: Id,
   title: string,
   icon: string,
   jumpKey: string,
   pages: readonly Omit<PageDef, 'planned'>[],
-  buttons: B = {} as B,
 ) =>
   defineModule({
     id,
     menu: { id, title, icon, jumpKey, pages: pages.map((p) => ({ ...p, planned: true as const })) },
-    endpoints: [],
-    buttons,
     operations: {},
   });
 

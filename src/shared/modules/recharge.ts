@@ -1,4 +1,3 @@
-import * as recharge from '../api/recharge';
 import { defineModule } from './define';
 
 /** NFC充值: riders' card top-ups, the 可疑 queue settled against the card centre, refunds, 圈存日对账. */
@@ -11,8 +10,6 @@ export const rechargeModule = defineModule({
     jumpKey: 'r',
     pages: [{ key: 'recharge', title: 'NFC充值记录', component: 'ListRecharge', actions: ['suspect', 'reconcile', 'resolve', 'refund', 'export', 'reconcile-export'] }],
   },
-  endpoints: [recharge.rechargePage, recharge.rechargePageByBody, recharge.rechargeTotal, recharge.rechargeTotalByBody, recharge.rechargeMsg, recharge.rechargeRequery, recharge.rechargeResolve, recharge.rechargeRefund, recharge.rechargeExport, recharge.rechargeReconcilePage, recharge.rechargeReconcileTotal, recharge.rechargeReconcileExport],
-  buttons: recharge.buttons,
   operations: {
     RECHARGE_REQUERY: '补查充值结果',
     RECHARGE_RESOLVE: '核实可疑充值',

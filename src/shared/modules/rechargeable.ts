@@ -1,4 +1,3 @@
-import * as wallet from '../api/wallet';
 import { defineModule } from './define';
 
 /** 储值管理 (second wave §9): plans, orders and refunds, wallets with their ledger, adjustments, the setting. */
@@ -17,38 +16,6 @@ export const rechargeableModule = defineModule({
       { key: 'recharge-agreement', title: '储值协议', component: 'RechargeAgreement' },
     ],
   },
-  endpoints: [
-    wallet.planPage,
-    wallet.planTotal,
-    wallet.planExport,
-    wallet.planById,
-    wallet.planSave,
-    wallet.planStatus,
-    wallet.planDelete,
-    wallet.orderPage,
-    wallet.orderMsg,
-    wallet.orderTotal,
-    wallet.orderRefund,
-    wallet.orderExport,
-    wallet.walletPage,
-    wallet.walletPageByBody,
-    wallet.walletTotal,
-    wallet.walletTotalByBody,
-    wallet.walletExport,
-    wallet.walletMsg,
-    wallet.ledgerPage,
-    wallet.ledgerExport,
-    wallet.walletStatus,
-    wallet.adjust,
-    wallet.adjustPage,
-    wallet.adjustTotal,
-    wallet.adjustExport,
-    wallet.adjustCheck,
-    wallet.reconcile,
-    wallet.settingQuery,
-    wallet.settingSave,
-  ],
-  buttons: wallet.buttons,
   operations: {
     RECHARGE_PLAN_SAVE: '保存储值档位',
     RECHARGE_PLAN_STATUS: '启用/停用储值档位',

@@ -1,4 +1,3 @@
-import * as ridership from '../api/ridership';
 import { defineModule } from './define';
 
 /**
@@ -17,7 +16,5 @@ export const rideModule = defineModule({
       { key: 'order-total', title: '乘车统计', component: 'OrderTotal', actions: ['export'] },
     ],
   },
-  endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage, ridership.recordExport, ridership.employeeRecordExport, ridership.ridershipExport],
-  buttons: ridership.buttons,
   operations: { RIDE_EXPORT: '导出乘车记录', RIDERSHIP_EXPORT: '导出每日客流' },
 });

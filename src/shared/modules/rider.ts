@@ -1,4 +1,3 @@
-import * as card from '../api/card';
 import { defineModule } from './define';
 
 /** 乘客用户管理: the mini-program's riders, their cards and the card lookup behind the palette. */
@@ -15,19 +14,5 @@ export const riderModule = defineModule({
       { key: 'card', title: '卡片详情', component: 'CardView', hidden: true, actions: ['reveal', 'unbind', 'walletRefund', 'packageRefund', 'requery'] },
     ],
   },
-  endpoints: [
-    card.riderPage,
-    card.riderSummary,
-    card.riderReveal,
-    card.cardLookup,
-    card.cardView,
-    card.riderAdd,
-    card.riderExport,
-    card.riderResolve,
-    // The body forms of the calls whose query may hold a phone, a citizen id or a typed reason: what the console sends.
-    card.riderPageByBody,
-    card.riderRevealByBody,
-  ],
-  buttons: card.buttons,
   operations: { RIDER_REVEAL: '查看实名信息', RIDER_ADD: '新增乘客', RIDER_EXPORT: '导出乘客用户', RIDER_RESOLVE: '处理异常用户' },
 });

@@ -1,4 +1,3 @@
-import * as system from '../api/system';
 import { defineModule } from './define';
 
 /** 小程序设置: the mini-program's base settings (sidebar QR code, city centre), agreements and districts. */
@@ -15,8 +14,6 @@ export const settingsModule = defineModule({
       { key: 'districts', title: '区域管理', component: 'ListDistrict', roles: ['ROLE_APP_ADMIN'] },
     ],
   },
-  endpoints: [system.districtPage, system.agreementList, system.agreementSave, system.qrCode, system.cityLocation, system.configSave, system.payInfoList],
-  buttons: {},
   operations: {
     AGREEMENT_SAVE: '保存协议',
     CONFIG_SAVE: '保存基础设置',

@@ -1,11 +1,8 @@
-import * as auth from '../api/auth';
 import { defineModule } from './define';
 
 /** Signing in and the session: no menu of its own, present in every console. */
 export const shellModule = defineModule({
   id: 'shell',
-  endpoints: [auth.authenticate, auth.currentUser, auth.logout, auth.authItems, auth.changePassword],
-  buttons: {},
   operations: {
     LOGIN: '登录',
     LOGIN_FAIL: '登录失败',

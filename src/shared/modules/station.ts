@@ -1,4 +1,3 @@
-import * as station from '../api/station';
 import { defineModule } from './define';
 
 /** 站点管理: stations of a district, shared by its line versions, and their mini-program QR codes. */
@@ -15,8 +14,6 @@ export const stationModule = defineModule({
       { key: 'station-qr-code', title: '站点二维码', component: 'ListStationQrCode', actions: ['generate', 'export'] },
     ],
   },
-  endpoints: [station.stationList, station.stationSave, station.stationUpdateState, station.stationQrByStation, station.stationQrInit, station.stationQrSurplus, station.stationQrPage, station.stationMergePreview, station.stationMerge, station.stationListExcludeLine, station.stationListIncludeLine, station.stationQrExport],
-  buttons: {},
   operations: {
     STATION_SAVE: '保存站点',
     STATION_QR_INIT: '生成站点二维码',

@@ -1,9 +1,9 @@
 import type { Endpoint } from '../api/endpoint';
-import { MODULES } from './index';
+import { CONTRACT_MODULES } from './contract';
 
-// Built on first use: this file is re-exported by the modules' index, which it reads.
+// Built on first use: this file is re-exported by the contract, which it reads.
 let owners: Map<string, string> | undefined;
-const ownerOf = (id: string) => (owners ??= new Map(MODULES.flatMap((m) => m.endpoints.map((e): [string, string] => [e.id, m.id])))).get(id) ?? id;
+const ownerOf = (id: string) => (owners ??= new Map(CONTRACT_MODULES.flatMap((m) => m.endpoints.map((e): [string, string] => [e.id, m.id])))).get(id) ?? id;
 
 /** What a read shows: its own tags, else its module's. */
 export const readTags = (e: Pick<Endpoint, 'id' | 'reads'>): readonly string[] => e.reads ?? [ownerOf(e.id)];

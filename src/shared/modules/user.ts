@@ -1,5 +1,3 @@
-import * as account from '../api/account';
-import * as system from '../api/system';
 import { defineModule } from './define';
 
 /** 账号管理: staff accounts, role groups and the system log. */
@@ -17,19 +15,6 @@ export const userModule = defineModule({
       { key: 'sys-log', title: '系统日志', component: 'ListSysLog' },
     ],
   },
-  endpoints: [
-    account.userPage,
-    account.userById,
-    account.userUpdate,
-    account.userAdd,
-    account.groupList,
-    account.groupUpdate,
-    system.sysLogPage,
-    system.sysLogOperationTypes,
-    // The body form of the account list, whose keyword may be a phone: what the console sends.
-    account.userPageByBody,
-  ],
-  buttons: account.buttons,
   operations: {
     USER_ADD: '新增账号',
     USER_UPDATE: '编辑账号',

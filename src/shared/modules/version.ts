@@ -1,4 +1,3 @@
-import * as lineVersion from '../api/line-version';
 import { defineModule } from './define';
 
 /** 版本管理: line-network versions (the version screen to come), help and about. */
@@ -15,8 +14,6 @@ export const versionModule = defineModule({
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
-  endpoints: [lineVersion.versionPage, lineVersion.versionInfo, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff],
-  buttons: lineVersion.buttons,
   operations: {
     VERSION_ADD: '新增版本',
     VERSION_STATUS: '修改版本状态',

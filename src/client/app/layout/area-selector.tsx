@@ -1,4 +1,4 @@
-import { system } from '../../../shared/api';
+import * as system from '../../../shared/api/system';
 import { readDistrict } from '../../lib/session-store';
 import { useApi } from '../../lib/use-api';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { auth } from '../../../shared/api';
+import * as auth from '../../../shared/api/auth';
 import { Field } from '../../components/field';
 import { Modal, ModalActions } from '../../components/modal';
 import { api } from '../../lib/api-client';

@@ -87,7 +87,7 @@ export function Layout() {
   useEffect(() => providePaletteOpener(showPalette), [showPalette]);
   const shell = useShellActions({ openPalette: palette.show, dialogs, logout, toggleSidebar: sidebar.toggle, tagsView: settings.tagsView });
   const { ctx, changeDistrict } = useCommandContext(navigate, shell, useCallback(() => setViewKey((k) => k + 1), []));
-  const { canOpen, commands, sources, pages, jumps, registry } = useShellRegistry(menus, user, grants, ctx);
+  const { canOpen, commands, sources, registryPending, pages, jumps, registry } = useShellRegistry(menus, user, grants, ctx);
   useCommandHotkeys(commands, jumps, ctx, location, !!ended, palette.open || dialogs.anyOpen || centreOpen);
   useTypeToSearch(!ended && !palette.open && !dialogs.anyOpen && !centreOpen, palette.openWith);
   const cachedPages = useCachedPages(tags, menus, settings.tagsView);
@@ -145,6 +145,7 @@ export function Layout() {
             commands={commands}
             pages={pages}
             sources={sources}
+            registryPending={registryPending}
             canOpen={canOpen}
             ctx={ctx}
           />

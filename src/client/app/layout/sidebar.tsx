@@ -1,7 +1,7 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { system } from '../../../shared/api';
+import * as system from '../../../shared/api/system';
 import { KEYS, readJson, writeJson } from '../../lib/storage';
 import { useApi } from '../../lib/use-api';
 import { type MenuEntry, menuBadges } from '../menus';

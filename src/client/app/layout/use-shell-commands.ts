@@ -1,6 +1,6 @@
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
-import { type Grants, isAllowed } from '../../../shared/api';
+import { type Grants, isAllowed } from '../../../shared/api/permissions';
 import { type HotkeyBinding, useHotkeyDispatcher } from '../../commands/dispatcher';
 import { allowedCommands } from '../../commands/registry';
 import type { Command, CommandContext, ShellAction } from '../../commands/types';
@@ -8,8 +8,9 @@ import { downloadCentreOpen } from '../../lib/export-tasks';
 import { useRevalidate } from '../../lib/revalidate';
 import { sessionEndedShowing } from '../../lib/session-ended';
 import { saveDistrict } from '../../lib/session-store';
-import { jumpCommands, pageItems } from '../commands';
-import { COMMANDS, SCREENS, SOURCES } from '../features';
+import type { EntitySource } from '../../commands/entity-source';
+import { jumpCommands, pageItems, shellCommands, switchDistrictCommand } from '../commands';
+import { SCREENS } from '../features';
 import { type MenuEntry, findPage } from '../menus';
 import type { Session } from '../session';
 import { updateSettings } from '../settings';
@@ -80,17 +81,49 @@ export function useCommandContext(navigate: (path: string) => void, shell: Recor
 /** The console has a screen for it: not a planned page's 「模块尚未上线」. */
 const isBuilt = (component: string) => Object.hasOwn(SCREENS, component);
 
+const loadFeatureCommands = () => import('../feature-commands');
+const SHELL_ONLY = { COMMANDS: [...shellCommands, switchDistrictCommand], SOURCES: [] as readonly EntitySource[] };
+/** A failed fetch of the features' commands (a network blip) is tried again this often. */
+const RETRY_MS = 5_000;
+
+/**
+ * The features' commands and record sources, fetched when the shell mounts (app/feature-commands.ts:
+ * they carry the contract, which the login page does not); the shell's own commands until then.
+ */
+function useFeatureCommands() {
+  const [loaded, setLoaded] = useState<{ COMMANDS: readonly Command[]; SOURCES: readonly EntitySource[] }>(SHELL_ONLY);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = () =>
+      void loadFeatureCommands().then(
+        (m) => live && setLoaded(m),
+        () => {
+          if (live) timer = setTimeout(load, RETRY_MS);
+        },
+      );
+    load();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, []);
+  return loaded;
+}
+
 export function useShellRegistry(menus: readonly MenuEntry[], user: Session['user'], grants: Grants | null, ctx: CommandContext) {
+  const loaded = useFeatureCommands();
+  const { COMMANDS, SOURCES } = loaded;
   const canOpen = useCallback((path: string) => !!findPage(menus, new URL(path, window.location.origin).pathname), [menus]);
   const commands = useMemo(
     () => allowedCommands(COMMANDS, grants).filter((c) => (c.id !== 'shell.switch-district' || !!user?.openDistrict) && (c.page === null || canOpen(c.page))),
-    [grants, user, canOpen],
+    [COMMANDS, grants, user, canOpen],
   );
-  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && canOpen(s.page)), [grants, canOpen]);
+  const sources = useMemo(() => SOURCES.filter((s) => isAllowed(s.permission, grants) && canOpen(s.page)), [SOURCES, grants, canOpen]);
   const pages = useMemo(() => pageItems(menus, isBuilt), [menus]);
   const jumps = useMemo(() => jumpCommands(menus, isBuilt), [menus]);
   const registry = useMemo(() => ({ commands, jumps, ctx }), [commands, jumps, ctx]);
-  return { canOpen, commands, sources, pages, jumps, registry };
+  return { canOpen, commands, sources, registryPending: loaded === SHELL_ONLY, pages, jumps, registry };
 }
 
 /** Every hotkey is a command's: one dispatcher binds them all, none while a dialog or the ended notice is up. */

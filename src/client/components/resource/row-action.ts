@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { type Endpoint, type Grants, type Permission, type ResponseOf, isAllowed } from '../../../shared/api';
+import type { Endpoint, ResponseOf } from '../../../shared/api/endpoint';
+import { type Grants, type Permission, isAllowed } from '../../../shared/api/permissions';
 import { type ActionRef, pagePath } from '../../../shared/modules';
 import { api } from '../../lib/api-client';
 import { createStore } from '../../lib/store';

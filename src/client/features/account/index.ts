@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { accountCommands, accountSources } from './commands';
 
 /** 账号管理 (module `user`): staff accounts, role groups, the system log. */
 export const accountFeature = defineFeature({
@@ -9,6 +8,4 @@ export const accountFeature = defineFeature({
     ListRoleGroup: lazy(() => import('./pages/role-group-page').then((m) => ({ default: m.RoleGroupPage }))),
     ListSysLog: lazy(() => import('./pages/sys-log-page').then((m) => ({ default: m.SysLogPage }))),
   },
-  commands: accountCommands,
-  sources: accountSources,
 });

@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { busCommands, busSources } from './commands';
 
 /** 公交线路 (module `bus`): lines of the open version, their stops, paths and sub-lines. */
 export const busFeature = defineFeature({
@@ -13,6 +12,4 @@ export const busFeature = defineFeature({
     AddSubLine: lazy(() => import('./pages/add-sub-line-page').then((m) => ({ default: m.AddSubLinePage }))),
     SubLineStation: lazy(() => import('./pages/sub-line-station-page').then((m) => ({ default: m.SubLineStationPage }))),
   },
-  commands: busCommands,
-  sources: busSources,
 });

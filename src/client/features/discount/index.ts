@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { discountCommands, discountSources } from './commands';
 
 /** 特殊码管理 (module `specialCode`): discount-card products, their orders, counts and refunds. */
 export const discountFeature = defineFeature({
@@ -11,6 +10,4 @@ export const discountFeature = defineFeature({
     RuleEdit: lazy(() => import('./pages/rule-edit-page').then((m) => ({ default: m.RuleEditPage }))),
     SpecialCodeAgreement: lazy(() => import('./pages/special-code-agreement-page').then((m) => ({ default: m.SpecialCodeAgreementPage }))),
   },
-  commands: discountCommands,
-  sources: discountSources,
 });

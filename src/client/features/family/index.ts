@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { familyCommands } from './commands';
 
 /** 亲情卡 (module `callingCard`): family-card bindings, renewals and the card-centre check. */
 export const familyFeature = defineFeature({
@@ -9,6 +8,4 @@ export const familyFeature = defineFeature({
     ListRenewLog: lazy(() => import('./pages/renew-log-page').then((m) => ({ default: m.RenewLogPage }))),
     CardSubscription: lazy(() => import('./pages/card-subscription-page').then((m) => ({ default: m.CardSubscriptionPage }))),
   },
-  commands: familyCommands,
-  sources: [],
 });

@@ -6,6 +6,4 @@ export const handleCardFeature = defineFeature({
   screens: {
     ListCard: lazy(() => import('./pages/card-list-page').then((m) => ({ default: m.CardListPage }))),
   },
-  commands: [],
-  sources: [],
 });

@@ -1,7 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { packageCommands } from './commands';
-import { packageSources } from './order-source';
 
 /** 套餐购买 (module `packagePay`): packages, their orders and refunds, the summary and 套餐体检, the agreement. */
 export const packagePayFeature = defineFeature({
@@ -13,6 +11,4 @@ export const packagePayFeature = defineFeature({
     AddPackage: lazy(() => import('./pages/package-edit-page').then((m) => ({ default: m.PackageEditPage }))),
     PackageOrderDetail: lazy(() => import('./pages/package-order-detail-page').then((m) => ({ default: m.PackageOrderDetailPage }))),
   },
-  commands: packageCommands,
-  sources: packageSources,
 });

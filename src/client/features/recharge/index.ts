@@ -1,12 +1,9 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { rechargeCommands } from './commands';
 
 /** NFC充值 (module `recharge`): NFC充值记录, the 可疑 queue and ★ 圈存日对账. */
 export const rechargeFeature = defineFeature({
   screens: {
     ListRecharge: lazy(() => import('./pages/recharge-page').then((m) => ({ default: m.RechargePage }))),
   },
-  commands: rechargeCommands,
-  sources: [],
 });

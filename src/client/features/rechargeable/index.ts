@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { rechargeableCommands } from './commands';
 
 /** 储值管理 (module `rechargeable`): plans, wallets and their ledger, adjustments, orders and refunds, the setting. */
 export const rechargeableFeature = defineFeature({
@@ -11,6 +10,4 @@ export const rechargeableFeature = defineFeature({
     RechargeSetting: lazy(() => import('./pages/recharge-setting-page').then((m) => ({ default: m.RechargeSettingPage }))),
     RechargeAgreement: lazy(() => import('./pages/recharge-agreement-page').then((m) => ({ default: m.RechargeAgreementPage }))),
   },
-  commands: rechargeableCommands,
-  sources: [],
 });

@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { rideCommands, rideSources } from './commands';
 
 /**
  * 乘车记录管理 (module `order`): ride records with their payment orders, and daily ridership with its
@@ -11,6 +10,4 @@ export const rideFeature = defineFeature({
     ListOrder: lazy(() => import('./pages/order-list-page').then((m) => ({ default: m.OrderListPage }))),
     OrderTotal: lazy(() => import('./pages/order-total-page').then((m) => ({ default: m.OrderTotalPage }))),
   },
-  commands: rideCommands,
-  sources: rideSources,
 });

@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
 import { cardViewScreen } from './card-view-chunk';
-import { riderCommands, riderSources } from './commands';
 
 /** 乘客用户管理 (module `busUser`): the call-centre desk's card view, card lookups in the palette. */
 export const riderFeature = defineFeature({
@@ -10,6 +9,4 @@ export const riderFeature = defineFeature({
     ListYcUser: lazy(() => import('./pages/rider-list-page').then((m) => ({ default: m.AbnormalRiderPage }))),
     CardView: cardViewScreen.Screen,
   },
-  commands: riderCommands,
-  sources: riderSources,
 });

@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { settingsCommands, settingsSources } from './commands';
 
 /** 小程序设置 (module `settings`): base settings, agreements and districts. */
 export const settingsFeature = defineFeature({
@@ -9,6 +8,4 @@ export const settingsFeature = defineFeature({
     ListDistrict: lazy(() => import('./pages/district-page').then((m) => ({ default: m.DistrictPage }))),
     ListAgreement: lazy(() => import('./pages/agreement-page').then((m) => ({ default: m.AgreementPage }))),
   },
-  commands: settingsCommands,
-  sources: settingsSources,
 });

@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { stationCommands, stationSources } from './commands';
 
 /** 站点管理 (module `station`): stations and, to come, their QR codes and GPS ordering. */
 export const stationFeature = defineFeature({
@@ -9,6 +8,4 @@ export const stationFeature = defineFeature({
     GpsSort: lazy(() => import('./pages/gps-sort-page').then((m) => ({ default: m.GpsSortPage }))),
     ListStationQrCode: lazy(() => import('./pages/station-qr-page').then((m) => ({ default: m.StationQrPage }))),
   },
-  commands: stationCommands,
-  sources: stationSources,
 });

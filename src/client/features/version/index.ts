@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { defineFeature } from '../../commands/feature';
-import { versionCommands, versionSources } from './commands';
 
 /** 版本管理 (module `version`): the line-network versions and the about page. */
 export const versionFeature = defineFeature({
@@ -8,6 +7,4 @@ export const versionFeature = defineFeature({
     About: lazy(() => import('./pages/about-page').then((m) => ({ default: m.AboutPage }))),
     ListVersion: lazy(() => import('./pages/version-page').then((m) => ({ default: m.VersionPage }))),
   },
-  commands: versionCommands,
-  sources: versionSources,
 });

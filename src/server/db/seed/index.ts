@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { MODULES, menuCatalogue } from '../../../shared/api';
+import { menuCatalogue } from '../../../shared/api';
+import { CONTRACT_MODULES } from '../../../shared/api/contract';
 import * as t from '../schema';
 import { continueIds } from './bulk';
 import { demoDistricts } from './city';
@@ -17,7 +18,7 @@ export { DEMO_PASSWORD, PROFILES, type ModuleSeed, type SeedContext, type SeedGe
 export const FRAME_TABLES = [t.sysLog, t.authItems, t.serverSecret, t.districts, t.moneyRefunds] as const;
 
 /** The menu catalogue, from the modules' manifests (src/shared/modules). */
-const catalogue = () => menuCatalogue(MODULES);
+const catalogue = () => menuCatalogue(CONTRACT_MODULES);
 
 /** The frame's reference data, upserted at every start before the modules' own. */
 export const baseGenerators: SeedGenerator[] = [

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { MODULES, type MenuId, menuCatalogue, menuItemIds as itemsOfMenus } from '../../../shared/api';
+import { type MenuId, menuCatalogue, menuItemIds as itemsOfMenus } from '../../../shared/api';
+import { CONTRACT_MODULES } from '../../../shared/api/contract';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { GIVEN_NAMES, SURNAMES } from '../../db/seed/city';
@@ -18,7 +19,7 @@ export const GROUPS = {
 export const VIEWER_MENUS: readonly MenuId[] = ['order', 'station', 'bus', 'version'];
 
 /** The menu catalogue, from the modules' manifests (src/shared/modules). */
-const catalogue = () => menuCatalogue(MODULES);
+const catalogue = () => menuCatalogue(CONTRACT_MODULES);
 const menuItemIds = (menuIds: readonly MenuId[]) => itemsOfMenus(catalogue(), menuIds);
 
 const GROUP_ITEMS: Record<keyof typeof GROUPS, () => string[]> = {
