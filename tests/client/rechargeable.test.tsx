@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { desc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
@@ -376,6 +376,21 @@ describe('储值管理: summaries and exports (issue 22)', () => {
     const task = await takeTask('wallet.adjustments');
     expect(task).toEqual(expect.objectContaining({ title: '人工调账 待复核', params: expect.objectContaining({ status: 0 }) }));
     expect((await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'wallet.adjustments'))).length).toBe(before);
+  });
+
+  it('the palette’s 导出用户钱包 run while 储值档位 is shown exports the wallets, not the plans (review)', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/rechargeable/recharge-manage?tab=plan');
+    renderWithUser(<App />);
+    await screen.findByLabelText('储值档位统计', {}, { timeout: 5_000 });
+    const kinds = async () => (await db().select({ kind: t.exportTasks.kind }).from(t.exportTasks)).map((r) => r.kind);
+    const plansBefore = (await kinds()).filter((k) => k === 'wallet.plans').length;
+    await act(async () => {
+      window.history.pushState(null, '', `${s.url}/rechargeable/recharge-manage?tab=wallet&action=export`);
+    });
+    await screen.findByLabelText('用户钱包合计', {}, { timeout: 5_000 });
+    expect((await takeTask('wallet.wallets')).title).toBe('用户钱包');
+    expect((await kinds()).filter((k) => k === 'wallet.plans')).toHaveLength(plansBefore);
   });
 
   it('人工调账 and 储值档位: each summary line counts the stored rows by status; each 导出 Excel queues its task', async () => {

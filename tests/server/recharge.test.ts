@@ -4,6 +4,7 @@ import * as api from '../../src/shared/api/recharge';
 import { REFUSAL } from '../../src/shared/api/recharge';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
+import { builtInCardCentre, useCardCentre } from '../../src/server/modules/recharge/card-ledger';
 import { markSuspects, reconcile, reconcileDay } from '../../src/server/modules/recharge/jobs';
 import { cardLoaded, confirmWrite, createOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
 import { cardCentreLoads, rechargeAttempts, rechargeOrders, rechargeReconcileItems } from '../../src/server/modules/recharge/schema';
@@ -224,6 +225,25 @@ describe('退款', () => {
     // A key used for this order is refused for another.
     const other = await order('paid');
     expect((await s.call(api.rechargeRefund, { token: admin, body: { id: other.id, reason: '写卡失败退款', idempotencyKey: k } })).body.msg).toMatch(/已用于另一笔退款/);
+  });
+
+  it('a centre that does not answer is a refusal within its time, of the refund and of the rider’s retry: the lock is let go and nothing changes (review)', async () => {
+    const o = await order('failed');
+    const before = await stored(o.id);
+    useCardCentre((db) => ({ ...builtInCardCentre(db), loadOf: () => new Promise(() => undefined) }), 200);
+    try {
+      const res = await refund(admin, o.id);
+      expect(res.body.code).not.toBe(1);
+      expect(res.body.msg).toBe('卡中心暂无应答，请稍后重试');
+      await expect(startWrite(deps(), o.id)).rejects.toThrow('卡中心暂无应答，请稍后重试');
+    } finally {
+      useCardCentre(null);
+    }
+    expect(await stored(o.id)).toMatchObject({ writeState: before.writeState, payStatus: before.payStatus, rowVersion: before.rowVersion });
+    expect(await refundRows(o.id)).toHaveLength(0);
+    expect(await auditRows('RECHARGE_REFUND', o.id)).toHaveLength(0);
+    // The centre answers again: the refund goes through (the order's lock was not left held).
+    expect((await refund(admin, o.id)).body.code).toBe(1);
   });
 
   it('refuses every case of §3 in Chinese and changes nothing', async () => {

@@ -196,6 +196,9 @@ describe('top-up and pay notice (rider side)', () => {
     expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, second.id)))).toHaveLength(1);
     const rec = await reconcileWallets(deps, xuhui);
     expect(rec.broken.find((b) => b.walletId === first.walletId)).toBeUndefined();
+    // The refunded order took none of the day's five top-ups (review): four more fit, a fifth does not.
+    for (let i = 0; i < 4; i++) await createOrder(deps, { riderId, amount: 1_000 });
+    await expect(createOrder(deps, { riderId, amount: 1_000 })).rejects.toThrow('每日最多充值5次');
   });
 
   it('the timeout job closes unpaid orders once; a late notice still credits', async () => {

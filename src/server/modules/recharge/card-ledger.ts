@@ -1,5 +1,6 @@
 import { and, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/connection';
+import { fail } from '../../lib/errors';
 import { type CardCentre, type CardCentreLoad, ownCardCheck } from '../../lib/card-centre';
 import { cardCentreLoads } from './schema';
 
@@ -45,6 +46,28 @@ export const builtInCardCentre = (db: Db): CardCentre => ({
  */
 let override: ((db: Db) => CardCentre) | null = null;
 export const cardCentreOf = (db: Db): CardCentre => (override ?? builtInCardCentre)(db);
-export function useCardCentre(make: ((db: Db) => CardCentre) | null): void {
+export function useCardCentre(make: ((db: Db) => CardCentre) | null, answerMs = CENTRE_ANSWER_MS): void {
   override = make;
+  centreAnswerMs = answerMs;
+}
+
+/** How long a question to the centre may hold an order's row lock (a refund, a rider's retry). */
+export const CENTRE_ANSWER_MS = 5_000;
+let centreAnswerMs = CENTRE_ANSWER_MS;
+
+/**
+ * The centre's record of one load, asked inside a transaction that holds the order's row lock: a
+ * centre that does not answer in time is a refusal (nothing changes, the person tries again), not a
+ * lock held and a pool connection taken for as long as the network hangs.
+ */
+export async function loadOfWithin(db: Db, q: Parameters<CardCentre['loadOf']>[0]): Promise<CardCentreLoad | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(fail('卡中心暂无应答，请稍后重试')), centreAnswerMs);
+  });
+  try {
+    return await Promise.race([cardCentreOf(db).loadOf(q), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -10,7 +10,7 @@ import { fail, notFound } from '../../lib/errors';
 import { nextVersion } from '../../lib/row-version';
 import { cardCentreLoads, rechargeAttempts, rechargeOrders as o } from './schema';
 import { SYSTEM_ACTOR } from './service';
-import { cardCentreOf } from './card-ledger';
+import { loadOfWithin } from './card-ledger';
 
 /**
  * The rider's side of a top-up (second-wave §1: not console endpoints): order, pay, tap the card,
@@ -79,7 +79,7 @@ export async function startWrite(deps: Deps, id: number, opts: { deviceModel?: s
     // centre synced) or a lost answer may hide a load the card did take, and a second write would
     // load the card twice for one payment. Asked under the order's row lock (as the refund asks), so
     // a load recorded meanwhile is seen; through this transaction, as PGlite has one connection.
-    if (row.writeState === 3 && (await cardCentreOf(tx).loadOf({ cardNo: row.cardNo, orderNo: row.orderNo, txnSeq: row.txnSeq }))) {
+    if (row.writeState === 3 && (await loadOfWithin(tx, { cardNo: row.cardNo, orderNo: row.orderNo, txnSeq: row.txnSeq }))) {
       throw fail('卡中心已有此笔圈存记录，金额已到卡，不能重复写卡');
     }
     const [card] = await tx.select({ balance: t.busCards.balance }).from(t.busCards).where(eq(t.busCards.id, row.cardId));

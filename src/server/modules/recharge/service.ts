@@ -18,7 +18,7 @@ import { type MoneyRefund, recordRefund, refundByKey, refundsOf, settleRefund } 
 import { nextVersion } from '../../lib/row-version';
 import { assertInScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
-import { cardCentreOf } from './card-ledger';
+import { cardCentreOf, loadOfWithin } from './card-ledger';
 import { rechargeAttempts, rechargeOrders as o, rechargeReconcileItems } from './schema';
 
 type PageQuery = z.output<typeof api.rechargePage.query>;
@@ -335,11 +335,12 @@ export async function refund(deps: AppDeps, a: AuthContext, given: RefundBody) {
       // the order's row lock, which the built-in centre's record of a load (cardLoaded) takes too: a
       // load recorded before the lock is seen here, one after it finds the order closed (圈存未付 in
       // 圈存日对账). Asked through this transaction: on PGlite's one connection the pool would wait
-      // for it. A real centre is a network call under the lock, for one order, at a person's refund.
+      // for it. A real centre is a network call under the lock, for one order, at a person's refund: bounded
+      // by loadOfWithin, a centre that does not answer is a refusal.
       const [locked] = await tx.select().from(o).where(eq(o.id, r.o.id)).for('update');
       const refusedNow = refundRefusal(locked!, a.user.id);
       if (refusedNow) throw fail(refusedNow);
-      const centre = await cardCentreOf(tx).loadOf({ cardNo: locked!.cardNo, orderNo: locked!.orderNo, txnSeq: locked!.txnSeq });
+      const centre = await loadOfWithin(tx, { cardNo: locked!.cardNo, orderNo: locked!.orderNo, txnSeq: locked!.txnSeq });
       if (centre) throw fail(REFUSAL.centreHasLoad);
       const [moved] = await tx
         .update(o)

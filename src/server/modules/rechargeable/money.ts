@@ -136,7 +136,16 @@ export async function createOrder(deps: AppDeps, r: { riderId: number; planId?: 
     const [today] = await tx
       .select({ n: sql<number>`count(*)::int`, fen: sql<number>`coalesce(sum(${walletOrders.payAmount}), 0)::int` })
       .from(walletOrders)
-      .where(and(eq(walletOrders.walletId, w.id), sql`${walletOrders.createdAt} >= ${iso(dayStart)}`, sql`${walletOrders.status} in (0, 1, 2)`));
+      .where(
+        and(
+          eq(walletOrders.walletId, w.id),
+          sql`${walletOrders.createdAt} >= ${iso(dayStart)}`,
+          sql`${walletOrders.status} in (0, 1, 2)`,
+          // An order refunded the moment its money arrived (over the cap, a closed wallet) never topped
+          // anything up: the rider got the money back, so it takes none of the day's allowance.
+          sql`not (${walletOrders.status} = 2 and ${walletOrders.principalAfter} is null)`,
+        ),
+      );
     if ((today?.n ?? 0) >= s.dailyTimes) throw fail(`每日最多充值${s.dailyTimes}次`);
     if ((today?.fen ?? 0) + amount > s.dailyFen) throw fail(`每日充值金额不能超过${yuan(s.dailyFen)}元`);
     const [order] = await tx

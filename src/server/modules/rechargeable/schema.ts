@@ -102,6 +102,8 @@ export const walletOrders = pgTable(
     index('wallet_orders_district_idx').on(t.districtId, t.createdAt),
     index('wallet_orders_wallet_idx').on(t.walletId, t.createdAt),
     index('wallet_orders_created_idx').on(t.createdAt, t.id),
+    // 储值档位's 订单数 per plan (an index-only count, not a scan of every order per plan).
+    index('wallet_orders_plan_idx').on(t.planId),
     // The timeout job's work: unpaid orders by age.
     index('wallet_orders_unpaid_idx').on(t.createdAt).where(sql`${t.status} = 0`),
     check('wallet_orders_status_ck', sql`${t.status} between 0 and 3 and ${t.payStatus} between 0 and 2`),

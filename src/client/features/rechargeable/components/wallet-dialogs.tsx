@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   ADJUST_BUCKET,
   type Adjustment,
@@ -123,13 +123,19 @@ export function WalletDetailDialog({ id, onClose }: { id: number; onClose(): voi
   const rows = ledger.data?.content ?? [];
   const pages = ledger.data?.totalPages ?? 0;
   const [exporting, setExporting] = useState(false);
+  // A ref, not the state, guards: a double click or a repeating Enter lands before the next render.
+  const exportingRef = useRef(false);
   // The whole ledger as a task of 下载中心 (by the wallet's id: no phone in the task's address).
   const exportLedger = () => {
-    if (exporting) return;
+    if (exportingRef.current) return;
+    exportingRef.current = true;
     setExporting(true);
     startExportTask(ledgerExport, { walletId: String(id) })
       .catch(() => undefined)
-      .finally(() => setExporting(false));
+      .finally(() => {
+        exportingRef.current = false;
+        setExporting(false);
+      });
   };
   return (
     <Modal

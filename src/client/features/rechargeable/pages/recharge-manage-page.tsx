@@ -76,6 +76,9 @@ export function RechargeManagePage() {
   useEffect(() => {
     if (isTab(asked)) setTab(asked);
   }, [asked]);
+  // The asked tab is shown in the same render that reads the address: were it shown only after the
+  // effect, the tab on screen would mount first and take an `action=export` meant for the asked one.
+  const shown: Tab = isTab(asked) ? asked : tab;
   return (
     <ScreenSection title="储值管理">
       <div role="tablist" aria-label="储值管理" className="mb-3 flex gap-1 border-b border-gray-200">
@@ -84,8 +87,8 @@ export function RechargeManagePage() {
             key={t.key}
             type="button"
             role="tab"
-            aria-selected={tab === t.key}
-            className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${tab === t.key ? 'border-[var(--theme)] font-medium text-gray-900' : 'border-transparent text-gray-600 hover:text-gray-900'}`}
+            aria-selected={shown === t.key}
+            className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${shown === t.key ? 'border-[var(--theme)] font-medium text-gray-900' : 'border-transparent text-gray-600 hover:text-gray-900'}`}
             onClick={() => {
               setTab(t.key);
               navigate(pagePath('rechargeable', 'recharge-manage', { query: { tab: t.key } }));
@@ -95,11 +98,11 @@ export function RechargeManagePage() {
           </button>
         ))}
       </div>
-      <div role="tabpanel" aria-label={TABS.find((t) => t.key === tab)!.label}>
-        {tab === 'plan' && <PlansTab />}
-        {tab === 'wallet' && <WalletsTab />}
-        {tab === 'adjust' && <AdjustmentsTab />}
-        {tab === 'reconcile' && <ReconcileTab />}
+      <div role="tabpanel" aria-label={TABS.find((t) => t.key === shown)!.label}>
+        {shown === 'plan' && <PlansTab />}
+        {shown === 'wallet' && <WalletsTab />}
+        {shown === 'adjust' && <AdjustmentsTab />}
+        {shown === 'reconcile' && <ReconcileTab />}
       </div>
     </ScreenSection>
   );

@@ -1,0 +1,1 @@
+CREATE INDEX "wallet_orders_plan_idx" ON "wallet_orders" USING btree ("plan_id");
