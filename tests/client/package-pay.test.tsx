@@ -1,11 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { packageOrders, packages } from '../../src/server/modules/package-pay/schema';
 import { buyPackage, payOrder, useRide } from '../../src/server/modules/package-pay/service';
+import { takeQueuedTask } from '../support/queued-task';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { openPalette } from '../support/palette-client';
 import { signIn } from '../support/request-log';
@@ -93,16 +94,8 @@ describe('套餐管理: export (issue 22)', () => {
     await rowOf('套餐列表', '客户端导出测试');
     await user.click(screen.getByRole('button', { name: '导出 Excel' }));
     const [xuhui] = await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区'));
-    const task = await waitFor(
-      async () => {
-        const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'packagePay.packages')).orderBy(desc(t.exportTasks.id)).limit(1);
-        expect(r).toBeTruthy();
-        return r!;
-      },
-      { timeout: 5_000 },
-    );
+    const task = await takeQueuedTask(db(), 'packagePay.packages');
     expect(task).toEqual(expect.objectContaining({ title: '套餐', districtScope: xuhui!.id, params: expect.objectContaining({ name: '客户端导出' }) }));
-    await db().delete(t.exportTasks).where(eq(t.exportTasks.id, task.id));
   });
 });
 

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import type { AppDeps } from '../../src/server/context';
@@ -7,6 +7,7 @@ import * as t from '../../src/server/db/schema';
 import { cardLoaded, createOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
 import { rechargeOrders, rechargeReconcileItems } from '../../src/server/modules/recharge/schema';
 import { DAY } from '../support/clock';
+import { takeQueuedTask } from '../support/queued-task';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
@@ -111,16 +112,8 @@ describe('NFC充值记录', () => {
       await waitFor(() => expect(summary.textContent).toBe('共 3 笔（待处理 3） · 已付未圈 2 笔 80.00 元 · 圈存未付 0 笔 0.00 元 · 金额不符 1 笔（订单 50.00 元 / 卡中心 40.00 元）'));
       await rowOf('圈存日对账差异', 'RCCLIENT3');
       await user.click(screen.getByRole('button', { name: '导出对账差异' }));
-      const task = await waitFor(
-        async () => {
-          const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'recharge.reconcile')).orderBy(desc(t.exportTasks.id)).limit(1);
-          expect(r).toBeTruthy();
-          return r!;
-        },
-        { timeout: 5_000 },
-      );
+      const task = await takeQueuedTask(db(), 'recharge.reconcile');
       expect(task).toEqual(expect.objectContaining({ title: `圈存日对账 ${day} 待处理`, districtScope: xuhui!.id, params: expect.objectContaining({ day, status: 0 }) }));
-      await db().delete(t.exportTasks).where(eq(t.exportTasks.id, task.id));
     } finally {
       await db().delete(rechargeReconcileItems).where(inArray(rechargeReconcileItems.id, items.map((i) => i.id)));
     }
@@ -131,16 +124,8 @@ describe('NFC充值记录', () => {
     visit(s, '/recharge/recharge?action=reconcile-export');
     renderWithUser(<App />);
     await table('NFC充值记录列表');
-    const task = await waitFor(
-      async () => {
-        const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, 'recharge.reconcile')).orderBy(desc(t.exportTasks.id)).limit(1);
-        expect(r).toBeTruthy();
-        return r!;
-      },
-      { timeout: 5_000 },
-    );
+    const task = await takeQueuedTask(db(), 'recharge.reconcile');
     expect(task).toEqual(expect.objectContaining({ title: '圈存日对账 待处理', params: { status: 0 } }));
-    await db().delete(t.exportTasks).where(eq(t.exportTasks.id, task.id));
   });
 
   it('the 可疑 queue, oldest first: Enter shows the attempts beside the centre’s record, y settles it and the next opens, n settles that one', async () => {

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/client/app/app';
 import { fenToYuan } from '../../src/shared/domain/money';
@@ -9,6 +9,7 @@ import { builtInPaymentChannel } from '../../src/server/lib/payment-channel';
 import { createPii } from '../../src/server/lib/pii';
 import { createOrder, payNotify } from '../../src/server/modules/rechargeable/money';
 import { rechargePlans, rechargeSettings, walletAdjustments, walletOrders, wallets } from '../../src/server/modules/rechargeable/schema';
+import { takeQueuedTask } from '../support/queued-task';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import { TEST_PII_KEY, type TestServer } from '../support/test-server';
@@ -320,18 +321,7 @@ describe('★ 每日轧账', () => {
 
 describe('储值管理: summaries and exports (issue 22)', () => {
   /** The export task the button created (the newest of its kind), removed again so the next test has room for open tasks. */
-  async function takeTask(kind: string) {
-    const row = await waitFor(
-      async () => {
-        const [r] = await db().select().from(t.exportTasks).where(eq(t.exportTasks.kind, kind)).orderBy(desc(t.exportTasks.id)).limit(1);
-        expect(r).toBeTruthy();
-        return r!;
-      },
-      { timeout: 5_000 },
-    );
-    await db().delete(t.exportTasks).where(eq(t.exportTasks.id, row.id));
-    return row;
-  }
+  const takeTask = (kind: string) => takeQueuedTask(db(), kind);
   const xuhuiId = async () => (await db().select().from(t.districts).where(eq(t.districts.name, '徐汇区')))[0]!.id;
 
   it('用户钱包: the summary line is Σ of the area’s stored wallets; 导出 Excel queues a task without the typed phone', async () => {
