@@ -5,6 +5,7 @@ import { type HotkeyBinding, useHotkeyDispatcher } from '../../commands/dispatch
 import { allowedCommands } from '../../commands/registry';
 import type { Command, CommandContext, ShellAction } from '../../commands/types';
 import { downloadCentreOpen } from '../../lib/export-tasks';
+import { loadContract } from '../../lib/contract';
 import { useRevalidate } from '../../lib/revalidate';
 import { sessionEndedShowing } from '../../lib/session-ended';
 import { saveDistrict } from '../../lib/session-store';
@@ -103,6 +104,8 @@ function useFeatureCommands() {
         },
       );
     load();
+    // The contract too, so a change's refetch never waits for it (lib/revalidate.ts).
+    void loadContract().catch(() => undefined);
     return () => {
       live = false;
       clearTimeout(timer);
