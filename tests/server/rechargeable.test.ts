@@ -196,6 +196,16 @@ describe('top-up and pay notice (rider side)', () => {
     expect(await db().select().from(t.moneyRefunds).where(and(eq(t.moneyRefunds.kind, 'wallet'), eq(t.moneyRefunds.orderId, second.id)))).toHaveLength(1);
     const rec = await reconcileWallets(deps, xuhui);
     expect(rec.broken.find((b) => b.walletId === first.walletId)).toBeUndefined();
+    // Its refund row is proved too: one paying back less than the order says it gave back is a break.
+    const overCap = eq(t.moneyRefunds.idempotencyKey, `over-cap-${second.orderNo}`);
+    await db().update(t.moneyRefunds).set({ amount: 49_900 }).where(overCap);
+    try {
+      expect((await reconcileWallets(deps, xuhui)).broken.find((b) => b.walletId === first.walletId)).toEqual(
+        expect.objectContaining({ failed: ['refunds'], refundsRecorded: 49_900, ledgerRefunded: 50_000 }),
+      );
+    } finally {
+      await db().update(t.moneyRefunds).set({ amount: 50_000 }).where(overCap);
+    }
     // The refunded order took none of the day's five top-ups (review): four more fit, a fifth does not.
     for (let i = 0; i < 4; i++) await createOrder(deps, { riderId, amount: 1_000 });
     await expect(createOrder(deps, { riderId, amount: 1_000 })).rejects.toThrow('每日最多充值5次');

@@ -16,12 +16,14 @@ import { walletReconcileRuns } from './schema';
  * 2. `orders`: paid − refunded (orders) − consumed + adjusted (ledger) = the wallet's principal;
  * 3. `gift`: gift granted by its credited orders − gift clawed back (orders) + the gift the rides
  *    took and adjustments moved (ledger types 3 and 5) = the wallet's gift;
- * 4. `refunds`: what `money_refunds` recorded for its credited orders = what its type-4 rows took
- *    out (principal and, when the setting lets the gift be refunded, gift), so a refund paid without
- *    its ledger row, or a ledger refund nobody paid out, is a break.
+ * 4. `refunds`: what `money_refunds` recorded for its orders = what its type-4 rows took out
+ *    (principal and, when the setting lets the gift be refunded, gift) + what its orders refunded at
+ *    arrival say they gave back, so a refund paid without its ledger row or its order's say-so, or
+ *    a ledger refund nobody paid out, is a break.
  * An order is credited when the pay notice put its money in the wallet (`principal_after` set): a
  * notice for a closed wallet or over the balance cap is refunded at arrival, with a refund row and
- * no ledger row, and gives no gift (proofs 3 and 4 leave it out; proof 2 nets it, paid = refunded).
+ * no ledger row, and gives no gift (proof 3 leaves it out; proof 2 nets it, paid = refunded; proof 4
+ * takes its `refund_amount` for the ledger rows it does not have).
  * The broken wallets are found in a MATERIALIZED CTE, the LIMIT outside it: with the filter next to
  * `order by … limit`, PostgreSQL planned for the first 200 rows (merge joins over the ledger's
  * (wallet_id, id) index, one random heap page per ledger row) and, since a sound ledger has no broken
@@ -49,6 +51,7 @@ type Break = {
   ordersPrincipal: number;
   ordersGift: number;
   refundsRecorded: number;
+  /** The type-4 rows' amount plus what orders refunded at arrival gave back. */
   ledgerRefunded: number;
   failed: Proof[];
   firstBadLedgerId: number | null;
@@ -95,25 +98,26 @@ export async function reconcileWallets(
         from wallet_ledger where ${ledgerScope} group by wallet_id
       ), o as (
         select wallet_id, sum(pay_amount) - sum(refund_amount) as net,
-               sum(gift_amount - gift_clawback) filter (where principal_after is not null) as gnet
+               sum(gift_amount - gift_clawback) filter (where principal_after is not null) as gnet,
+               sum(refund_amount) filter (where principal_after is null) as arrived
         from wallet_orders where status in (1, 2) and ${ledgerScope} group by wallet_id
       ), r as (
         select wo.wallet_id, sum(m.amount) as recorded
         from money_refunds m join wallet_orders wo on wo.id = m.order_id
-        where m.kind = 'wallet' and wo.principal_after is not null and ${refundScope}
+        where m.kind = 'wallet' and ${refundScope}
         group by wo.wallet_id
       ), b as materialized (
         select w.id as wallet_id, w.district_id, w.principal, w.gift, w.rider_id,
                coalesce(l.lp, 0) as lp, coalesce(l.lg, 0) as lg,
                coalesce(o.net, 0) + coalesce(l.moved, 0) as op,
                coalesce(o.gnet, 0) + coalesce(l.gmoved, 0) as og,
-               coalesce(r.recorded, 0) as rr, coalesce(l.refunded, 0) as lr
+               coalesce(r.recorded, 0) as rr, coalesce(l.refunded, 0) + coalesce(o.arrived, 0) as lr
         from wallets w left join l on l.wallet_id = w.id left join o on o.wallet_id = w.id left join r on r.wallet_id = w.id
         where ${inDistrict}
           and (w.principal <> coalesce(l.lp, 0) or w.gift <> coalesce(l.lg, 0)
             or w.principal <> coalesce(o.net, 0) + coalesce(l.moved, 0)
             or w.gift <> coalesce(o.gnet, 0) + coalesce(l.gmoved, 0)
-            or coalesce(r.recorded, 0) <> coalesce(l.refunded, 0))
+            or coalesce(r.recorded, 0) <> coalesce(l.refunded, 0) + coalesce(o.arrived, 0))
       )
       select b.wallet_id, b.principal, b.gift, b.lp::bigint as lp, b.lg::bigint as lg, b.op::bigint as op, b.og::bigint as og,
              b.rr::bigint as rr, b.lr::bigint as lr, r.phone_enc, count(*) over ()::int as n,
