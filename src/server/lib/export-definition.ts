@@ -172,6 +172,9 @@ export async function sendExport<P>(deps: AppDeps, a: AuthContext, def: ExportDe
 }
 
 /** A file name from a task's title: spaces to dashes, nothing a file system would refuse. */
+/** A money cell in yuan, as a number the sheet can sum; empty where there is no amount. */
+export const yuanCell = (fen: number | null) => (fen === null ? '' : fen / 100);
+
 export const fileNameOf = (title: string) => `${title.replace(/[\\/:*?"<>|]/g, '_').replace(/\s+/g, '-')}.xlsx`;
 
 /** The download centre's task of a declared export, under the title its filters give it. */

@@ -7,7 +7,7 @@ import { addDays, shanghaiDate, shanghaiDateTime, shanghaiMidnight } from '../..
 import type { AppDeps, AuthContext } from '../../context';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
-import { type ExportReader, type ExportScope, defineExport, keysetRows } from '../../lib/export-definition';
+import { type ExportReader, type ExportScope, defineExport, keysetRows, yuanCell } from '../../lib/export-definition';
 import type { CardCentre, CardCentreLoad } from '../../lib/card-centre';
 import { paged } from '../../lib/paging';
 import { inScope } from '../../lib/scope';
@@ -264,8 +264,6 @@ export async function reconcileTotals(deps: AppDeps, a: AuthContext, q: api.Reco
   return { total: rows.reduce((n, r) => n + Number(r.count), 0), open: rows.reduce((n, r) => n + Number(r.open), 0), byKind };
 }
 
-const money = (fen: number | null) => (fen === null ? '' : fen / 100);
-
 /** 圈存日对账 as a task: the day's (or every day's) items in the order they were found. */
 export const reconcileExport = defineExport({
   id: 'recharge.reconcile',
@@ -276,8 +274,8 @@ export const reconcileExport = defineExport({
     { header: '差异类型', width: 10, cell: (r) => api.RECONCILE_KIND.label(r.kind) },
     { header: '订单号', width: 26, cell: (r) => r.orderNo },
     { header: '卡号', width: 20, cell: (r) => r.cardNo },
-    { header: '订单金额（元）', width: 12, cell: (r) => money(r.orderAmount) },
-    { header: '卡中心金额（元）', width: 14, cell: (r) => money(r.centreAmount) },
+    { header: '订单金额（元）', width: 12, cell: (r) => yuanCell(r.orderAmount) },
+    { header: '卡中心金额（元）', width: 14, cell: (r) => yuanCell(r.centreAmount) },
     { header: '卡中心流水号', width: 20, cell: (r) => r.centreTxnNo },
     { header: '说明', width: 40, cell: (r) => r.note },
     { header: '处理状态', width: 8, cell: (r) => api.RECONCILE_STATUS.label(r.status) },

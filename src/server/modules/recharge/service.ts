@@ -6,7 +6,7 @@ import { PAY_CHANNELS, RECHARGE_PAY_STATUS, RECHARGE_STATUS, REFUSAL, RESOLVE_NO
 import { fenToYuan } from '../../../shared/domain/money';
 import { maskInText, maskPhone } from '../../../shared/domain/mask';
 import { shanghaiDateTime } from '../../../shared/domain/time';
-import { defineExport, listRows } from '../../lib/export-definition';
+import { defineExport, listRows, yuanCell } from '../../lib/export-definition';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
@@ -384,8 +384,6 @@ export async function rechargeOrdersOfCard(deps: Pick<AppDeps, 'db' | 'pii'>, ca
 
 type ExportQuery = z.output<typeof api.rechargeExport.query>;
 
-const yuan = (fen: number | null) => (fen === null ? '' : fen / 100);
-
 /**
  * 导出 NFC充值记录 as a task of the download centre: the list's rows for the filters in key order,
  * the rider's phone masked as the list shows it.
@@ -400,13 +398,13 @@ export const ordersExport = defineExport({
     { header: '卡号', width: 20, cell: (r) => r.cardNo },
     { header: '卡内号', width: 12, cell: (r) => r.cardInnerNo },
     { header: '手机号', width: 14, mask: 'phone', cell: (r) => r.riderPhone },
-    { header: '充值金额（元）', width: 12, cell: (r) => yuan(r.amount) },
+    { header: '充值金额（元）', width: 12, cell: (r) => yuanCell(r.amount) },
     { header: '支付渠道', width: 10, cell: (r) => PAY_CHANNELS[r.payChannel] ?? String(r.payChannel) },
     { header: '支付状态', width: 10, cell: (r) => RECHARGE_PAY_STATUS.label(r.payStatus) },
     { header: '圈存状态', width: 10, cell: (r) => WRITE_STATE.label(r.writeState) },
     { header: '充值状态', width: 10, cell: (r) => RECHARGE_STATUS.label(r.rechargeStatus) },
-    { header: '充值前余额（元）', width: 14, cell: (r) => yuan(r.befBal) },
-    { header: '充值后余额（元）', width: 14, cell: (r) => yuan(r.aftBal) },
+    { header: '充值前余额（元）', width: 14, cell: (r) => yuanCell(r.befBal) },
+    { header: '充值后余额（元）', width: 14, cell: (r) => yuanCell(r.aftBal) },
     { header: '交易序号', width: 10, cell: (r) => r.txnSeq },
     { header: 'TAC', width: 10, cell: (r) => r.tac },
     { header: '失败原因', width: 20, cell: (r) => r.failReason },
