@@ -71,6 +71,24 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListRechargeOrder: /共 \d+ 笔 · 已到账 \d+ 笔/,
   RechargeSetting: /单笔调账上限/,
   RechargeAgreement: /请先在顶部选择区域/,
+  ListCustomStation: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCustomLine: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  AddCustomLine: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  CustomLinePath: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  AddClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListOrderRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  OrderDetail: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  AddCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListDriver: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  AddDriver: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCustom: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCustomRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  CustomBase: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  RefundSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  AgreementSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
 };
 
 describe('every built screen', () => {

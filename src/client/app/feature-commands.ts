@@ -1,6 +1,8 @@
 import { buildRegistry } from '../commands/registry';
 import { accountCommands, accountSources } from '../features/account/commands';
 import { busCommands, busSources } from '../features/bus/commands';
+import { customBusCommands } from '../features/custom-bus/commands';
+import { customSettingCommands } from '../features/custom-setting/commands';
 import { discountCommands, discountSources } from '../features/discount/commands';
 import { familyCommands } from '../features/family/commands';
 import { noticeCommands } from '../features/notice-report/commands';
@@ -37,6 +39,8 @@ export const COMMANDS = buildRegistry(
   packageCommands,
   rechargeableCommands,
   rechargeCommands,
+  customBusCommands,
+  customSettingCommands,
 );
 
 export const SOURCES = [accountSources, settingsSources, stationSources, versionSources, busSources, riderSources, discountSources, rideSources, packageSources].flat();

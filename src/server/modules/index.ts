@@ -12,6 +12,8 @@ import { rechargeableServer } from './rechargeable/routes';
 import { rechargeServer } from './recharge/routes';
 import { rideServer } from './ride/routes';
 import { riderServer } from './rider/routes';
+import { customBusServer } from './custom-bus/routes';
+import { customSettingServer } from './custom-setting/routes';
 import { discountServer } from './discount/routes';
 import { downloadServer } from './download/routes';
 import { familyServer } from './family/routes';
@@ -20,7 +22,7 @@ import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer, rechargeableServer, rechargeServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer, rechargeableServer, rechargeServer, customSettingServer, customBusServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

@@ -2,6 +2,13 @@ import * as account from '../api/account';
 import * as auth from '../api/auth';
 import * as busLine from '../api/bus-line';
 import * as card from '../api/card';
+import * as customBus from '../api/custom-bus/buttons';
+import * as customClasses from '../api/custom-bus/classes';
+import * as customDemand from '../api/custom-bus/demand';
+import * as customFleet from '../api/custom-bus/fleet';
+import * as customNetwork from '../api/custom-bus/network';
+import * as customOrders from '../api/custom-bus/orders';
+import * as customSetting from '../api/custom-setting';
 import * as discount from '../api/discount';
 import * as exportTask from '../api/export-task';
 import * as family from '../api/family';
@@ -190,8 +197,11 @@ export const MODULE_CONTRACTS = {
   },
   handleCard: { buttons: {}, endpoints: [card.cardPage, card.cardStateCounts] },
   cardVerify: { buttons: {}, endpoints: [] },
-  customBus: { buttons: {}, endpoints: [] },
-  customSetting: { buttons: {}, endpoints: [] },
+  customBus: {
+    buttons: customBus.buttons,
+    endpoints: [...customNetwork.endpoints, ...customFleet.endpoints, ...customClasses.endpoints, ...customOrders.endpoints, ...customDemand.endpoints],
+  },
+  customSetting: { buttons: customSetting.buttons, endpoints: customSetting.endpoints },
   acitivity: { buttons: {}, endpoints: [] },
 } as const satisfies Record<ModuleId, { buttons: Readonly<Record<string, string>>; endpoints: readonly Endpoint[] }>;
 

@@ -10,6 +10,8 @@ import { packagePayModule } from './package-pay';
 import { rideModule } from './ride';
 import { riderModule } from './rider';
 import * as planned from './planned';
+import { customBusModule } from './custom-bus';
+import { customSettingModule } from './custom-setting';
 import { rechargeableModule } from './rechargeable';
 import { rechargeModule } from './recharge';
 import { settingsModule } from './settings';
@@ -32,8 +34,8 @@ export const MODULES = [
   planned.cardVerifyModule,
   stationModule,
   busModule,
-  planned.customBusModule,
-  planned.customSettingModule,
+  customBusModule,
+  customSettingModule,
   packagePayModule,
   planned.activityModule,
   rechargeableModule,

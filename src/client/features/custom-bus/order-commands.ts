@@ -1,0 +1,4 @@
+import type { Command } from '../../commands/types';
+
+/** This part's palette commands (second wave §5's Palette row). */
+export const orderCommands: readonly Command[] = [];
