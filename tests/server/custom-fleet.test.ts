@@ -136,7 +136,7 @@ describe('车辆管理', () => {
     expect(first.body.data.seats).toBe(40);
     const stale = await s.call(fleet.carSave, { token: manager, body: { ...carForm({ plateNo: car.plateNo, seats: 30 }), id: car.id, rowVersion: car.rowVersion } });
     expect(stale.body.code).not.toBe(1);
-    expect((stale.body.data as { stale: boolean; current: { seats: number } }).current.seats).toBe(40);
+    expect((stale.body.data as unknown as { stale: boolean; current: { seats: number } }).current.seats).toBe(40);
     expect((await storedCar(car.id)).seats).toBe(40);
     expect(await audits('CUSTOM_CAR_SAVE', `customCar/${car.id}`)).toHaveLength(1);
   });

@@ -14,6 +14,7 @@ export function bindFleet(b: Binder, deps: AppDeps): void {
   b.bind(fleet.carPage, ({ auth, query }) => service.pageCars(deps, auth, query));
   b.bind(fleet.carTotal, ({ auth, query }) => service.carTotals(deps, auth, query));
   b.bind(fleet.carExport, ({ auth, query }) => enqueueExport(deps, auth, service.carsExport, query, service.carExportTitle(query)));
+  b.bind(fleet.carById, ({ auth, query }) => service.carById(deps, auth, query.id));
   b.bind(fleet.carSave, ({ auth, body }) => service.saveCar(deps, auth, body));
   b.bind(fleet.carUpdateStatus, ({ auth, body }) => service.updateCarStatus(deps, auth, body));
   b.bind(fleet.driverPage, ({ auth, query }) => service.pageDrivers(deps, auth, query));
@@ -21,6 +22,7 @@ export function bindFleet(b: Binder, deps: AppDeps): void {
   b.bind(fleet.driverTotal, ({ auth, query }) => service.driverTotals(deps, auth, query));
   b.bind(fleet.driverTotalByBody, ({ auth, body }) => service.driverTotals(deps, auth, body));
   b.bind(fleet.driverExport, ({ auth, query }) => enqueueExport(deps, auth, service.driversExport, query, service.driverExportTitle(query)));
+  b.bind(fleet.driverById, ({ auth, query }) => service.driverById(deps, auth, query.id));
   b.bind(fleet.driverSave, ({ auth, body }) => service.saveDriver(deps, auth, body));
   b.bind(fleet.driverUpdateStatus, ({ auth, body }) => service.updateDriverStatus(deps, auth, body));
   b.bind(fleet.driverReveal, ({ auth, body, reply }) => service.revealDriver(deps, auth, body, noStore(reply)));

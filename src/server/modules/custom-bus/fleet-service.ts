@@ -167,6 +167,12 @@ async function loadCar(deps: Pick<AppDeps, 'clock'>, db: Db, id: number) {
   return carDto(r, shanghaiDate(now), future.total);
 }
 
+export async function carById(deps: AppDeps, a: AuthContext, id: number) {
+  const c = await loadCar(deps, deps.db, id);
+  assertInScope(a, c.districtId);
+  return c;
+}
+
 async function lockCar(tx: Db, a: Scope, id: number) {
   const [row] = await tx.select().from(customCars).where(eq(customCars.id, id)).for('update');
   if (!row) throw notFound('车辆不存在');
@@ -347,6 +353,12 @@ async function loadDriver(deps: Pick<AppDeps, 'clock' | 'pii'>, db: Db, id: numb
   const now = deps.clock.now();
   const future = await futureClassesOf(db, now, 'driver', id, 0);
   return driverDto(deps, r, shanghaiDate(now), future.total);
+}
+
+export async function driverById(deps: AppDeps, a: AuthContext, id: number) {
+  const d = await loadDriver(deps, deps.db, id);
+  assertInScope(a, d.districtId);
+  return d;
 }
 
 async function lockDriver(tx: Db, a: Scope, id: number) {

@@ -105,6 +105,16 @@ export const carTotal = endpoint({
 
 export const carExport = exportTaskEndpoint({ id: 'customCar.export', title: '导出车辆', path: `${C}/export`, query: carFilters, permission: CUSTOM_READ });
 
+export const carById = endpoint({
+  id: 'customCar.queryById',
+  title: '车辆详情',
+  method: 'GET',
+  path: `${C}/queryById`,
+  query: z.object({ id: id('车辆ID') }),
+  response: carRow,
+  permission: CUSTOM_READ,
+});
+
 export const carSave = endpoint({
   id: 'customCar.saveOrUpdate',
   title: '保存车辆',
@@ -204,6 +214,16 @@ export const driverTotalByBody = readByBody(driverTotal, { id: 'customDriver.tot
 
 export const driverExport = exportTaskEndpoint({ id: 'customDriver.export', title: '导出司机', path: `${D}/export`, query: driverUrlFilters, permission: CUSTOM_READ });
 
+export const driverById = endpoint({
+  id: 'customDriver.queryById',
+  title: '司机详情',
+  method: 'GET',
+  path: `${D}/queryById`,
+  query: z.object({ id: id('司机ID') }),
+  response: driverRow,
+  permission: CUSTOM_READ,
+});
+
 export const driverSave = endpoint({
   id: 'customDriver.saveOrUpdate',
   title: '保存司机',
@@ -258,6 +278,7 @@ export const endpoints: readonly Endpoint[] = [
   carPage,
   carTotal,
   carExport,
+  carById,
   carSave,
   carUpdateStatus,
   driverPage,
@@ -265,6 +286,7 @@ export const endpoints: readonly Endpoint[] = [
   driverTotal,
   driverTotalByBody,
   driverExport,
+  driverById,
   driverSave,
   driverUpdateStatus,
   driverReveal,
