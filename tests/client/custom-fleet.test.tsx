@@ -75,8 +75,9 @@ describe('车辆管理', () => {
     await user.keyboard('d');
     const dialog = await screen.findByRole('dialog', { name: '停用车辆' });
     expect(dialog.textContent).toContain('还有 1 个未发车班次');
-    await user.keyboard('{Enter}');
-    expect(await screen.findByText(new RegExp(`车辆${car.plateNo}还有1个未发车班次（${line.lineNo} `))).toBeTruthy();
+    // A dangerous step starts on 取消: Ctrl+Enter confirms.
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect((await screen.findAllByText(new RegExp(`车辆${car.plateNo}还有1个未发车班次（${line.lineNo} `), {}, { timeout: 5_000 })).length).toBeGreaterThan(0);
     expect((await storedCar(car.id)).status).toBe(1);
   });
 });
