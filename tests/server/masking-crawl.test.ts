@@ -16,6 +16,7 @@ import * as pkg from '../../src/shared/api/package-pay';
 import { packageOrders } from '../../src/server/modules/package-pay/schema';
 import * as fleet from '../../src/shared/api/custom-bus/fleet';
 import { customDrivers } from '../../src/server/modules/custom-bus/schema';
+import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
@@ -258,8 +259,9 @@ describe('the masking crawl over the desk', () => {
       await crawl(fleet.driverTotalByBody, { token: fleetToken, body: { idNo: pii.decrypt(d.idEnc) } });
       await crawl(fleet.driverById, { token: fleetToken, query: { id: d.id } });
     }
-    const newDriver = (await crawl(fleet.driverSave, { token: fleetToken, body: { name: '巡检司机', phone: '13912340001', idNo: '110105194912310037', licenceClass: 'A1', licenceUntil: '2030-01-01' } })) as { id: number };
-    plain.add('13912340001');
+    const newDriver = (await crawl(fleet.driverSave, { token: fleetToken, body: { name: '巡检司机', phone: '13912340001', idNo: `11010519800101123${citizenCheckChar('11010519800101123')}`, licenceClass: 'A1', licenceUntil: '2030-01-01' } })) as { id: number };
+    plain.add('13912340001').add(`11010519800101123${citizenCheckChar('11010519800101123')}`);
+    expect(newDriver.id).toBeGreaterThan(0);
     await crawl(fleet.driverSave, { token: fleetToken, body: { id: newDriver.id, name: '巡检司机', phone: '13912340002', licenceClass: 'A3', licenceUntil: '2030-01-01' } });
     plain.add('13912340002');
     await crawl(fleet.driverUpdateStatus, { token: fleetToken, body: { id: newDriver.id, fromStatus: 1, toStatus: 2, reason: '请假，电话13912340002' } });
