@@ -356,6 +356,23 @@ describe('司机管理', () => {
   });
 });
 
+describe('queryById (the edit pages)', () => {
+  it('answers the car and the driver (masked) in scope; another district’s is 403; unknown ids are refused', async () => {
+    const car = await fixtureCar(fx(), xuhui);
+    const phone = mobile();
+    const d = await fixtureDriver(fx(), xuhui, { phone });
+    expect((await s.call(fleet.carById, { token: manager, query: { id: car.id } })).body.data.plateNo).toBe(car.plateNo);
+    const driver = (await s.call(fleet.driverById, { token: manager, query: { id: d.id } })).body.data;
+    expect(driver.phone).toBe(`${phone.slice(0, 3)}****${phone.slice(7)}`);
+    const foreignCar = await fixtureCar(fx(), huangpu);
+    const foreignDriver = await fixtureDriver(fx(), huangpu);
+    expect((await s.call(fleet.carById, { token: manager, query: { id: foreignCar.id } })).status).toBe(403);
+    expect((await s.call(fleet.driverById, { token: manager, query: { id: foreignDriver.id } })).status).toBe(403);
+    expect((await s.call(fleet.carById, { token: manager, query: { id: 99_999_999 } })).body.msg).toBe('车辆不存在');
+    expect((await s.call(fleet.driverById, { token: viewer, query: { id: d.id } })).status).toBe(403);
+  });
+});
+
 describe('fleetProblems (for scheduling)', () => {
   it('names each reason a car or a driver cannot take a class, in the design’s words', async () => {
     const day = addDays(today(), 5);
