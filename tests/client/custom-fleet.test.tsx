@@ -82,6 +82,29 @@ describe('车辆管理', () => {
   });
 });
 
+describe('车辆维修 ‹车牌› from the palette', () => {
+  it('choosing the car is the move: 维修 is stored and the list shows it', async () => {
+    const car = await fixtureCar(fx(), await xuhui(), { plateNo: '沪F90004' });
+    await signIn(s, 'manager');
+    visit(s, '/customBus/driver');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const { dialog } = await openPalette(user);
+    await user.keyboard('车辆维修');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('车辆维修'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(within(dialog).queryByRole('group', { name: '选择可用车辆' })).not.toBeNull(), { timeout: 5_000 });
+    await user.keyboard('沪F90004');
+    const options = () => within(within(dialog).getByRole('group', { name: '选择可用车辆' })).queryAllByRole('option');
+    await waitFor(() => expect(options()).toHaveLength(1), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(`车辆${car.plateNo}已改为维修`)).toBeTruthy();
+    expect((await storedCar(car.id)).status).toBe(2);
+    const row = await rowOf('车辆列表', car.plateNo);
+    expect(within(row).getByText('维修')).toBeTruthy();
+  });
+});
+
 describe('新增车辆', () => {
   it('refuses a malformed plate in Chinese, then saves (upper-cased) with Ctrl+S', async () => {
     await signIn(s, 'manager');
