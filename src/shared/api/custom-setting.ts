@@ -15,6 +15,8 @@ const can = grantIn(buttons);
 /** Reading is for those who see the menu (decision 81). */
 export const CUSTOM_SETTING_READ = grant({ menus: ['customSetting'] });
 export const CUSTOM_SETTING_EDITOR = can({ buttons: ['CUSTOM_SETTING_UPDATE'] });
+/** ★ 跨区同步 is the super user's (the endpoint's button lets it through; the service refuses others): what the console offers it to. */
+export const CUSTOM_SETTING_SYNC = grant({ roles: ['ROLE_APP_ADMIN'] });
 
 /**
  * 0 草稿 → 1 待生效 (published for a later time) / 2 生效中 (published now); 1 → 2 is the job's
