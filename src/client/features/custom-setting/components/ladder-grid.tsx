@@ -46,8 +46,8 @@ export function rowsOfCells(cells: readonly LadderCells[]): { rows: LadderRow[] 
   return { rows };
 }
 
-/** A new row after `row`: it starts where that one ends. */
-export const rowAfter = (row: LadderCells | undefined): LadderCells => ({ fromMin: row?.toMin || '0', toMin: '', refundable: true, feePct: '0', minFee: '0' });
+/** A new row after `row`: it starts where that one ends (blank after the open-ended last row, for the operator to split it). */
+export const rowAfter = (row: LadderCells | undefined): LadderCells => ({ fromMin: row ? row.toMin : '0', toMin: '', refundable: true, feePct: '0', minFee: '0' });
 
 const cell = 'w-full min-w-0 rounded border border-gray-300 px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-[var(--theme)] read-only:bg-gray-50';
 

@@ -46,7 +46,9 @@ export function CustomBasePage() {
         {noArea ? (
           <p className="text-sm text-gray-700">基础设置按区域保存：请先在顶部选择区域。</p>
         ) : base.data ? (
-          <BaseForm key={`${base.data.districtId}:${base.data.rowVersion}`} base={base.data} />
+          // Keyed by the district only: after a save the version moves inside the form (use-stale-save),
+          // so the caret stays where it was when the refetch arrives.
+          <BaseForm key={base.data.districtId} base={base.data} />
         ) : (
           <p role="status" className="text-sm text-gray-700">
             {base.error ? `加载失败：${base.error instanceof Error ? base.error.message : String(base.error)}` : '加载中…'}
