@@ -89,8 +89,8 @@ function RefundSetting({ rules, total }: { rules: RefundRule[]; total: { draft: 
   };
 
   return (
-    <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-      <div className="rounded border border-gray-200 bg-white p-4">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <div className="min-w-0 rounded border border-gray-200 bg-white p-4">
         <h3 className="mb-1 text-base font-medium text-gray-800">规则版本</h3>
         <p className="mb-2 text-xs text-gray-600" aria-label="版本统计">
           草稿 {total.draft} · 待生效 {total.pending} · 生效中 {total.inForce} · 已失效 {total.expired}
@@ -209,7 +209,7 @@ function LadderEditor({ editing, canEdit, onSaved, onNew, onPublish, rules }: { 
   };
   const title = editing.id === undefined ? '新草稿' : `草稿 #${editing.id}`;
   return (
-    <form noValidate aria-label="退款阶梯编辑" onSubmit={submit} onKeyDown={saveKey(() => void save())} className="rounded border border-gray-200 bg-white p-4">
+    <form noValidate aria-label="退款阶梯编辑" onSubmit={submit} onKeyDown={saveKey(() => void save())} className="min-w-0 rounded border border-gray-200 bg-white p-4">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <h3 className="text-base font-medium text-gray-800">退款阶梯 · {title}</h3>
         {canEdit && (
