@@ -5,6 +5,7 @@ import { App } from '../../src/client/app/app';
 import { saveDistrict } from '../../src/client/lib/session-store';
 import * as t from '../../src/server/db/schema';
 import { customBaseSettings, customRefundRules } from '../../src/server/modules/custom-setting/schema';
+import { openPalette } from '../support/palette-client';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
 import type { TestServer } from '../support/test-server';
@@ -52,6 +53,30 @@ describe('基础设置', () => {
     expect((await storedBase(xuhui)).maxSeatsPerUserPerClass).toBe(before.maxSeatsPerUserPerClass);
   });
 
+  it('a save from an older version is refused, the other’s value shows beside the typed one, and the next save is made against it', async () => {
+    const xuhui = await districtId('徐汇区');
+    await signIn(s, 'manager');
+    visit(s, '/customSetting/custom-base');
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    const timeout = await within(main).findByLabelText(/支付超时时间/, {}, { timeout: 5_000 });
+    // Someone else saves meanwhile.
+    const before = await storedBase(xuhui);
+    await db()
+      .update(customBaseSettings)
+      .set({ payTimeoutMin: 9, rowVersion: before.rowVersion + 1 })
+      .where(eq(customBaseSettings.districtId, xuhui));
+    await user.clear(timeout);
+    await user.type(timeout, '6{Enter}');
+    expect(await within(main).findByText('设置已被他人修改，请刷新后再保存', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await within(main).findByText('他人已改为：9')).toBeTruthy();
+    expect((await storedBase(xuhui)).payTimeoutMin).toBe(9);
+    await user.click(timeout);
+    await user.keyboard('{Enter}');
+    await waitFor(async () => expect((await storedBase(xuhui)).payTimeoutMin).toBe(6), { timeout: 5_000 });
+    expect((await storedBase(xuhui)).rowVersion).toBe(before.rowVersion + 2);
+  });
+
   it('★ 同步: the super user’s dry run lists old → new per district, and confirming applies it', async () => {
     const huangpu = await districtId('黄浦区');
     const xuhui = await districtId('徐汇区');
@@ -64,12 +89,13 @@ describe('基础设置', () => {
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByLabelText(/提前售票天数/));
     await user.click(await within(dialog).findByLabelText('徐汇区'));
+    const xuBefore = (await storedBase(xuhui)).saleDaysAhead;
     await user.click(within(dialog).getByRole('button', { name: '试算' }));
     const diff = await within(dialog).findByRole('table', { name: '同步试算' });
     const target = (await storedBase(huangpu)).saleDaysAhead;
     expect(within(diff).getByText(new RegExp(`提前售票天数：\\d+ → ${target}`))).toBeTruthy();
     // Nothing stored by the dry run.
-    expect((await storedBase(xuhui)).saleDaysAhead).not.toBe(target === 7 ? -1 : target);
+    expect((await storedBase(xuhui)).saleDaysAhead).toBe(xuBefore);
     await user.click(within(dialog).getByRole('button', { name: /确认同步/ }));
     await waitFor(async () => expect((await storedBase(xuhui)).saleDaysAhead).toBe(target), { timeout: 5_000 });
     saveDistrict(null);
@@ -149,6 +175,19 @@ describe('退款设置', () => {
     saveDistrict(null);
   });
 
+  it('a published version opens read-only: no grid edits, no save', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/customSetting/refund-setting');
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    const versions = await within(main).findByRole('table', { name: '退款规则版本' }, { timeout: 5_000 });
+    const live = within(versions).getAllByRole('row').find((r) => r.textContent?.includes('生效中'))!;
+    await user.click(within(live).getByRole('button', { name: /^查看/ }));
+    expect(await within(main).findByText(/（只读）$/)).toBeTruthy();
+    expect((within(main).getByLabelText('第1行 起始分钟') as HTMLInputElement).readOnly).toBe(true);
+    expect(within(main).queryByRole('button', { name: /保存草稿/ })).toBeNull();
+  });
+
   it('退款试算 answers from the server for the ladder in force', async () => {
     await signIn(s, 'manager');
     visit(s, '/customSetting/refund-setting');
@@ -158,6 +197,42 @@ describe('退款设置', () => {
     await user.type(within(calc).getByLabelText('金额（元）'), '50');
     await user.type(within(calc).getByLabelText('距发车分钟'), '10{Enter}');
     expect((await within(calc).findByRole('status', { name: '试算结果' })).textContent).toMatch(/^50元·距发车10分钟 → 不可退/);
+  });
+});
+
+describe('the palette', () => {
+  it('Ctrl+K 退款试算 ‹金额› ‹分钟›: the answer in a toast, and 退款设置’s calculator filled with it', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/customSetting/custom-base');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const { dialog } = await openPalette(user);
+    await user.keyboard('退款试算');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('退款试算'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await within(dialog).findByText(/1\/2/);
+    await user.keyboard('50');
+    await user.keyboard('{Enter}');
+    await within(dialog).findByText(/2\/2/);
+    await user.keyboard('90');
+    await user.keyboard('{Enter}');
+    // 徐汇区's ladder in force is the default: 20% from 20 minutes to 2 hours.
+    expect(await screen.findByText(/^50元·距发车90分钟 → 退40元（手续费10元）/, {}, { timeout: 8_000 })).toBeTruthy();
+    const calc = await screen.findByRole('form', { name: '退款试算' }, { timeout: 8_000 });
+    expect(window.location.pathname).toBe('/customSetting/refund-setting');
+    expect((await within(calc).findByRole('status', { name: '试算结果' })).textContent).toMatch(/^50元·距发车90分钟 → 退40元/);
+  });
+
+  it('Ctrl+K 修改购票须知: the base form opens with the caret in 购票须知', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/customSetting/refund-setting');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const { dialog } = await openPalette(user);
+    await user.keyboard('修改购票须知');
+    await waitFor(() => expect(within(dialog).getAllByRole('option')[0]!.textContent).toContain('修改购票须知'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(document.activeElement?.id).toBe('custom-base-notice'), { timeout: 8_000 });
   });
 });
 

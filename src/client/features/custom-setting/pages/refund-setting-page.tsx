@@ -136,6 +136,11 @@ function RefundSetting({ rules, total }: { rules: RefundRule[]; total: { draft: 
                           撤回
                         </Button>
                       )}
+                      {r.status !== 0 && (
+                        <Button variant="text" onClick={() => open(editingOf(r))} aria-label={`查看 #${r.id}`}>
+                          查看
+                        </Button>
+                      )}
                       {r.status !== 0 && canEdit && (
                         <Button variant="text" onClick={() => open({ ...editingOf(r), id: undefined, rowVersion: undefined, remark: `复制自 #${r.id}` })} aria-label={`复制 #${r.id} 为新草稿`}>
                           复制为草稿
@@ -185,9 +190,11 @@ function LadderEditor({ editing, canEdit, onSaved, onNew, onPublish, rules }: { 
     preview = quoteLine(yuan(amountFen), mins, yuan(q.refund), q.refundable, null);
   }
   const draft = editing.id !== undefined ? rules.find((r) => r.id === editing.id) : undefined;
+  // A published version never changes (orders name it): shown read-only, to copy into a new draft.
+  const locked = !canEdit || (draft !== undefined && draft.status !== 0);
 
   const save = async () => {
-    if (!canEdit || busy) return;
+    if (locked || busy) return;
     if ('problem' in parsed) return setError(parsed.problem);
     if (problem) return setError(problem);
     setBusy(true);
@@ -207,7 +214,7 @@ function LadderEditor({ editing, canEdit, onSaved, onNew, onPublish, rules }: { 
     e.preventDefault();
     void save();
   };
-  const title = editing.id === undefined ? '新草稿' : `草稿 #${editing.id}`;
+  const title = editing.id === undefined ? '新草稿' : draft && draft.status !== 0 ? `#${editing.id} ${REFUND_RULE_STATUS.label(draft.status)}（只读）` : `草稿 #${editing.id}`;
   return (
     <form noValidate aria-label="退款阶梯编辑" onSubmit={submit} onKeyDown={saveKey(() => void save())} className="min-w-0 rounded border border-gray-200 bg-white p-4">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
@@ -219,7 +226,14 @@ function LadderEditor({ editing, canEdit, onSaved, onNew, onPublish, rules }: { 
         )}
       </div>
       <FormError>{error}</FormError>
-      <LadderGrid cells={cells} onChange={(next) => { setCells(next); setError(''); }} readOnly={!canEdit} />
+      <LadderGrid
+        cells={cells}
+        onChange={(next) => {
+          setCells(next);
+          setError('');
+        }}
+        readOnly={locked}
+      />
       <div className="mt-3 flex flex-wrap items-end gap-2 rounded bg-gray-50 p-2 text-sm">
         <label className="flex items-center gap-1">
           试算
@@ -234,9 +248,9 @@ function LadderEditor({ editing, canEdit, onSaved, onNew, onPublish, rules }: { 
           {preview}
         </output>
       </div>
-      <Field label="备注" labelWidth={60} className="mt-3" maxLength={RULE_REMARK_MAX} readOnly={!canEdit} value={remark} onChange={(e) => setRemark(e.target.value)} />
+      <Field label="备注" labelWidth={60} className="mt-3" maxLength={RULE_REMARK_MAX} readOnly={locked} value={remark} onChange={(e) => setRemark(e.target.value)} />
       <p className="mb-3 text-xs text-gray-500">Tab 在单元格间移动，Alt+↓ 添加一行，Alt+Delete 删除当前行，Ctrl+S 保存草稿。区间须从0分钟起连续覆盖、不重叠，最后一行截止留空。</p>
-      {canEdit && (
+      {!locked && (
         <div className="flex justify-end gap-2">
           {draft && draft.status === 0 && (
             <Button onClick={() => onPublish(draft)} disabled={busy}>
