@@ -80,7 +80,9 @@ export function LadderGrid({ cells, onChange, readOnly }: { cells: readonly Ladd
     }
   };
   return (
-    <div className="overflow-x-auto">
+    // `relative`: the header's sr-only cell is positioned; without a positioned ancestor inside the
+    // scroller it escapes the clip and widens the page at 375 px.
+    <div className="relative overflow-x-auto">
       <table aria-label="退款阶梯" className="w-full min-w-[560px] text-sm">
         <thead className="text-left text-gray-600">
           <tr>

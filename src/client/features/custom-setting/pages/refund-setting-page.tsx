@@ -113,7 +113,7 @@ function RefundSetting({ rules, total }: { rules: RefundRule[]; total: { draft: 
                 {rules.map((r) => (
                   <tr key={r.id} className={`border-t border-gray-100 ${editing.id === r.id ? 'bg-[var(--theme)]/5' : ''}`}>
                     <td className="px-2 py-1">#{r.id}</td>
-                    <td className="px-2 py-1">
+                    <td className="whitespace-nowrap px-2 py-1">
                       <FlowBadge flow={REFUND_RULE_STATUS} code={r.status} />
                     </td>
                     <td className="whitespace-nowrap px-2 py-1">{r.effectiveAt ? formatDateTime(r.effectiveAt, 'YYYY-MM-DD HH:mm') : '—'}</td>
