@@ -6,7 +6,7 @@ import { Field } from '../../../components/field';
 import { CheckboxField, FormError, TextAreaField } from '../../../components/form-controls';
 import { ScreenSection } from '../../../components/screen-section';
 import { StaleNote } from '../../../components/stale-note';
-import { useNoAreaChosen } from '../../../lib/current-user';
+import { useCurrentUser, useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
 import { useApi } from '../../../lib/use-api';
@@ -39,7 +39,9 @@ const valuesOf = (b: CustomBaseRow) => ({
  */
 export function CustomBasePage() {
   const noArea = useNoAreaChosen();
-  const base = useApi(baseQuery, noArea ? null : {});
+  // Asked only once the account is known: an admin on 全部区域 has no district to ask about.
+  const known = !!useCurrentUser().data;
+  const base = useApi(baseQuery, known && !noArea ? {} : null);
   return (
     <ScreenSection title="基础设置">
       <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">

@@ -11,7 +11,7 @@ import { Modal } from '../../../components/modal';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
 import { api } from '../../../lib/api-client';
-import { useNoAreaChosen } from '../../../lib/current-user';
+import { useCurrentUser, useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { useRevalidate } from '../../../lib/revalidate';
 import { useScreenAction } from '../../../lib/screen-action';
@@ -39,7 +39,9 @@ const editingOf = (r: RefundRule | null): Editing => (r ? { id: r.id, rowVersion
  */
 export function RefundSettingPage() {
   const noArea = useNoAreaChosen();
-  const list = useApi(refundRuleList, noArea ? null : {});
+  // Asked only once the account is known: an admin on 全部区域 has no district to ask about.
+  const known = !!useCurrentUser().data;
+  const list = useApi(refundRuleList, known && !noArea ? {} : null);
   return (
     <ScreenSection title="退款设置">
       {noArea ? (
