@@ -87,9 +87,9 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   AddDriver: /即驾驶证号（只存一次）/,
   ListCustom: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListCustomRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  CustomBase: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  RefundSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  AgreementSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  CustomBase: /基础设置按区域保存/,
+  RefundSetting: /退款规则按区域设置/,
+  AgreementSetting: /请先在顶部选择区域/,
 };
 
 describe('every built screen', () => {

@@ -21,6 +21,8 @@ import { createOrder, payNotify } from '../../src/server/modules/rechargeable/mo
 import type { AppDeps } from '../../src/server/context';
 import { fixtureCar, fixtureDriver } from '../support/custom-bus-fixture';
 import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
+import { customRefundRules } from '../../src/server/modules/custom-setting/schema';
+import { DEFAULT_LADDER } from '../../src/shared/custom/refund-ladder';
 
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
@@ -29,7 +31,7 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0, fleetCar: 0, fleetDriver: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0, fleetCar: 0, fleetDriver: 0, customDraft: 0, customPending: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -65,6 +67,14 @@ beforeAll(async () => {
   ids.mergeStation = pair[1]!.id;
   ids.home = districts[0].id;
   ids.second = districts[1].id;
+  // 定制公交设置: a draft to publish (in `second`) and a scheduled ladder to withdraw (in `home`).
+  {
+    const now = new Date();
+    const [d] = await db.insert(customRefundRules).values({ districtId: ids.second, rows: [...DEFAULT_LADDER], status: 0, createdAt: now, updatedAt: now }).returning({ id: customRefundRules.id });
+    const [p] = await db.insert(customRefundRules).values({ districtId: ids.home, rows: [...DEFAULT_LADDER], status: 1, effectiveAt: new Date(now.getTime() + 86_400_000), createdAt: now, updatedAt: now }).returning({ id: customRefundRules.id });
+    ids.customDraft = d!.id;
+    ids.customPending = p!.id;
+  }
   await lineNetwork(districts[2]!.id);
   ids.card = (await db.select({ cardNo: t.busCards.cardNo }).from(t.busCards).limit(1))[0]!.cardNo;
   const [live] = await db
@@ -401,7 +411,18 @@ const VALID: Record<string, () => CallOptions> = {
   'wallet.reconcile': () => ({}),
   'rechargeSetting.query': () => ({}),
   'rechargeSetting.saveOrUpdate': () => ({ body: { ...DEFAULT_SETTING } }),
+  'customSetting.base.query': () => ({ district: ids.home }),
+  'customSetting.base.saveOrUpdate': () => ({ body: { ...CUSTOM_BASE, rowVersion: 1 }, district: ids.home }),
+  'customSetting.base.applyTo': () => ({ body: { districtId: ids.home, fields: ['payTimeoutMin'], districtIds: [ids.second], dryRun: true } }),
+  'customSetting.refundRule.list': () => ({ district: ids.home }),
+  'customSetting.refundRule.saveOrUpdate': () => ({ body: { rows: DEFAULT_LADDER }, district: ids.home }),
+  'customSetting.refundRule.publish': () => ({ body: { id: ids.customDraft } }),
+  'customSetting.refundRule.withdraw': () => ({ body: { id: ids.customPending } }),
+  'customSetting.refundRule.preview': () => ({ query: { amount: 5000, minutesBefore: 90 }, district: ids.home }),
 };
+
+/** 定制公交设置's base form as the console sends it (the defaults). */
+const CUSTOM_BASE = { saleDaysAhead: 7, saleOpenTime: 43_200, payTimeoutMin: 2, maxSeatsPerUserPerClass: 4, stopSaleMinBefore: 10, checkOpenMinBefore: 30, monthTicketEnabled: true, monthSaleUntilDay: 25, boardingNotice: '', servicePhone: '' };
 
 /** Input each endpoint with parameters must refuse; every entry breaks exactly one schema. */
 const INVALID: Record<string, () => CallOptions> = {
@@ -585,6 +606,14 @@ const INVALID: Record<string, () => CallOptions> = {
   'wallet.adjustCheck': () => ({ body: { id: 1, fromStatus: 1, toStatus: 1 } }),
   'wallet.reconcile': () => ({ query: { days: '0' } }),
   'rechargeSetting.saveOrUpdate': () => ({ body: { ...DEFAULT_SETTING, minFen: 'a' } }),
+  'customSetting.base.query': () => ({ query: { districtId: '0' } }),
+  'customSetting.base.saveOrUpdate': () => ({ body: { ...CUSTOM_BASE, payTimeoutMin: 31, rowVersion: 1 } }),
+  'customSetting.base.applyTo': () => ({ body: { fields: [], districtIds: [1], dryRun: true } }),
+  'customSetting.refundRule.list': () => ({ query: { districtId: 'x' } }),
+  'customSetting.refundRule.saveOrUpdate': () => ({ body: { rows: [] } }),
+  'customSetting.refundRule.publish': () => ({ body: { id: 1, effectiveAt: '明天' } }),
+  'customSetting.refundRule.withdraw': () => ({ body: {} }),
+  'customSetting.refundRule.preview': () => ({ query: { amount: '-1', minutesBefore: '90' } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */
