@@ -10,7 +10,7 @@ import { customLinePaths, customLineStops, customLines, customStations } from '.
  * The demo's 定制公交 network: 8 business parks and 12 residential areas of the demo city, each
  * corridor (an area to a park) with its own 6 stations and the park's 6 shared by its corridors
  * (120 stations), two lines a corridor (24: 20 往返, 2 上行 only, 2 下行 only; 2 drafts, 2 下架),
- * each leg with its stops and a drawn path. A station within 800 m of a regular stop of its district
+ * each leg with its stops and a drawn path. A station within 1.5 km of a regular stop of its district
  * is that stop (linked, at its coordinates). The small profile: a couple of lines per district.
  */
 
@@ -54,6 +54,8 @@ const AREA_STOPS = ['地铁站', '社区中心', '公交枢纽', '商业街', '�
 const CORRIDOR_PARK = [0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7];
 
 const KM_PER_DEG = 111;
+/** A custom station this close to a regular stop of its district shares it (linked, at its coordinates). */
+const LINK_KM = 1.5;
 const distKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) => Math.hypot((a.lat - b.lat) * KM_PER_DEG, (a.lng - b.lng) * KM_PER_DEG * Math.cos((a.lat * Math.PI) / 180));
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
@@ -167,7 +169,7 @@ async function seedNetwork({ db, rng, now, profile }: SeedContext): Promise<void
   const taken = new Set<number>();
   const stationRows = [...stations.entries()].map(([key, s]) => {
     let best: (typeof regular)[number] | null = null;
-    let bestKm = 0.8;
+    let bestKm = LINK_KM;
     for (const r of regular) {
       if (r.districtId !== s.districtId || taken.has(r.id)) continue;
       const km = distKm(s, r);

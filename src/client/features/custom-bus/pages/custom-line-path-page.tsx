@@ -103,7 +103,12 @@ function LegEditor({ line, leg, other, reload }: { line: CustomLine; leg: LineLe
   const problem = problemOf(stops, draft.points);
 
   const inPath = useMemo(() => new Set(stops.map((s) => s.stationId)), [stops]);
-  const all = useMemo(() => stations.data?.content ?? [], [stations.data]);
+  const all = useMemo(() => (stations.data?.content ?? []).filter((s) => s.districtId === line.districtId), [stations.data, line.districtId]);
+  // The map fits what it is given: the leg's stops and the stations near them (4 km), not the district.
+  const nearby = useMemo(() => {
+    const near = (s: { lng: number; lat: number }) => !draft.stops.length || draft.stops.some((x) => metresBetween([x.lng, x.lat], [s.lng, s.lat]) <= 4000);
+    return all.filter(near);
+  }, [all, draft.stops]);
   const choices = useMemo(() => all.filter((s) => !inPath.has(s.id) && s.status === 1).map((s) => ({ id: s.id, label: s.name, hint: s.address })), [all, inPath]);
   const add = (stationId: number) => {
     const s = all.find((x) => x.id === stationId);
@@ -133,9 +138,9 @@ function LegEditor({ line, leg, other, reload }: { line: CustomLine; leg: LineLe
   const mapPoints = useMemo(
     () => [
       ...stops.map((s, i) => ({ id: s.stationId, name: `${i + 1}. ${s.name}`, lng: s.lng, lat: s.lat })),
-      ...all.filter((s) => !inPath.has(s.id)).map((s) => ({ id: s.id, name: s.name, lng: s.lng, lat: s.lat, muted: true })),
+      ...nearby.filter((s) => !inPath.has(s.id)).map((s) => ({ id: s.id, name: s.name, lng: s.lng, lat: s.lat, muted: true })),
     ],
-    [stops, all, inPath],
+    [stops, nearby, inPath],
   );
   const paths = useMemo(() => (other && other.points.length ? [{ key: 'other', points: other.points as LngLat[], colour: '#9ca3af', dashed: true }] : []), [other]);
   // A new object each render would redraw every marker on every render.
