@@ -197,4 +197,27 @@ describe('the palette', () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe(`/customBus/custom-line-path?id=${line.id}`));
   });
+  it('Ctrl+K 上架定制线路, a draft chosen: stored 已上架 and the list shows it; 新增定制站点 opens the dialog', async () => {
+    const { line } = await fixtureLine(fx(), await xuhui(), { status: 0 });
+    await signIn(s, 'manager');
+    visit(s, '/customBus/custom-line');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const first = await openPalette(user);
+    await user.keyboard('上架定制线路');
+    await waitFor(() => expect(within(first.dialog).getAllByRole('option')[0]!.textContent).toContain('上架定制线路'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await user.keyboard(line.lineNo);
+    await waitFor(() => expect(within(first.dialog).getAllByRole('option')[0]!.textContent).toContain(line.lineNo), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(`定制线路「${line.name}」已上架`)).toBeTruthy();
+    await waitFor(async () => expect((await storedLine(line.id)).status).toBe(1));
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe('/customBus/custom-line?status=1'));
+
+    const second = await openPalette(user);
+    await user.keyboard('新增定制站点');
+    await waitFor(() => expect(within(second.dialog).getAllByRole('option')[0]!.textContent).toContain('新增定制站点'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: '新增定制站点' }, { timeout: 5_000 })).toBeTruthy();
+  });
 });
