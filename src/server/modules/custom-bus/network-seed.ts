@@ -121,10 +121,15 @@ async function seedNetwork({ db, rng, now, profile }: SeedContext): Promise<void
     lines.push({ ...shared, lineNo: `D${base + 100}`, name: `${area.name}—${park.name}快线`.slice(0, 15), direction: -1, status: 1, up: [areaKeys[0]!, areaKeys[2]!, parkKeys[0]!, parkKeys[3] ?? parkKeys[1]!], depart: 7 * 3600 + 1800 + rng.int(0, 3) * 600, returnDepart: 18 * 3600 + rng.int(0, 3) * 600, discountType: rng.pick([1, 3] as const), discountRate: null, discountPrice: null, withPath: true });
   };
 
+  const regular = await db.select({ id: t.stations.id, districtId: t.stations.districtId, lat: t.stations.lat, lng: t.stations.lng }).from(t.stations).where(eq(t.stations.state, 1));
   if (demo) {
     const parkKeys = PARKS.map((p) => {
       const d = byName.get(p.district) ?? districts[0]!.id;
-      return around(rng, p, PARK_STOPS).map((s) => add(d, s));
+      // A park's 地铁站 is the district's regular stop nearest to it (within 5 km), so its stations share stops.
+      let hub: Place = p;
+      let best = 5;
+      for (const r of regular) if (r.districtId === d && distKm(p, r) < best) (best = distKm(p, r)), (hub = { name: p.name, lat: r.lat, lng: r.lng });
+      return around(rng, hub, PARK_STOPS).map((s) => add(d, s));
     });
     AREAS.forEach((area, i) => {
       const pi = CORRIDOR_PARK[i]!;
@@ -165,7 +170,6 @@ async function seedNetwork({ db, rng, now, profile }: SeedContext): Promise<void
   });
 
   // A station near a regular stop of its district is that stop.
-  const regular = await db.select({ id: t.stations.id, districtId: t.stations.districtId, lat: t.stations.lat, lng: t.stations.lng }).from(t.stations).where(eq(t.stations.state, 1));
   const taken = new Set<number>();
   const stationRows = [...stations.entries()].map(([key, s]) => {
     let best: (typeof regular)[number] | null = null;
