@@ -71,10 +71,11 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListRechargeOrder: /共 \d+ 笔 · 已到账 \d+ 笔/,
   RechargeSetting: /单笔调账上限/,
   RechargeAgreement: /请先在顶部选择区域/,
-  ListCustomStation: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListCustomLine: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  AddCustomLine: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  CustomLinePath: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCustomStation: /共 \d+ 个站点 · 启用 \d+/,
+  ListCustomLine: /共 \d+ 条线路 · 已上架 \d+/,
+  AddCustomLine: /往返：早上行、晚下行/,
+  // Opened without a line: it says so and links back to the list.
+  CustomLinePath: /线路不存在，或不属于当前区域/,
   ListClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AddClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListOrderRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows

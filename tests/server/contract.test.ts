@@ -19,10 +19,11 @@ import { DEFAULT_SETTING } from '../../src/shared/api/wallet';
 import { rechargePlans, walletAdjustments } from '../../src/server/modules/rechargeable/schema';
 import { createOrder, payNotify } from '../../src/server/modules/rechargeable/money';
 import type { AppDeps } from '../../src/server/context';
-import { fixtureCar, fixtureDriver } from '../support/custom-bus-fixture';
 import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import { customRefundRules } from '../../src/server/modules/custom-setting/schema';
 import { DEFAULT_LADDER } from '../../src/shared/custom/refund-ladder';
+
+import { fixtureCar, fixtureDriver, fixtureLine, fixtureStations } from '../support/custom-bus-fixture';
 
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
@@ -32,6 +33,8 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 let s: TestServer;
 let admin: string;
 const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0, fleetCar: 0, fleetDriver: 0, customDraft: 0, customPending: 0 };
+/** 定制公交's rows (custom-network). */
+const cids = { station: 0, stationToDelete: 0, line: 0, draftLine: 0, lineToDelete: 0, stationA: 0, stationB: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -165,6 +168,14 @@ beforeAll(async () => {
   await db.insert(t.exportFileChunks).values({ taskId: ids.doneTask, seq: 0, data: Buffer.from('PK..') });
   ids.openTask = await task('running', { claimedBy: 'another-instance', heartbeatAt: new Date(Date.now() + 3_600_000), attempts: 1 });
   ids.oldTask = await task('failed', { error: '导出失败', finishedAt: s.clock.now() });
+  // 定制站点与线路 of the contract's own in the home district (tests/support/custom-bus-fixture.ts).
+  const cf = { db, pii: createPii(TEST_PII_KEY), now: s.clock.now() };
+  const [freeStation, station] = await fixtureStations(cf, ids.home, 2, '契约站');
+  [cids.station, cids.stationToDelete] = [station!.id, freeStation!.id];
+  cids.line = (await fixtureLine(cf, ids.home, { status: 1 })).line.id;
+  const draftLine = await fixtureLine(cf, ids.home, { status: 0 });
+  [cids.draftLine, cids.stationA, cids.stationB] = [draftLine.line.id, draftLine.stations[0].id, draftLine.stations[1].id];
+  cids.lineToDelete = (await fixtureLine(cf, ids.home, { status: 2 })).line.id;
 });
 
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
@@ -419,6 +430,21 @@ const VALID: Record<string, () => CallOptions> = {
   'customSetting.refundRule.publish': () => ({ body: { id: ids.customDraft } }),
   'customSetting.refundRule.withdraw': () => ({ body: { id: ids.customPending } }),
   'customSetting.refundRule.preview': () => ({ query: { amount: 5000, minutesBefore: 90 }, district: ids.home }),
+  'customStation.page': () => ({ query: { size: 5, status: '1', sort: 'lines,desc' } }),
+  'customStation.total': () => ({ query: { linked: 'false' } }),
+  'customStation.export': () => ({ query: { status: '1' } }),
+  'customStation.saveOrUpdate': () => ({ body: { name: `契约定制站${next()}`.slice(0, 20), lng: 121.47, lat: 31.23 }, district: ids.home }),
+  'customStation.updateStatus': () => ({ body: { id: cids.station, fromStatus: 1, toStatus: 0 } }),
+  'customStation.delete': () => ({ query: { id: cids.stationToDelete } }),
+  'customLine.page': () => ({ query: { size: 5, status: '1', sort: 'lineNo,asc' } }),
+  'customLine.total': () => ({ query: { direction: '0' } }),
+  'customLine.export': () => ({ query: { status: '1' } }),
+  'customLine.queryById': () => ({ query: { id: cids.line } }),
+  'customLine.saveOrUpdate': () => ({ body: { lineNo: `C${next()}`.slice(0, 12), name: '契约定制线', direction: 0, startStationId: cids.stationA, endStationId: cids.stationB, departTime: '07:30', arriveTime: '08:30', originalPrice: 1500, discountType: 1, ticketTypes: [1], defaultSeats: 45 }, district: ids.home }),
+  'customLine.updateStatus': () => ({ body: { id: cids.draftLine, fromStatus: 0, toStatus: 1 } }),
+  'customLine.delete': () => ({ query: { id: cids.lineToDelete } }),
+  'customLine.path': () => ({ query: { lineId: cids.line } }),
+  'customLine.pathSave': () => ({ body: { lineId: cids.line, direction: 0, stops: [{ stationId: cids.stationA, offsetMin: 0 }, { stationId: cids.stationB, offsetMin: 30 }], points: [] } }),
 };
 
 /** 定制公交设置's base form as the console sends it (the defaults). */
@@ -614,6 +640,21 @@ const INVALID: Record<string, () => CallOptions> = {
   'customSetting.refundRule.publish': () => ({ body: { id: 1, effectiveAt: '明天' } }),
   'customSetting.refundRule.withdraw': () => ({ body: {} }),
   'customSetting.refundRule.preview': () => ({ query: { amount: '-1', minutesBefore: '90' } }),
+  'customStation.page': () => ({ query: { linked: 'maybe' } }),
+  'customStation.total': () => ({ query: { status: '5' } }),
+  'customStation.export': () => ({ query: { name: 'x'.repeat(21) } }),
+  'customStation.saveOrUpdate': () => ({ body: { name: '契约', lng: 200, lat: 31 } }),
+  'customStation.updateStatus': () => ({ body: { id: 1, fromStatus: 1, toStatus: 2 } }),
+  'customStation.delete': () => ({ query: {} }),
+  'customLine.page': () => ({ query: { direction: '2' } }),
+  'customLine.total': () => ({ query: { stationId: '0' } }),
+  'customLine.export': () => ({ query: { status: '7' } }),
+  'customLine.queryById': () => ({ query: { id: 'x' } }),
+  'customLine.saveOrUpdate': () => ({ body: { lineNo: 'D1', name: '一二三四五六七八九十一二三四五六', direction: 0, startStationId: 1, endStationId: 2, departTime: '07:30', arriveTime: '08:30', originalPrice: 1500, discountType: 1, ticketTypes: [1], defaultSeats: 45 } }),
+  'customLine.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 4 } }),
+  'customLine.delete': () => ({ query: {} }),
+  'customLine.path': () => ({ query: {} }),
+  'customLine.pathSave': () => ({ body: { lineId: 1, direction: 2, stops: [], points: [] } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

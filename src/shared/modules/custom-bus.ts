@@ -13,7 +13,7 @@ export const customBusModule = defineModule({
     icon: 'custom-bus',
     jumpKey: 'c',
     pages: [
-      { key: 'custom-station', title: '定制站点', component: 'ListCustomStation', actions: ['export'] },
+      { key: 'custom-station', title: '定制站点', component: 'ListCustomStation', actions: ['export', 'add'] },
       { key: 'custom-line-path', title: '定制线路轨迹', component: 'CustomLinePath', hidden: true },
       { key: 'custom-line', title: '定制线路', component: 'ListCustomLine', actions: ['export'] },
       { key: 'custom-list', title: '定制列表', component: 'ListCustom', actions: ['export'] },
