@@ -17,6 +17,7 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const run = (q: ReturnType<typeof sql>) => tx.execute(q);
     await run(sql`create temp table cs_rider on commit drop as select id, row_number() over (order by id) as n from riders order by id limit 12000`);
+    await run(sql`create unique index on cs_rider (n)`);
     const riders = Number(((await run(sql`select count(*)::int as riders from cs_rider`)) as unknown as { rows: { riders: number }[] }).rows[0]?.riders ?? 0);
     if (!riders) return;
     // The seats sold: k = 1 … load × publish on each class whose sale opened.
@@ -26,7 +27,7 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
              else 'S:' || c.id || ':' || (((k - 1) / 3) * 2 + case when (k - 1) % 3 = 0 then 0 else 1 end) end as okey
       from custom_classes c join custom_lines l on l.id = c.line_id
       cross join lateral generate_series(1, floor(c.publish * (60 + abs(hashtext('load' || c.id)) % 36) / 100.0)::int) k
-      where c.status in (1, 2, 3, 4) and c.sale_open_at <= ${now}`);
+      where c.status in (1, 2, 3, 4) and c.sale_open_at <= ${now} and not exists (select 1 from custom_tickets x where x.classes_id = c.id)`);
     await run(sql`create temp table cs_order on commit drop as
       select (select coalesce(max(id), 0) from custom_orders) + row_number() over (order by min(s.depart_at), s.okey) as id, s.okey,
         min(s.district_id) as district_id, min(s.line_id) as line_id, min(s.direction) as direction,
@@ -38,6 +39,9 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
         least(min(s.depart_at) - make_interval(hours => 2 + abs(hashtext('c' || s.okey)) % 100), ${now}::timestamptz - interval '10 minutes') as created_at,
         (select r.id from cs_rider r where r.n = 1 + abs(hashtext('r' || s.okey)) % ${riders}) as rider_id
       from cs_seat s group by s.okey`);
+    await run(sql`create index on cs_order (okey)`);
+    await run(sql`analyze cs_seat`);
+    await run(sql`analyze cs_order`);
     await run(sql`alter table cs_order add column order_no text, add column rule_version_id int, add column agreement_version int`);
     await run(sql`update cs_order o set order_no = 'CB' || to_char(o.created_at at time zone 'Asia/Shanghai', 'YYMMDDHH24MISS') || lpad(o.id::text, 7, '0'),
       rule_version_id = coalesce(
@@ -94,7 +98,7 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
       from cs_ticket x where x.fate in ('refund', 'cancel')`);
     // Each class's seats from its tickets (a refund before departure put its seat back on sale).
     await run(sql`update custom_classes c set sold = coalesce(s.n, 0), held = 0, stock = c.publish - coalesce(s.n, 0)
-      from (select c2.id, (select count(*)::int from custom_tickets x where x.classes_id = c2.id and x.state in (1, 2)) as n from custom_classes c2) s where s.id = c.id`);
+      from (select c2.id, (select count(*)::int from custom_tickets x where x.classes_id = c2.id and x.state in (1, 2)) as n from custom_classes c2 where c2.id in (select classes_id from cs_seat)) s where s.id = c.id`);
     await run(sql`select setval(pg_get_serial_sequence('custom_orders', 'id'), greatest((select coalesce(max(id), 0) from custom_orders), 1))`);
     await run(sql`select setval(pg_get_serial_sequence('custom_tickets', 'id'), greatest((select coalesce(max(id), 0) from custom_tickets), 1))`);
   });
