@@ -56,7 +56,7 @@ describe.skipIf(skipWithoutPostgres('custom seats races (last seats, month ticke
     const { line } = await fixtureLine(f(), area);
     const month = addDays(shanghaiDate(s.clock.now()), 40).slice(0, 7);
     const first = Date.parse(`${month}-01`);
-    const classes = [];
+    const classes: (typeof customClasses.$inferSelect)[] = [];
     for (let d = first; new Date(d).toISOString().slice(0, 7) === month; d += DAY) {
       const day = new Date(d).toISOString().slice(0, 10);
       if ([0, 6].includes(new Date(d).getUTCDay())) continue;
