@@ -57,6 +57,12 @@ export async function buySingle(deps: Deps, input: { riderId: number; classesId:
     const base = await customBaseOf(tx, c.districtId);
     const mine = (await seatsOfRider(tx, input.riderId, [c.id])).get(c.id) ?? 0;
     if (mine + input.seats > base.maxSeatsPerUserPerClass) throw fail(`每位乘客每个班次最多购买${base.maxSeatsPerUserPerClass}张票`);
+    // A sold-out class is refused from what was read, without queueing on its row; everything else is
+    // read before the guarded update, so the class's row is locked only for the update and the inserts.
+    if (c.stock < input.seats) throw fail(`余票不足，剩余${c.stock}座`);
+    const ladder = await ladderInForce(tx, c.districtId);
+    const agreementVersion = await agreementVersionOf(tx, c.districtId);
+    const id = await nextOrderId(tx);
     const taken = await tx
       .update(customClasses)
       .set({ stock: sql`${customClasses.stock} - ${input.seats}`, held: sql`${customClasses.held} + ${input.seats}`, updatedAt: now })
@@ -66,8 +72,6 @@ export async function buySingle(deps: Deps, input: { riderId: number; classesId:
       const [left] = await tx.select({ stock: customClasses.stock }).from(customClasses).where(eq(customClasses.id, c.id));
       throw fail(`余票不足，剩余${left?.stock ?? 0}座`);
     }
-    const ladder = await ladderInForce(tx, c.districtId);
-    const id = await nextOrderId(tx);
     const orderNo = orderNoOf(now, id);
     const [order] = await tx
       .insert(customOrders)
@@ -83,7 +87,7 @@ export async function buySingle(deps: Deps, input: { riderId: number; classesId:
         seats: input.seats,
         amount: c.price * input.seats,
         ruleVersionId: ladder?.id ?? null,
-        agreementVersion: await agreementVersionOf(tx, c.districtId),
+        agreementVersion,
         holdUntil: new Date(now.getTime() + base.payTimeoutMin * 60_000),
         createdAt: now,
         updatedAt: now,
