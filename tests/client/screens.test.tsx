@@ -77,8 +77,8 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   CustomLinePath: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AddClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListOrderRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  OrderDetail: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListOrderRecord: /共 \d+ 笔 \d+ 张票，实收 [\d.]+ 元/,
+  OrderDetail: /地址中的订单编号无效/,
   CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AddCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
