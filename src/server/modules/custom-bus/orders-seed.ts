@@ -16,6 +16,10 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
   const now = ctx.now;
   await ctx.db.transaction(async (tx) => {
     const run = (q: ReturnType<typeof sql>) => tx.execute(q);
+    // The rows reference what the seed itself wrote: a superuser (PGlite's, the tests') skips the per-row
+    // foreign-key triggers for this transaction alone, as db/seed/bulk.ts does.
+    const su = ((await run(sql`select current_setting('is_superuser') as su`)) as unknown as { rows: { su: string }[] }).rows[0]?.su;
+    if (su === 'on') await run(sql`set local session_replication_role = replica`);
     await run(sql`create temp table cs_rider on commit drop as select id, row_number() over (order by id) as n from riders order by id limit 12000`);
     await run(sql`create unique index on cs_rider (n)`);
     const riders = Number(((await run(sql`select count(*)::int as riders from cs_rider`)) as unknown as { rows: { riders: number }[] }).rows[0]?.riders ?? 0);
@@ -23,7 +27,7 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
     // The seats sold: k = 1 … load × publish on each class whose sale opened.
     await run(sql`create temp table cs_seat on commit drop as
       select c.id as classes_id, c.district_id, c.line_id, c.direction, c.depart_date, c.depart_at, c.arrive_at, c.price, c.status, c.car_id, c.cancelled_at, k,
-        case when k <= 2 and 2 = any(l.ticket_types) then 'M:' || c.line_id || ':' || c.direction || ':' || to_char(c.depart_date, 'YYYY-MM') || ':' || k
+        case when k <= 2 and 2 = any(l.ticket_types) then 'M:' || c.line_id || ':' || c.direction || ':' || to_char(c.depart_date, 'YYYY-MM') || ':' || c.depart_time || ':' || k
              else 'S:' || c.id || ':' || (((k - 1) / 3) * 2 + case when (k - 1) % 3 = 0 then 0 else 1 end) end as okey
       from custom_classes c join custom_lines l on l.id = c.line_id
       cross join lateral generate_series(1, floor(c.publish * (60 + abs(hashtext('load' || c.id)) % 36) / 100.0)::int) k
@@ -42,18 +46,19 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
     await run(sql`create index on cs_order (okey)`);
     await run(sql`analyze cs_seat`);
     await run(sql`analyze cs_order`);
+    await run(sql`create temp table cs_rule on commit drop as select id, district_id, status, effective_at from custom_refund_rules where status in (2, 3)`);
     await run(sql`alter table cs_order add column order_no text, add column rule_version_id int, add column agreement_version int`);
     await run(sql`update cs_order o set order_no = 'CB' || to_char(o.created_at at time zone 'Asia/Shanghai', 'YYMMDDHH24MISS') || lpad(o.id::text, 7, '0'),
       rule_version_id = coalesce(
-        (select r.id from custom_refund_rules r where r.district_id = o.district_id and r.status in (2, 3) and r.effective_at <= o.created_at order by r.effective_at desc limit 1),
-        (select r.id from custom_refund_rules r where r.district_id = o.district_id and r.status = 2)),
+        (select r.id from cs_rule r where r.district_id = o.district_id and r.effective_at <= o.created_at order by r.effective_at desc limit 1),
+        (select r.id from cs_rule r where r.district_id = o.district_id and r.status = 2)),
       agreement_version = (select a.row_version from agreements a where a.district_id = o.district_id and a.code = 'custom-bus')`);
     // Tickets: state by the class (cancelled → refunded in full; past → checked but 3% no-shows) and a
     // rider refund on ~2.5% of single tickets, at a moment in one of the ladder's refundable bands.
     await run(sql`create temp table cs_ticket on commit drop as
       select (select coalesce(max(id), 0) from custom_tickets) + row_number() over (order by o.id, s.depart_at, s.k) as id,
         o.id as order_id, o.order_no, o.district_id, o.rule_version_id, s.classes_id, s.price as amount, s.depart_at, s.arrive_at, s.status as c_status, s.car_id, s.cancelled_at,
-        o.order_no || lpad((row_number() over (partition by o.id order by s.depart_at, s.k))::text, 2, '0') as ticket_no, o.created_at,
+        o.order_no || lpad((row_number() over (partition by o.id order by s.depart_at, s.k))::text, 3, '0') as ticket_no, o.created_at,
         case when s.status = 4 then 'cancel'
              when o.ticket_type = 1 and abs(hashtext('rf' || s.classes_id || ':' || s.k)) % 1000 < 25 then 'refund'
              when s.depart_at < ${now} and abs(hashtext('ns' || s.classes_id || ':' || s.k)) % 100 < 3 then 'noshow'
@@ -76,17 +81,16 @@ export async function seedOrders(ctx: SeedContext): Promise<void> {
       where x.fate = 'refund'`);
     // A ladder whose band at that moment did not refund: the ticket was kept.
     await run(sql`update cs_ticket set fate = case when depart_at < ${now} then 'checked' else 'paid' end, refunded_at = null, refund = 0 where fate = 'refund' and refund is null`);
-    await run(sql`update cs_ticket set refund = 0 where refund is null`);
     await run(sql`update cs_ticket set refunded_at = greatest(created_at + interval '1 minute', least(coalesce(cancelled_at, ${now}::timestamptz - interval '1 hour'), ${now}::timestamptz)), refund = amount where fate = 'cancel'`);
 
     await run(sql`insert into custom_orders (id, order_no, district_id, rider_id, line_id, direction, classes_id, month, ticket_type, seats, amount, refunded_amount, pay_status, status, rule_version_id, agreement_version, hold_until, paid_at, created_at, updated_at)
       select o.id, o.order_no, o.district_id, o.rider_id, o.line_id, o.direction, o.classes_id, o.month, o.ticket_type, o.seats, o.amount,
         coalesce(t.refunded, 0), case when t.kept = 0 then 2 else 1 end, case when t.kept = 0 then 4 when t.refunded > 0 then 3 else 1 end,
         o.rule_version_id, o.agreement_version, o.created_at + interval '2 minutes', o.created_at + interval '1 minute', o.created_at, coalesce(t.last_refund, o.created_at + interval '1 minute')
-      from cs_order o join (select order_id, sum(refund)::int as refunded, count(*) filter (where fate not in ('refund', 'cancel'))::int as kept, max(refunded_at) as last_refund from cs_ticket group by order_id) t on t.order_id = o.id`);
+      from cs_order o join (select order_id, coalesce(sum(refund), 0)::int as refunded, count(*) filter (where fate not in ('refund', 'cancel'))::int as kept, max(refunded_at) as last_refund from cs_ticket group by order_id) t on t.order_id = o.id`);
     await run(sql`insert into custom_tickets (id, order_id, classes_id, ticket_no, state, amount, refunded_amount, refunded_at, checked_at, check_plate_no, check_method, created_at, updated_at)
       select x.id, x.order_id, x.classes_id, x.ticket_no,
-        case x.fate when 'cancel' then 3 when 'refund' then 3 when 'checked' then 2 else 1 end, x.amount, x.refund, x.refunded_at,
+        case x.fate when 'cancel' then 3 when 'refund' then 3 when 'checked' then 2 else 1 end, x.amount, coalesce(x.refund, 0), x.refunded_at,
         case when x.fate = 'checked' then x.depart_at - make_interval(mins => x.check_min) end,
         case when x.fate = 'checked' then (select plate_no from custom_cars where id = x.car_id) end,
         case when x.fate = 'checked' then case when x.check_min % 10 = 0 then 2 else 1 end end,
