@@ -137,29 +137,29 @@ export function CustomOrderDetailPage() {
           <table className="w-full min-w-[40rem] text-sm">
             <thead>
               <tr className="text-left text-gray-600">
-                <th className="py-1">票号</th>
-                <th>班次</th>
-                <th>状态</th>
-                <th className="text-right">金额（元）</th>
-                <th>验票</th>
-                <th>现在退票</th>
-                <th />
+                <th className="py-1 pr-3">票号</th>
+                <th className="pr-3">班次</th>
+                <th className="pr-3">状态</th>
+                <th className="pr-3 text-right">金额（元）</th>
+                <th className="pr-3">验票</th>
+                <th className="pr-3">现在退票</th>
+                <th className="pr-3" />
               </tr>
             </thead>
             <tbody>
               {o.tickets.map((x) => (
                 <tr key={x.id} className="border-t border-gray-100 tabular-nums">
-                  <td className="py-1">{x.ticketNo}</td>
-                  <td>
+                  <td className="py-1 pr-3">{x.ticketNo}</td>
+                  <td className="pr-3">
                     {formatDateTime(x.departDateTime, 'YYYY-MM-DD HH:mm')} {x.classesStatus === 4 && <FlowBadge flow={CLASSES_STATUS} code={x.classesStatus} />}
                   </td>
-                  <td>
+                  <td className="pr-3">
                     <FlowBadge flow={TICKET_STATE} code={x.state} />
                   </td>
-                  <td className="text-right">{fenToYuan(x.amount)}{x.refundedAmount ? `（退 ${fenToYuan(x.refundedAmount)}）` : ''}</td>
-                  <td>{x.checkedDate ? `${at(x.checkedDate)}${x.checkPlateNo ? ` ${x.checkPlateNo}` : ''}${x.checkMethod === 2 ? ' 人工' : x.checkMethod === 1 ? ' 扫码' : ''}` : '—'}</td>
-                  <td>{x.quote.refusal ? <span className="text-gray-500">{x.quote.refusal.replace(/（.*$/, '')}</span> : `退 ${fenToYuan(x.quote.refund)} 元${x.quote.fee ? `（手续费 ${fenToYuan(x.quote.fee)}）` : ''}`}</td>
-                  <td>
+                  <td className="pr-3 text-right">{fenToYuan(x.amount)}{x.refundedAmount ? `（退 ${fenToYuan(x.refundedAmount)}）` : ''}</td>
+                  <td className="pr-3">{x.checkedDate ? `${at(x.checkedDate)}${x.checkPlateNo ? ` ${x.checkPlateNo}` : ''}${x.checkMethod === 2 ? ' 人工' : x.checkMethod === 1 ? ' 扫码' : ''}` : '—'}</td>
+                  <td className="pr-3">{x.quote.refusal ? <span className="text-gray-500">{x.quote.refusal.replace(/（.*$/, '')}</span> : `退 ${fenToYuan(x.quote.refund)} 元${x.quote.fee ? `（手续费 ${fenToYuan(x.quote.fee)}）` : ''}`}</td>
+                  <td className="pr-3">
                     {canCheck && x.state === 1 && x.classesStatus !== 4 && (
                       <Button onClick={() => void check(x.ticketNo)} aria-label={`验票 ${x.ticketNo}`}>
                         验票
