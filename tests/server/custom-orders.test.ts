@@ -284,8 +284,12 @@ describe('退票', () => {
     await expect(riderRefund(deps(), { riderId: riders[7]!, orderNo: order.orderNo, ticketNos: [tickets[0]!.ticketNo], idempotencyKey: key() })).rejects.toThrow('距发车不足20分钟，不可退票');
     const later = await classIn(3 * 60);
     const o2 = await fixturePaidOrder(f(), later, { riderId: riders[7]! });
-    const r = await riderRefund(deps(), { riderId: riders[7]!, orderNo: o2.order.orderNo, ticketNos: [o2.tickets[0]!.ticketNo], idempotencyKey: key() });
-    expect(r).toMatchObject({ amount: 1080, fee: 120 });
+    const k = key();
+    const r = await riderRefund(deps(), { riderId: riders[7]!, orderNo: o2.order.orderNo, ticketNos: [o2.tickets[0]!.ticketNo], idempotencyKey: k });
+    expect(r).toMatchObject({ amount: 1080, fee: 120, replayed: false });
+    expect(await riderRefund(deps(), { riderId: riders[7]!, orderNo: o2.order.orderNo, ticketNos: [o2.tickets[0]!.ticketNo], idempotencyKey: k })).toMatchObject({ amount: 1080, replayed: true });
+    await expect(riderRefund(deps(), { riderId: riders[7]!, orderNo: o2.order.orderNo, ticketNos: [o2.tickets[0]!.ticketNo], idempotencyKey: key() })).rejects.toThrow('车票已退票');
+    expect(await ledger(o2.order.id)).toHaveLength(1);
     await expect(riderRefund(deps(), { riderId: riders[8]!, orderNo: o2.order.orderNo, ticketNos: [o2.tickets[0]!.ticketNo], idempotencyKey: key() })).rejects.toThrow('订单不存在');
   });
 });

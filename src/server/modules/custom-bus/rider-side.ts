@@ -4,11 +4,11 @@ import { shanghaiDateTime } from '../../../shared/domain/time';
 import type { AppDeps } from '../../context';
 import type { Db } from '../../db/connection';
 import { audit } from '../../lib/audit';
-import { fail, notFound } from '../../lib/errors';
+import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { recordRefund } from '../../lib/refund-ledger';
 import { customBaseOf, ladderInForce, ladderOf } from '../custom-setting/read';
 import { customClasses, customLines, customOrders, customTickets } from './schema';
-import { SYSTEM_ACTOR, agreementVersionOf, lockClasses, refundTickets, rowsOf, settleAll } from './ticket-refunds';
+import { SYSTEM_ACTOR, agreementVersionOf, lockClasses, refundTickets, refundsByKey, rowsOf, settleAll } from './ticket-refunds';
 
 /**
  * 定制公交's rider side (second wave §1: service functions, not console calls): buying single seats
@@ -308,6 +308,15 @@ export async function riderRefund(deps: Deps, input: { riderId: number; orderNo:
   const now = deps.clock.now();
   const [found] = await deps.db.select().from(customOrders).where(eq(customOrders.orderNo, input.orderNo));
   if (!found || found.riderId !== input.riderId) throw notFound('订单不存在');
+  // The mini-program's retry with the same key (a lost answer): the first refund, not a second.
+  const replay = async () => {
+    const rows = await refundsByKey(deps.db, input.idempotencyKey);
+    if (!rows.length) return null;
+    if (rows.some((r) => r.kind !== 'custom' || r.orderId !== found.id)) throw fail('该退款请求编号已用于另一笔退款，请重新发起');
+    return { rows, amount: rows.reduce((a, r) => a + r.amount, 0), fee: 0, replayed: true };
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
   const result = await deps.db.transaction(async (tx) => {
     const wanted = await tx.select().from(customTickets).where(and(eq(customTickets.orderId, found.id), inArray(customTickets.ticketNo, input.ticketNos)));
     if (wanted.length !== new Set(input.ticketNos).size) throw fail('车票不属于该订单');
@@ -316,7 +325,11 @@ export async function riderRefund(deps: Deps, input: { riderId: number; orderNo:
     const tickets = await tx.select().from(customTickets).where(inArray(customTickets.id, wanted.map((x) => x.id))).orderBy(asc(customTickets.id)).for('update');
     const ladder = await ladderOf(tx, o!.ruleVersionId);
     return refundTickets(tx, { order: o!, tickets, classes, ladder, mode: 'rider', reason: input.reason ?? '乘客申请退票', idempotencyKey: input.idempotencyKey, actor: { ...SYSTEM_ACTOR, login: 'rider' }, now });
+  }).catch(async (err: unknown) => {
+    const again = isUniqueViolation(err) || (err instanceof Error && /已退票/.test(err.message)) ? await replay() : null;
+    if (again) return again;
+    throw err;
   });
   await settleAll(deps, result.rows.map((r) => r.id));
-  return result;
+  return { ...result, replayed: 'replayed' in result };
 }
