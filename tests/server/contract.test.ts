@@ -19,8 +19,13 @@ import { DEFAULT_SETTING } from '../../src/shared/api/wallet';
 import { rechargePlans, walletAdjustments } from '../../src/server/modules/rechargeable/schema';
 import { createOrder, payNotify } from '../../src/server/modules/rechargeable/money';
 import type { AppDeps } from '../../src/server/context';
-import { fixtureClass, fixtureLine, fixturePaidOrder } from '../support/custom-bus-fixture';
+import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine, fixturePaidOrder } from '../support/custom-bus-fixture';
 import { shanghaiDate } from '../../src/shared/domain/time';
+import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
+import { customRefundRules } from '../../src/server/modules/custom-setting/schema';
+import { DEFAULT_LADDER } from '../../src/shared/custom/refund-ladder';
+
+const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
 const CJK = /[\u4e00-\u9fff]/;
 const API_PREFIXES = ['/busline/', '/buscodepc/'];
@@ -29,7 +34,7 @@ let s: TestServer;
 let admin: string;
 /** 定制订单's rows of the contract's own: a paid order of two seats 25 minutes before departure (one to refund, one to check), a class to cancel. */
 const customIds = { order: 0, refundTicket: '', checkTicket: '', cancelClass: 0 };
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0, fleetCar: 0, fleetDriver: 0, customDraft: 0, customPending: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -65,6 +70,14 @@ beforeAll(async () => {
   ids.mergeStation = pair[1]!.id;
   ids.home = districts[0].id;
   ids.second = districts[1].id;
+  // 定制公交设置: a draft to publish (in `second`) and a scheduled ladder to withdraw (in `home`).
+  {
+    const now = new Date();
+    const [d] = await db.insert(customRefundRules).values({ districtId: ids.second, rows: [...DEFAULT_LADDER], status: 0, createdAt: now, updatedAt: now }).returning({ id: customRefundRules.id });
+    const [p] = await db.insert(customRefundRules).values({ districtId: ids.home, rows: [...DEFAULT_LADDER], status: 1, effectiveAt: new Date(now.getTime() + 86_400_000), createdAt: now, updatedAt: now }).returning({ id: customRefundRules.id });
+    ids.customDraft = d!.id;
+    ids.customPending = p!.id;
+  }
   await lineNetwork(districts[2]!.id);
   ids.card = (await db.select({ cardNo: t.busCards.cardNo }).from(t.busCards).limit(1))[0]!.cardNo;
   const [live] = await db
@@ -120,6 +133,9 @@ beforeAll(async () => {
     [customIds.order, customIds.refundTicket, customIds.checkTicket] = [paid.order.id, paid.tickets[0]!.ticketNo, paid.tickets[1]!.ticketNo];
     customIds.cancelClass = (await fixtureClass(f, line, 3)).id;
   }
+  // 车辆与司机 of the contract's own (on no class, so 维修 and 请假 are allowed).
+  ids.fleetCar = (await fixtureCar({ db, pii: createPii(TEST_PII_KEY), now }, ids.home)).id;
+  ids.fleetDriver = (await fixtureDriver({ db, pii: createPii(TEST_PII_KEY), now }, ids.home)).id;
   // 储值: two paid wallets of riders without one (one to refund and adjust, one to freeze), a plan to
   // switch off and one to delete, an adjustment the manager made for the super user to approve.
   const plan = (name: string) => db.insert(rechargePlans).values({ districtId: null, name, amount: 5_000, giftAmount: 0, createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning().then((r) => r[0]!.id);
@@ -294,6 +310,21 @@ const VALID: Record<string, () => CallOptions> = {
   'package.updateStatus': () => ({ body: { id: ids.pkgDraft, fromStatus: 0, toStatus: 1 } }),
   'package.delete': () => ({ query: { id: ids.pkgToDelete } }),
   'packageOrder.page': () => ({ query: { size: 5, status: '1' } }),
+  'customCar.page': () => ({ query: { size: 5, status: '1', expiring: 'false', sort: 'plateNo,asc' } }),
+  'customCar.total': () => ({ query: { plateNo: '沪' } }),
+  'customCar.export': () => ({ query: { status: '1' } }),
+  'customCar.queryById': () => ({ query: { id: ids.fleetCar } }),
+  'customCar.saveOrUpdate': () => ({ body: { plateNo: `沪C${String(10000 + ((Date.now() + unique++) % 89999))}`, seats: 45, inspectionUntil: '2027-06-30', insuranceUntil: '2027-06-30' }, district: ids.home }),
+  'customCar.updateStatus': () => ({ body: { id: ids.fleetCar, fromStatus: 1, toStatus: 2, reason: '契约检修' } }),
+  'customDriver.page': () => ({ query: { size: 5, licenceClass: 'A1' } }),
+  'customDriver.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
+  'customDriver.total': () => ({ query: { status: '1' } }),
+  'customDriver.totalByBody': () => ({ body: { idNo: '11010519491231002X' } }),
+  'customDriver.export': () => ({ query: { expiring: 'true' } }),
+  'customDriver.queryById': () => ({ query: { id: ids.fleetDriver } }),
+  'customDriver.saveOrUpdate': () => ({ body: { name: '契约司机', phone: `136${String(10_000_000 + ((Date.now() + unique++) % 89_999_999))}`, idNo: withCheck(`11010519800101${String((Date.now() + unique++) % 1000).padStart(3, '0')}`), licenceClass: 'A1', licenceUntil: '2030-01-01' }, district: ids.home }),
+  'customDriver.updateStatus': () => ({ body: { id: ids.fleetDriver, fromStatus: 1, toStatus: 2 } }),
+  'customDriver.reveal': () => ({ body: { id: ids.fleetDriver, reason: '契约核对' } }),
   'packageOrder.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
   'packageOrder.total': () => ({ query: { status: '1' } }),
   'packageOrder.totalByBody': () => ({ body: { phone: '13800138000' } }),
@@ -401,7 +432,18 @@ const VALID: Record<string, () => CallOptions> = {
   'wallet.reconcile': () => ({}),
   'rechargeSetting.query': () => ({}),
   'rechargeSetting.saveOrUpdate': () => ({ body: { ...DEFAULT_SETTING } }),
+  'customSetting.base.query': () => ({ district: ids.home }),
+  'customSetting.base.saveOrUpdate': () => ({ body: { ...CUSTOM_BASE, rowVersion: 1 }, district: ids.home }),
+  'customSetting.base.applyTo': () => ({ body: { districtId: ids.home, fields: ['payTimeoutMin'], districtIds: [ids.second], dryRun: true } }),
+  'customSetting.refundRule.list': () => ({ district: ids.home }),
+  'customSetting.refundRule.saveOrUpdate': () => ({ body: { rows: DEFAULT_LADDER }, district: ids.home }),
+  'customSetting.refundRule.publish': () => ({ body: { id: ids.customDraft } }),
+  'customSetting.refundRule.withdraw': () => ({ body: { id: ids.customPending } }),
+  'customSetting.refundRule.preview': () => ({ query: { amount: 5000, minutesBefore: 90 }, district: ids.home }),
 };
+
+/** 定制公交设置's base form as the console sends it (the defaults). */
+const CUSTOM_BASE = { saleDaysAhead: 7, saleOpenTime: 43_200, payTimeoutMin: 2, maxSeatsPerUserPerClass: 4, stopSaleMinBefore: 10, checkOpenMinBefore: 30, monthTicketEnabled: true, monthSaleUntilDay: 25, boardingNotice: '', servicePhone: '' };
 
 /** Input each endpoint with parameters must refuse; every entry breaks exactly one schema. */
 const INVALID: Record<string, () => CallOptions> = {
@@ -476,6 +518,21 @@ const INVALID: Record<string, () => CallOptions> = {
   'package.delete': () => ({ query: {} }),
   'packageOrder.page': () => ({ query: { status: '6' } }),
   'packageOrder.pageByBody': () => ({ body: { orderNo: 'x'.repeat(41) } }),
+  'customCar.page': () => ({ query: { expiring: 'maybe' } }),
+  'customCar.total': () => ({ query: { status: '9' } }),
+  'customCar.export': () => ({ query: { company: 'x'.repeat(31) } }),
+  'customCar.queryById': () => ({ query: { id: '0' } }),
+  'customCar.saveOrUpdate': () => ({ body: { plateNo: '沪I12345', seats: 45, inspectionUntil: '2027-06-30', insuranceUntil: '2027-06-30' } }),
+  'customCar.updateStatus': () => ({ body: { id: 1, fromStatus: 1, toStatus: 5 } }),
+  'customDriver.page': () => ({ query: { licenceClass: 'C1' } }),
+  'customDriver.pageByBody': () => ({ body: { phone: '1'.repeat(21) } }),
+  'customDriver.total': () => ({ query: { status: 'x' } }),
+  'customDriver.totalByBody': () => ({ body: { idNo: 'x'.repeat(21) } }),
+  'customDriver.export': () => ({ query: { name: 'x'.repeat(21) } }),
+  'customDriver.queryById': () => ({ query: { id: 'abc' } }),
+  'customDriver.saveOrUpdate': () => ({ body: { name: 'x'.repeat(21), licenceClass: 'A1', licenceUntil: '2030-01-01' } }),
+  'customDriver.updateStatus': () => ({ body: { id: 1, fromStatus: 1 } }),
+  'customDriver.reveal': () => ({ body: { id: 1, reason: '查' } }),
   'packageOrder.total': () => ({ query: { startTime: '昨天' } }),
   'packageOrder.totalByBody': () => ({ body: { packageId: 0 } }),
   'packageOrder.msg': () => ({ query: { id: 'abc' } }),
@@ -579,6 +636,14 @@ const INVALID: Record<string, () => CallOptions> = {
   'wallet.adjustCheck': () => ({ body: { id: 1, fromStatus: 1, toStatus: 1 } }),
   'wallet.reconcile': () => ({ query: { days: '0' } }),
   'rechargeSetting.saveOrUpdate': () => ({ body: { ...DEFAULT_SETTING, minFen: 'a' } }),
+  'customSetting.base.query': () => ({ query: { districtId: '0' } }),
+  'customSetting.base.saveOrUpdate': () => ({ body: { ...CUSTOM_BASE, payTimeoutMin: 31, rowVersion: 1 } }),
+  'customSetting.base.applyTo': () => ({ body: { fields: [], districtIds: [1], dryRun: true } }),
+  'customSetting.refundRule.list': () => ({ query: { districtId: 'x' } }),
+  'customSetting.refundRule.saveOrUpdate': () => ({ body: { rows: [] } }),
+  'customSetting.refundRule.publish': () => ({ body: { id: 1, effectiveAt: '明天' } }),
+  'customSetting.refundRule.withdraw': () => ({ body: {} }),
+  'customSetting.refundRule.preview': () => ({ query: { amount: '-1', minutesBefore: '90' } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

@@ -9,8 +9,8 @@ export const customSettingModule = defineModule({
     icon: 'setting',
     jumpKey: 'x',
     pages: [
-      { key: 'custom-base', title: '基础设置', component: 'CustomBase' },
-      { key: 'refund-setting', title: '退款设置', component: 'RefundSetting' },
+      { key: 'custom-base', title: '基础设置', component: 'CustomBase', actions: ['notice', 'sync'] },
+      { key: 'refund-setting', title: '退款设置', component: 'RefundSetting', actions: ['preview'] },
       { key: 'agreement-setting', title: '协议设置', component: 'AgreementSetting' },
     ],
   },

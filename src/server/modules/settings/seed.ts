@@ -39,6 +39,8 @@ export const settingsDemoSeed: SeedGenerator[] = [
         { code: 'family-card', title: '亲情卡服务协议' },
         // 套餐购买's (module packagePay): its packages go on sale under it.
         { code: 'package', title: '套餐购买协议' },
+        // 定制公交's (module customBus, edited in 定制公交设置 › 协议设置): riders accept it before buying.
+        { code: 'custom-bus', title: '定制公交购票协议' },
       ];
       await db.insert(t.agreements).values(
         districts.flatMap((d) =>
