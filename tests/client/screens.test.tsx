@@ -78,8 +78,8 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   CustomLinePath: /线路不存在，或不属于当前区域/,
   ListClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AddClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListOrderRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  OrderDetail: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListOrderRecord: /共 \d+ 笔 \d+ 张票，实收 [\d.]+ 元/,
+  OrderDetail: /地址中的订单编号无效/,
   CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListCar: /共 \d+ 辆 · 可用 \d+（\d+ 座）/,
   // Opened without ?id= it is a new car (tests/client/custom-fleet.test.tsx saves real ones).

@@ -19,11 +19,12 @@ import { DEFAULT_SETTING } from '../../src/shared/api/wallet';
 import { rechargePlans, walletAdjustments } from '../../src/server/modules/rechargeable/schema';
 import { createOrder, payNotify } from '../../src/server/modules/rechargeable/money';
 import type { AppDeps } from '../../src/server/context';
+import { shanghaiDate } from '../../src/shared/domain/time';
 import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import { customRefundRules } from '../../src/server/modules/custom-setting/schema';
 import { DEFAULT_LADDER } from '../../src/shared/custom/refund-ladder';
 
-import { fixtureCar, fixtureDriver, fixtureLine, fixtureStations } from '../support/custom-bus-fixture';
+import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine, fixturePaidOrder, fixtureStations } from '../support/custom-bus-fixture';
 
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
@@ -32,6 +33,8 @@ const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
+/** 定制订单's rows of the contract's own: a paid order of two seats 25 minutes before departure (one to refund, one to check), a class to cancel. */
+const customIds = { order: 0, refundTicket: '', checkTicket: '', cancelClass: 0 };
 const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0, fleetCar: 0, fleetDriver: 0, customDraft: 0, customPending: 0 };
 /** 定制公交's rows (custom-network). */
 const cids = { station: 0, stationToDelete: 0, line: 0, draftLine: 0, lineToDelete: 0, stationA: 0, stationB: 0 };
@@ -124,6 +127,15 @@ beforeAll(async () => {
   const snap = { name: '契约套餐1', price: 1000, originalPrice: 2000, rides: 10, validDays: 30, lineScope: null, dailyLimit: 0 };
   const now = s.clock.now();
   ids.pkgOrder = (await db.insert(packageOrders).values({ orderNo: `PKCONTRACT${now.getTime()}`, districtId: ids.home, riderId: buyer!.id, packageId: ids.pkg, snapshot: snap, amount: 1000, rides: 10, payStatus: 1, status: 1, paidAt: now, effectiveAt: now, expireAt: new Date(now.getTime() + 30 * 86_400_000), createdAt: now, updatedAt: now }).returning())[0]!.id;
+  {
+    const f = { db, pii: createPii(TEST_PII_KEY), now };
+    const { line } = await fixtureLine(f, ids.home);
+    const departAt = new Date(now.getTime() + 25 * 60_000);
+    const soon = await fixtureClass(f, line, 0, { departAt, arriveAt: new Date(departAt.getTime() + 3_600_000), departTime: (Math.floor(departAt.getTime() / 1000) + 8 * 3600) % 86_400, departDate: shanghaiDate(departAt), saleCloseAt: new Date(departAt.getTime() - 60_000) });
+    const paid = await fixturePaidOrder(f, soon, { seats: 2, riderId: buyer!.id });
+    [customIds.order, customIds.refundTicket, customIds.checkTicket] = [paid.order.id, paid.tickets[0]!.ticketNo, paid.tickets[1]!.ticketNo];
+    customIds.cancelClass = (await fixtureClass(f, line, 3)).id;
+  }
   // 车辆与司机 of the contract's own (on no class, so 维修 and 请假 are allowed).
   ids.fleetCar = (await fixtureCar({ db, pii: createPii(TEST_PII_KEY), now }, ids.home)).id;
   ids.fleetDriver = (await fixtureDriver({ db, pii: createPii(TEST_PII_KEY), now }, ids.home)).id;
@@ -331,6 +343,15 @@ const VALID: Record<string, () => CallOptions> = {
   'packageOrder.refundPreview': () => ({ query: { id: ids.pkgOrder } }),
   'packageOrder.refund': () => ({ body: { id: ids.pkgOrder, amount: 1000, reason: '契约退款', idempotencyKey: 'contract-package-refund' } }),
   'packageOrder.export': () => ({ query: { status: '1' } }),
+  'customOrder.page': () => ({ query: { size: 5, status: '1', ticketType: '1', sort: 'amount,desc' } }),
+  'customOrder.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
+  'customOrder.total': () => ({ query: { status: '1' } }),
+  'customOrder.totalByBody': () => ({ body: { phone: '13800138000' } }),
+  'customOrder.msg': () => ({ query: { id: customIds.order } }),
+  'customOrder.refund': () => ({ body: { id: customIds.order, ticketNos: [customIds.refundTicket], reason: '契约退票', idempotencyKey: 'contract-custom-refund' } }),
+  'customOrder.check': () => ({ body: { ticketNo: customIds.checkTicket } }),
+  'customOrder.export': () => ({ query: { status: '1' } }),
+  'customClasses.cancel': () => ({ body: { id: customIds.cancelClass, reason: '契约取消班次', idempotencyKey: 'contract-custom-cancel' } }),
   'packageSummary.page': () => ({ query: { size: 5, sort: 'day,asc' } }),
   'packageSummary.total': () => ({ query: { startDate: '2026-10-01', endDate: '2026-11-28' } }),
   'packageSummary.health': () => ({}),
@@ -544,6 +565,15 @@ const INVALID: Record<string, () => CallOptions> = {
   'packageOrder.refundPreview': () => ({ query: {} }),
   'packageOrder.refund': () => ({ body: { id: 1, amount: 100, reason: '短', idempotencyKey: 'contract-package-bad' } }),
   'packageOrder.export': () => ({ query: { status: '9' } }),
+  'customOrder.page': () => ({ query: { ticketType: '3' } }),
+  'customOrder.pageByBody': () => ({ body: { orderNo: 'x'.repeat(41) } }),
+  'customOrder.total': () => ({ query: { startDate: '2026/01/01' } }),
+  'customOrder.totalByBody': () => ({ body: { status: '9' } }),
+  'customOrder.msg': () => ({ query: { id: 'abc' } }),
+  'customOrder.refund': () => ({ body: { id: 1, ticketNos: [], reason: '退票', idempotencyKey: 'contract-custom-bad' } }),
+  'customOrder.check': () => ({ body: { ticketNo: '' } }),
+  'customOrder.export': () => ({ query: { status: '9' } }),
+  'customClasses.cancel': () => ({ body: { id: 1, reason: '短', idempotencyKey: 'contract-custom-bad2' } }),
   'packageSummary.page': () => ({ query: { startDate: '2026/11/01' } }),
   'packageSummary.total': () => ({ query: { endDate: 'x' } }),
   'packageSummary.health': () => ({ query: { packageId: '-1' } }),
