@@ -173,6 +173,18 @@ describe('班次管理: the list, its summary and export, roles and scope', () =
   });
 });
 
+describe('the car/driver exclusion constraints (migration 0022)', () => {
+  it('exist on this database too (PGlite loads btree_gist): a direct overlapping insert for one car is refused', async () => {
+    const names = await db().execute(sql`select conname from pg_constraint where conname in ('custom_classes_car_overlap_ex', 'custom_classes_driver_overlap_ex') order by 1`);
+    expect((names as unknown as { rows: { conname: string }[] }).rows.map((r) => r.conname)).toEqual(['custom_classes_car_overlap_ex', 'custom_classes_driver_overlap_ex']);
+    const car = await fixtureCar(f(), xuhui);
+    const { line: a } = await fixtureLine(f(), xuhui);
+    const { line: b } = await fixtureLine(f(), xuhui);
+    await fixtureClass(f(), a, 9, { carId: car.id });
+    await expect(fixtureClass(f(), b, 9, { departTime: 8 * 3600, carId: car.id })).rejects.toThrow();
+  });
+});
+
 describe('批量排班 (batchSave)', () => {
   it('a dry run lists what it would make and writes nothing; the real run writes every class with one audit row', async () => {
     const { line } = await fixtureLine(f(), xuhui);
@@ -208,35 +220,31 @@ describe('批量排班 (batchSave)', () => {
     await fixtureClass(f(), line, 2);
     await fixtureClass(f(), other, 3, { departTime: 8 * 3600, carId: car.id });
     await fixtureClass(f(), other, 4, { departTime: 8 * 3600, driverId: driver.id });
-    const body = { lineId: line.id, dateFrom: today(), dateTo: day(4), weekdays: [1, 2, 3, 4, 5, 6, 7], times: ['07:30'], publish: 45, carId: car.id, driverId: driver.id };
-    // Today's 07:30 may or may not be past; run from a day whose 07:30 surely is.
-    s.clock.set(new Date(new Date(`${today()}T12:00:00+08:00`).getTime()));
-    try {
-      const dry = (await batch(manager, { ...body, dryRun: true })).body.data;
-      expect(dry.slots).toBe(5);
-      const of = (d: string) => dry.conflicts.find((c) => c.date === d)?.reasons ?? [];
-      expect(of(today())).toContain('发车时间不能早于当前时间');
-      expect(of(day(2))).toContain(`该线路${day(2)} 07:30已有班次`);
-      expect(of(day(3))).toContain(`车辆${car.plateNo}在${day(3)} 08:00已有班次（别的线路），时间冲突`);
-      expect(of(day(4))).toContain('该司机在该时段已有班次');
-      // Capacity on every day; the licence lapses after day 1, the inspection after day 2.
-      expect(dry.conflicts).toHaveLength(5);
-      expect(dry.conflicts.every((c) => c.reasons.includes('发行数量不能超过车辆核载座位数（30）'))).toBe(true);
-      expect(of(day(1))).not.toContain('司机驾驶证已过期，不能排班');
-      expect(of(day(2))).toContain('司机驾驶证已过期，不能排班');
-      expect(of(day(2))).not.toContain('车辆年检已过期，不能排班');
-      expect(of(day(3))).toContain('车辆年检已过期，不能排班');
-      const before = (await classesOfLine(line.id)).length;
-      const logs = (await audits('CUSTOM_CLASSES_BATCH')).length;
-      const real = await batch(manager, { ...body, dryRun: false });
-      expect(real.body.code).not.toBe(1);
-      expect(real.body.msg).toContain('冲突');
-      expect((real.body.data as { conflicts: unknown[] }).conflicts).toHaveLength(5);
-      expect(await classesOfLine(line.id)).toHaveLength(before);
-      expect((await audits('CUSTOM_CLASSES_BATCH')).length).toBe(logs);
-    } finally {
-      s.clock.set(new Date());
-    }
+    // From yesterday (its 07:30 surely past) to day 4.
+    const body = { lineId: line.id, dateFrom: day(-1), dateTo: day(4), weekdays: [1, 2, 3, 4, 5, 6, 7], times: ['07:30'], publish: 45, carId: car.id, driverId: driver.id };
+    const dry = (await batch(manager, { ...body, dryRun: true })).body.data;
+    expect(dry.slots).toBe(6);
+    const of = (d: string) => dry.conflicts.find((c) => c.date === d)?.reasons ?? [];
+    expect(of(day(-1))).toContain('发车时间不能早于当前时间');
+    expect(of(day(1))).not.toContain('发车时间不能早于当前时间');
+    expect(of(day(2))).toContain(`该线路${day(2)} 07:30已有班次`);
+    expect(of(day(3))).toContain(`车辆${car.plateNo}在${day(3)} 08:00已有班次（别的线路），时间冲突`);
+    expect(of(day(4))).toContain('该司机在该时段已有班次');
+    // Capacity on every day; the licence lapses after day 1, the inspection after day 2.
+    expect(dry.conflicts).toHaveLength(6);
+    expect(dry.conflicts.every((c) => c.reasons.includes('发行数量不能超过车辆核载座位数（30）'))).toBe(true);
+    expect(of(day(1))).not.toContain('司机驾驶证已过期，不能排班');
+    expect(of(day(2))).toContain('司机驾驶证已过期，不能排班');
+    expect(of(day(2))).not.toContain('车辆年检已过期，不能排班');
+    expect(of(day(3))).toContain('车辆年检已过期，不能排班');
+    const before = (await classesOfLine(line.id)).length;
+    const logs = (await audits('CUSTOM_CLASSES_BATCH')).length;
+    const real = await batch(manager, { ...body, dryRun: false });
+    expect(real.body.code).not.toBe(1);
+    expect(real.body.msg).toContain('冲突');
+    expect((real.body.data as { conflicts: unknown[] }).conflicts).toHaveLength(6);
+    expect(await classesOfLine(line.id)).toHaveLength(before);
+    expect((await audits('CUSTOM_CLASSES_BATCH')).length).toBe(logs);
   });
 
   it('the batch’s own slots clash for one car (07:30 and 08:00 on a one-hour leg); a car under repair is refused', async () => {
