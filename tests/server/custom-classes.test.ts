@@ -113,6 +113,7 @@ describe('班次管理: the list, its summary and export, roles and scope', () =
       expect((await s.call(api.classesById, { token, query: { id: mine.id } })).status).toBe(403);
     }
     expect((await s.call(api.classesById, { token: manager, query: { id: foreign.id } })).status).toBe(403);
+    expect((await s.call(api.classesById, { token: admin, query: { id: foreign.id } })).body.data.id).toBe(foreign.id);
     const car = await fixtureCar(f(), huangpu);
     expect((await assign(manager, { id: foreign.id, carId: car.id, driverId: null })).status).toBe(403);
     expect((await move(manager, { id: foreign.id, fromStatus: 1, toStatus: 2 })).status).toBe(403);

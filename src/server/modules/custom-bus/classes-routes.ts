@@ -17,6 +17,7 @@ export function bindClasses(b: Binder, deps: AppDeps): void {
   b.bind(api.classesSave, ({ auth, body }) => service.saveClass(deps, auth, body));
   b.bind(api.classesBatchSave, ({ auth, body }) => service.batchSave(deps, auth, body));
   b.bind(api.classesUpdateStatus, ({ auth, body }) => service.updateClassStatus(deps, auth, body));
+  b.bind(api.classesOptions, ({ auth }) => service.classesOptions(deps, auth));
   b.bind(api.classesAssign, ({ auth, body }) => service.assignClass(deps, auth, body));
 }
 

@@ -14,7 +14,7 @@ import { fail, failOn, isUniqueViolation, notFound } from '../../lib/errors';
 import { defineExport, listRows } from '../../lib/export-definition';
 import { listService } from '../../lib/list';
 import { checkVersion, nextVersion } from '../../lib/row-version';
-import { assertInScope } from '../../lib/scope';
+import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { moveStatus } from '../../lib/transition';
 import { customBaseOf } from '../custom-setting/read';
@@ -643,4 +643,26 @@ export async function runSaleJob(deps: Pick<AppDeps, 'db' | 'clock'>) {
     for (let ids = await moveDue(deps, move); ids.length; ids = await moveDue(deps, move)) done[move].push(...ids);
   }
   return done;
+}
+
+// ---------------------------------------------------------------- options
+
+/** The area's lines (not 已下架), cars and drivers, for the batch form, 排班 and the palette. */
+export async function classesOptions(deps: AppDeps, a: AuthContext) {
+  const lines = await deps.db
+    .select({ id: customLines.id, districtId: customLines.districtId, lineNo: customLines.lineNo, name: customLines.name, direction: customLines.direction, departTime: customLines.departTime, returnDepartTime: customLines.returnDepartTime, defaultSeats: customLines.defaultSeats, price: customLines.price, status: customLines.status })
+    .from(customLines)
+    .where(and(ne(customLines.status, 2), inScope(a, customLines.districtId)))
+    .orderBy(customLines.sort, customLines.lineNo);
+  const cars = await deps.db
+    .select({ id: customCars.id, districtId: customCars.districtId, plateNo: customCars.plateNo, seats: customCars.seats, status: customCars.status, inspectionUntil: customCars.inspectionUntil })
+    .from(customCars)
+    .where(and(ne(customCars.status, 0), inScope(a, customCars.districtId)))
+    .orderBy(customCars.plateNo);
+  const drivers = await deps.db
+    .select({ id: customDrivers.id, districtId: customDrivers.districtId, name: customDrivers.name, status: customDrivers.status, licenceUntil: customDrivers.licenceUntil })
+    .from(customDrivers)
+    .where(and(ne(customDrivers.status, 0), inScope(a, customDrivers.districtId)))
+    .orderBy(customDrivers.name, customDrivers.id);
+  return { lines, cars, drivers };
 }

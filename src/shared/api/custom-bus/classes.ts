@@ -244,5 +244,38 @@ export const classesAssign = endpoint({
   permission: CUSTOM_DISPATCHER,
 });
 
+/**
+ * What scheduling picks from, in the account's area: the lines (not 已下架) with their legs' times,
+ * seats and price, and the cars and drivers with their state. The batch form, 排班 and the palette
+ * read it; a list page of the network or the fleet part is not needed for a choice.
+ */
+export const classesOptions = endpoint({
+  id: 'customClasses.options',
+  title: '排班选项（线路、车辆、司机）',
+  method: 'GET',
+  path: `${C}/options`,
+  query: z.object({}),
+  response: z.object({
+    lines: z.array(
+      z.object({
+        id: z.number().int(),
+        districtId: z.number().int(),
+        lineNo: z.string(),
+        name: z.string(),
+        /** −1 往返, 0 上行, 1 下行. */
+        direction: z.number().int(),
+        departTime: z.number().int(),
+        returnDepartTime: z.number().int().nullable(),
+        defaultSeats: z.number().int(),
+        price: z.number().int(),
+        status: z.number().int(),
+      }),
+    ),
+    cars: z.array(z.object({ id: z.number().int(), districtId: z.number().int(), plateNo: z.string(), seats: z.number().int(), status: z.number().int(), inspectionUntil: z.string() })),
+    drivers: z.array(z.object({ id: z.number().int(), districtId: z.number().int(), name: z.string(), status: z.number().int(), licenceUntil: z.string() })),
+  }),
+  permission: CUSTOM_READ,
+});
+
 /** Every endpoint of this part, in the order the contract lists them. */
-export const endpoints: readonly Endpoint[] = [classesPage, classesTotal, classesExport, classesById, classesSave, classesBatchSave, classesUpdateStatus, classesAssign];
+export const endpoints: readonly Endpoint[] = [classesPage, classesTotal, classesExport, classesById, classesSave, classesBatchSave, classesUpdateStatus, classesAssign, classesOptions];
