@@ -146,14 +146,24 @@ export function ClassesAddPage() {
     if (e.key === 'Escape' && !e.defaultPrevented) {
       e.preventDefault();
       navigate(classesPath());
-    } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      confirm();
     } else if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT' && !(e.target as HTMLElement).closest('[role="combobox"]') && (e.target as HTMLElement) !== picker.current) {
       e.preventDefault();
       dryRun();
     }
   };
+  // Ctrl+Enter confirms from anywhere on the page (after the palette, focus may be on the page itself).
+  const confirmRef = useRef(confirm);
+  confirmRef.current = confirm;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;
+      if ((e.target as HTMLElement | null)?.closest?.('[role="dialog"]')) return;
+      e.preventDefault();
+      confirmRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const edited = () => setChecked(null);
   const stale = checked !== null && checked.key !== JSON.stringify(buildQuiet());
   function buildQuiet() {
