@@ -75,8 +75,8 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListCustomLine: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AddCustomLine: /建设中/, // SKELETON: the page's builder sets what its screen shows
   CustomLinePath: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  AddClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListClasses: /共 \d+ 个班次 · 售票中 \d+/,
+  AddClasses: /批量排班/,
   ListOrderRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
   OrderDetail: /建设中/, // SKELETON: the page's builder sets what its screen shows
   CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows
