@@ -343,10 +343,13 @@ async function conflictsOf(db: Db, line: LineRow, b: BatchBody, slots: Slot[], f
   const driverBusy = fleet.driver ? await busyOf(db, 'driver', fleet.driver.id, from, to) : [];
   const problemsByDay = new Map<string, string[]>();
   if (fleet.car || fleet.driver) {
-    for (const date of new Set(slots.map((s) => s.date))) {
-      const s = slots.find((x) => x.date === date)!;
-      problemsByDay.set(date, await fleetProblems(db, { carId: fleet.car?.id, driverId: fleet.driver?.id, departAt: s.departAt, arriveAt: s.arriveAt, departDate: date, publish: b.publish }));
-    }
+    const problemsOn = (s: Slot) => fleetProblems(db, { carId: fleet.car?.id, driverId: fleet.driver?.id, departAt: s.departAt, arriveAt: s.arriveAt, departDate: s.date, publish: b.publish });
+    // The fleet's problems only grow with the day (papers lapse; repair and seats do not depend on it):
+    // the same on the first and the last day means the same on every day between, one check for all.
+    const [head, tail] = [await problemsOn(first), await problemsOn(last)];
+    const days = [...new Map(slots.map((s) => [s.date, s])).values()];
+    if (head.join('\n') === tail.join('\n')) for (const s of days) problemsByDay.set(s.date, head);
+    else for (const s of days) problemsByDay.set(s.date, await problemsOn(s));
   }
   const out: BatchConflict[] = [];
   slots.forEach((s, i) => {
