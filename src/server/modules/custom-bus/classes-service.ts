@@ -262,7 +262,7 @@ async function busyOf(db: Db, column: 'car' | 'driver', ownerId: number, from: D
     .orderBy(customClasses.departAt);
 }
 
-const overlaps = (a: { departAt: Date; arriveAt: Date }, b: { departAt: Date; arriveAt: Date }) => a.departAt < b.arriveAt && b.departAt < a.arriveAt;
+const overlaps = (a: { departAt: Date; arriveAt: Date }, b: { departAt: Date; arriveAt: Date }) => a.departAt.getTime() < b.arriveAt.getTime() && b.departAt.getTime() < a.arriveAt.getTime();
 const carClash = (plate: string, b: Pick<Busy, 'departDate' | 'departTime' | 'lineName'>) => `车辆${plate}在${b.departDate} ${secondsToTime(b.departTime)}已有班次（${b.lineName}），时间冲突`;
 const DRIVER_CLASH = '该司机在该时段已有班次';
 const slotTaken = (date: string, time: string) => `该线路${date} ${time}已有班次`;
@@ -358,12 +358,13 @@ async function conflictsOf(db: Db, line: LineRow, b: BatchBody, slots: Slot[], f
     if (s.departAt <= now) reasons.push(PAST);
     if (fleet.car) {
       const hit = carBusy.find((x) => overlaps(x, s));
-      // The batch's own earlier slots hold the car too (07:30 and 08:00 on a 60-minute leg).
-      const self = slots.slice(0, i).find((x) => overlaps(x, s));
+      // The batch's own earlier slots hold the car too (07:30 and 08:00 on a 60-minute leg). Slots run
+      // in departure order with one leg time, so the one before arrives last: only it can overlap.
+      const self = i > 0 && overlaps(slots[i - 1]!, s) ? slots[i - 1] : undefined;
       if (hit) reasons.push(carClash(fleet.car.plateNo, hit));
       else if (self) reasons.push(carClash(fleet.car.plateNo, { departDate: self.date, departTime: self.seconds, lineName: line.name }));
     }
-    if (fleet.driver && (driverBusy.some((x) => overlaps(x, s)) || slots.slice(0, i).some((x) => overlaps(x, s)))) reasons.push(DRIVER_CLASH);
+    if (fleet.driver && (driverBusy.some((x) => overlaps(x, s)) || (i > 0 && overlaps(slots[i - 1]!, s)))) reasons.push(DRIVER_CLASH);
     reasons.push(...(problemsByDay.get(s.date) ?? []));
     if (reasons.length) out.push({ date: s.date, time: s.time, reasons: [...new Set(reasons)] });
   });
