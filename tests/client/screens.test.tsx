@@ -80,10 +80,11 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListOrderRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
   OrderDetail: /建设中/, // SKELETON: the page's builder sets what its screen shows
   CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  AddCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListDriver: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  AddDriver: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCar: /共 \d+ 辆 · 可用 \d+（\d+ 座）/,
+  // Opened without ?id= it is a new car (tests/client/custom-fleet.test.tsx saves real ones).
+  AddCar: /班次的发行数量不能超过它/,
+  ListDriver: /\d{3}\*{4}\d{4}/,
+  AddDriver: /即驾驶证号（只存一次）/,
   ListCustom: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListCustomRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
   CustomBase: /建设中/, // SKELETON: the page's builder sets what its screen shows

@@ -20,13 +20,16 @@ import { rechargePlans, walletAdjustments } from '../../src/server/modules/recha
 import { createOrder, payNotify } from '../../src/server/modules/rechargeable/money';
 import type { AppDeps } from '../../src/server/context';
 import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine } from '../support/custom-bus-fixture';
+import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
+
+const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
 const CJK = /[\u4e00-\u9fff]/;
 const API_PREFIXES = ['/busline/', '/buscodepc/'];
 
 let s: TestServer;
 let admin: string;
-const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0 };
+const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0, fleetCar: 0, fleetDriver: 0 };
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -108,6 +111,9 @@ beforeAll(async () => {
   const snap = { name: '契约套餐1', price: 1000, originalPrice: 2000, rides: 10, validDays: 30, lineScope: null, dailyLimit: 0 };
   const now = s.clock.now();
   ids.pkgOrder = (await db.insert(packageOrders).values({ orderNo: `PKCONTRACT${now.getTime()}`, districtId: ids.home, riderId: buyer!.id, packageId: ids.pkg, snapshot: snap, amount: 1000, rides: 10, payStatus: 1, status: 1, paidAt: now, effectiveAt: now, expireAt: new Date(now.getTime() + 30 * 86_400_000), createdAt: now, updatedAt: now }).returning())[0]!.id;
+  // 车辆与司机 of the contract's own (on no class, so 维修 and 请假 are allowed).
+  ids.fleetCar = (await fixtureCar({ db, pii: createPii(TEST_PII_KEY), now }, ids.home)).id;
+  ids.fleetDriver = (await fixtureDriver({ db, pii: createPii(TEST_PII_KEY), now }, ids.home)).id;
   // 储值: two paid wallets of riders without one (one to refund and adjust, one to freeze), a plan to
   // switch off and one to delete, an adjustment the manager made for the super user to approve.
   const plan = (name: string) => db.insert(rechargePlans).values({ districtId: null, name, amount: 5_000, giftAmount: 0, createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning().then((r) => r[0]!.id);
@@ -305,6 +311,21 @@ const VALID: Record<string, () => CallOptions> = {
   'package.updateStatus': () => ({ body: { id: ids.pkgDraft, fromStatus: 0, toStatus: 1 } }),
   'package.delete': () => ({ query: { id: ids.pkgToDelete } }),
   'packageOrder.page': () => ({ query: { size: 5, status: '1' } }),
+  'customCar.page': () => ({ query: { size: 5, status: '1', expiring: 'false', sort: 'plateNo,asc' } }),
+  'customCar.total': () => ({ query: { plateNo: '沪' } }),
+  'customCar.export': () => ({ query: { status: '1' } }),
+  'customCar.queryById': () => ({ query: { id: ids.fleetCar } }),
+  'customCar.saveOrUpdate': () => ({ body: { plateNo: `沪C${String(10000 + ((Date.now() + unique++) % 89999))}`, seats: 45, inspectionUntil: '2027-06-30', insuranceUntil: '2027-06-30' }, district: ids.home }),
+  'customCar.updateStatus': () => ({ body: { id: ids.fleetCar, fromStatus: 1, toStatus: 2, reason: '契约检修' } }),
+  'customDriver.page': () => ({ query: { size: 5, licenceClass: 'A1' } }),
+  'customDriver.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
+  'customDriver.total': () => ({ query: { status: '1' } }),
+  'customDriver.totalByBody': () => ({ body: { idNo: '11010519491231002X' } }),
+  'customDriver.export': () => ({ query: { expiring: 'true' } }),
+  'customDriver.queryById': () => ({ query: { id: ids.fleetDriver } }),
+  'customDriver.saveOrUpdate': () => ({ body: { name: '契约司机', phone: `136${String(10_000_000 + ((Date.now() + unique++) % 89_999_999))}`, idNo: withCheck(`11010519800101${String((Date.now() + unique++) % 1000).padStart(3, '0')}`), licenceClass: 'A1', licenceUntil: '2030-01-01' }, district: ids.home }),
+  'customDriver.updateStatus': () => ({ body: { id: ids.fleetDriver, fromStatus: 1, toStatus: 2 } }),
+  'customDriver.reveal': () => ({ body: { id: ids.fleetDriver, reason: '契约核对' } }),
   'packageOrder.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
   'packageOrder.total': () => ({ query: { status: '1' } }),
   'packageOrder.totalByBody': () => ({ body: { phone: '13800138000' } }),
@@ -486,6 +507,21 @@ const INVALID: Record<string, () => CallOptions> = {
   'package.delete': () => ({ query: {} }),
   'packageOrder.page': () => ({ query: { status: '6' } }),
   'packageOrder.pageByBody': () => ({ body: { orderNo: 'x'.repeat(41) } }),
+  'customCar.page': () => ({ query: { expiring: 'maybe' } }),
+  'customCar.total': () => ({ query: { status: '9' } }),
+  'customCar.export': () => ({ query: { company: 'x'.repeat(31) } }),
+  'customCar.queryById': () => ({ query: { id: '0' } }),
+  'customCar.saveOrUpdate': () => ({ body: { plateNo: '沪I12345', seats: 45, inspectionUntil: '2027-06-30', insuranceUntil: '2027-06-30' } }),
+  'customCar.updateStatus': () => ({ body: { id: 1, fromStatus: 1, toStatus: 5 } }),
+  'customDriver.page': () => ({ query: { licenceClass: 'C1' } }),
+  'customDriver.pageByBody': () => ({ body: { phone: '1'.repeat(21) } }),
+  'customDriver.total': () => ({ query: { status: 'x' } }),
+  'customDriver.totalByBody': () => ({ body: { idNo: 'x'.repeat(21) } }),
+  'customDriver.export': () => ({ query: { name: 'x'.repeat(21) } }),
+  'customDriver.queryById': () => ({ query: { id: 'abc' } }),
+  'customDriver.saveOrUpdate': () => ({ body: { name: 'x'.repeat(21), licenceClass: 'A1', licenceUntil: '2030-01-01' } }),
+  'customDriver.updateStatus': () => ({ body: { id: 1, fromStatus: 1 } }),
+  'customDriver.reveal': () => ({ body: { id: 1, reason: '查' } }),
   'packageOrder.total': () => ({ query: { startTime: '昨天' } }),
   'packageOrder.totalByBody': () => ({ body: { packageId: 0 } }),
   'packageOrder.msg': () => ({ query: { id: 'abc' } }),

@@ -14,6 +14,9 @@ import { riderModule } from '../../src/shared/modules/rider';
 import { packagePayModule } from '../../src/shared/modules/package-pay';
 import * as pkg from '../../src/shared/api/package-pay';
 import { packageOrders } from '../../src/server/modules/package-pay/schema';
+import * as fleet from '../../src/shared/api/custom-bus/fleet';
+import { customDrivers } from '../../src/server/modules/custom-bus/schema';
+import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
@@ -235,6 +238,38 @@ describe('the masking crawl over the desk', () => {
     const worklist = await exportThroughTask(s, recharge.rechargeReconcileExport, token, {});
     scan(recharge.rechargeReconcileExport.id, worklist.created);
     scan(`${recharge.rechargeReconcileExport.id} xlsx`, worklist.sheet.rows);
+
+    // 车辆与司机 (定制公交): the drivers' phones and citizen ids are sealed like the riders'. Their lists,
+    // body forms (with the real numbers), totals, details, changes and both exports, as the district's
+    // manager reads them (the crawler has no 定制公交 menu); the reveal is the one call that shows them.
+    const fleetToken = await s.login('manager');
+    for (const d of await db().select().from(customDrivers)) plain.add(pii.decrypt(d.phoneEnc)).add(pii.decrypt(d.idEnc));
+    for (const e of [fleet.carPage, fleet.driverPage, fleet.driverPageByBody]) {
+      for (let page = 0; ; page++) {
+        const paging = { page, size: MAX_PAGE_SIZE };
+        const data = (await crawl(e, { token: fleetToken, ...(e.bodyFormOf ? { body: paging } : { query: paging }) })) as { totalPages: number };
+        if (page + 1 >= data.totalPages) break;
+      }
+    }
+    await crawl(fleet.carTotal, { token: fleetToken });
+    await crawl(fleet.driverTotal, { token: fleetToken });
+    const fleetDrivers = await db().select().from(customDrivers).where(eq(customDrivers.districtId, (await db().select().from(t.users).where(eq(t.users.login, 'manager')))[0]!.districtId!));
+    for (const d of fleetDrivers) {
+      await crawl(fleet.driverPageByBody, { token: fleetToken, body: { phone: pii.decrypt(d.phoneEnc) } });
+      await crawl(fleet.driverTotalByBody, { token: fleetToken, body: { idNo: pii.decrypt(d.idEnc) } });
+      await crawl(fleet.driverById, { token: fleetToken, query: { id: d.id } });
+    }
+    const newDriver = (await crawl(fleet.driverSave, { token: fleetToken, body: { name: '巡检司机', phone: '13912340001', idNo: `11010519800101123${citizenCheckChar('11010519800101123')}`, licenceClass: 'A1', licenceUntil: '2030-01-01' } })) as { id: number };
+    plain.add('13912340001').add(`11010519800101123${citizenCheckChar('11010519800101123')}`);
+    expect(newDriver.id).toBeGreaterThan(0);
+    await crawl(fleet.driverSave, { token: fleetToken, body: { id: newDriver.id, name: '巡检司机', phone: '13912340002', licenceClass: 'A3', licenceUntil: '2030-01-01' } });
+    plain.add('13912340002');
+    await crawl(fleet.driverUpdateStatus, { token: fleetToken, body: { id: newDriver.id, fromStatus: 1, toStatus: 2, reason: '请假，电话13912340002' } });
+    for (const endpoint of [fleet.carExport, fleet.driverExport]) {
+      const { created, sheet } = await exportThroughTask(s, endpoint, fleetToken, {});
+      scan(endpoint.id, created);
+      scan(`${endpoint.id} xlsx`, sheet.rows);
+    }
 
     // The audit rows the crawl wrote, and every other desk row.
     scan('sys_log', await db().select().from(t.sysLog));

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/connection';
 import * as t from '../../src/server/db/schema';
 import type { Pii } from '../../src/server/lib/pii';
@@ -129,7 +129,7 @@ export async function fixtureClass(f: CustomFixture, line: typeof cb.customLines
 
 /** The district's ladder in force (a new one from `rows`, DEFAULT_LADDER unless given). */
 export async function fixtureLadder(f: CustomFixture, districtId: number, rows: readonly LadderRow[] = DEFAULT_LADDER, status = 2) {
-  if (status === 2) await f.db.update(customRefundRules).set({ status: 3, updatedAt: f.now }).where(eq(customRefundRules.districtId, districtId)).catch(() => undefined);
+  if (status === 2) await f.db.update(customRefundRules).set({ status: 3, updatedAt: f.now }).where(and(eq(customRefundRules.districtId, districtId), eq(customRefundRules.status, 2)));
   const [rule] = await f.db
     .insert(customRefundRules)
     .values({ districtId, rows: [...rows], status, effectiveAt: f.now, createdAt: f.now, updatedAt: f.now })

@@ -1,4 +1,129 @@
-/** 新增司机 (AddDriver): SKELETON — replaced by the page's build this session. */
+import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { useLocation } from 'wouter';
+import { type Driver, LICENCE_CLASSES, driverById, driverSave } from '../../../../shared/api/custom-bus/fleet';
+import { DRIVER_STATUS } from '../../../../shared/api/custom-bus/states';
+import { addDays, shanghaiDate } from '../../../../shared/domain/time';
+import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { Field } from '../../../components/field';
+import { FormError, SelectField } from '../../../components/form-controls';
+import { ScreenSection } from '../../../components/screen-section';
+import { StaleNote } from '../../../components/stale-note';
+import { useNoAreaChosen } from '../../../lib/current-user';
+import { useAllowed } from '../../../lib/permission';
+import { useScreenLocation } from '../../../lib/screen-context';
+import { useScreenTitle } from '../../../lib/screen-title';
+import { useApi } from '../../../lib/use-api';
+import { useContractForm } from '../../../lib/use-contract-form';
+import { saveKey } from '../../../lib/use-save-key';
+import { driverListPath } from '../fleet-paths';
+
+/**
+ * 新增司机 (AddDriver, hidden; also 编辑 with `?id=`). On an edit the phone and citizen id stay as the
+ * list shows them (masked) and are kept unless retyped in full: the form never holds the clear
+ * values. Ctrl+S or Enter saves, Esc returns.
+ */
 export function DriverEditPage() {
-  return <p>新增司机建设中</p>;
+  const { search } = useScreenLocation();
+  const raw = new URLSearchParams(search).get('id');
+  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
+  const loaded = useApi(driverById, id ? { query: { id } } : null);
+  const title = id ? '编辑司机' : '新增司机';
+  useScreenTitle(title);
+  const driver = loaded.data?.id === id ? loaded.data : undefined;
+  return (
+    <ScreenSection title={title}>
+      <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">
+        <h3 className="mb-4 text-base font-medium text-gray-900">{driver ? `${title} · ${driver.name}` : title}</h3>
+        {raw && !id ? (
+          <p className="text-sm text-gray-700">地址中的司机编号无效。</p>
+        ) : id && !driver ? (
+          <p role="status" className="text-sm text-gray-700">
+            {loaded.error ? (loaded.error instanceof Error ? loaded.error.message : '司机不存在') : '加载中…'}
+          </p>
+        ) : (
+          <DriverForm key={driver?.id ?? 'new'} driver={driver ?? null} />
+        )}
+      </div>
+    </ScreenSection>
+  );
+}
+
+const valuesOf = (d: Driver) => ({ name: d.name, phone: d.phone, idNo: d.idNo, licenceClass: d.licenceClass as string, licenceUntil: d.licenceUntil });
+
+function DriverForm({ driver }: { driver: Driver | null }) {
+  const [, navigate] = useLocation();
+  const canSave = useAllowed(driverSave.permission);
+  const noArea = useNoAreaChosen();
+  const [leaving, setLeaving] = useState(false);
+  const form = useContractForm(driverSave, {
+    initial: driver ? valuesOf(driver) : { name: '', phone: '', idNo: '', licenceClass: 'A1', licenceUntil: addDays(shanghaiDate(new Date()), 365 * 6) },
+    toInput: (v) => ({
+      body: {
+        ...(driver ? { id: driver.id } : {}),
+        name: v.name,
+        // Unchanged masked values are not sent: the server keeps the sealed ones.
+        ...(driver && v.phone === driver.phone ? {} : { phone: v.phone }),
+        ...(driver && v.idNo === driver.idNo ? {} : { idNo: v.idNo.toUpperCase() }),
+        licenceClass: v.licenceClass as Driver['licenceClass'],
+        licenceUntil: v.licenceUntil,
+      },
+    }),
+    success: (saved) => `${driver ? '已保存' : '已新增'}司机 ${saved.name}`,
+    onSaved: () => navigate(driverListPath()),
+    stale: { version: driver?.rowVersion, valuesOf },
+  });
+  const { values, errors, set } = form;
+  const readOnly = !canSave;
+  const blocked = readOnly || (!driver && noArea);
+  const back = () => navigate(driverListPath());
+  const escape = () => (form.dirty && !readOnly ? setLeaving(true) : back());
+  const save = () => {
+    if (blocked || form.busy) return;
+    void form.submit();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && !e.defaultPrevented) {
+      e.preventDefault();
+      escape();
+      return;
+    }
+    saveKey(save)(e);
+  };
+  const field = (k: keyof typeof values) => ({ value: values[k], onChange: (e: { target: { value: string } }) => set(k, e.target.value), error: errors[k], note: <StaleNote form={form} field={k} /> });
+  const keepHint = driver ? '保持显示的掩码即不修改；修改请输入完整号码' : undefined;
+  return (
+    <>
+      <form noValidate onSubmit={submit} onKeyDown={onKeyDown} aria-label="司机">
+        <FormError>{errors['']}</FormError>
+        {!driver && noArea && canSave && <p className="mb-4 rounded bg-orange-50 px-3 py-2 text-sm text-orange-800">请先在顶部选择区域：新的司机属于该区域。</p>}
+        {readOnly && <p className="mb-4 rounded bg-gray-50 px-3 py-2 text-sm text-gray-700">只读：没有编辑司机的权限。</p>}
+        {driver && <p className="mb-4 text-sm text-gray-600">状态：{DRIVER_STATUS.label(driver.status)}（在司机管理中用“请假 / 恢复在岗 / 停用”改变）</p>}
+        <fieldset disabled={form.busy} className="contents">
+          <Field labelWidth={128} label="姓名" required autoFocus={!readOnly} readOnly={readOnly} maxLength={20} {...field('name')} />
+          <Field labelWidth={128} label="手机号" required readOnly={readOnly} inputMode="tel" maxLength={20} autoComplete="off" hint={keepHint ?? '11位手机号'} {...field('phone')} />
+          <Field labelWidth={128} label="身份证号" required readOnly={readOnly} maxLength={20} autoComplete="off" hint={keepHint ?? '18位，即驾驶证号（只存一次）'} {...field('idNo')} />
+          <SelectField labelWidth={128} label="准驾车型" required disabled={readOnly} options={LICENCE_CLASSES.map((c) => ({ value: c, label: c }))} value={values.licenceClass} onChange={(e) => set('licenceClass', e.target.value)} error={errors.licenceClass} />
+          <Field labelWidth={128} label="驾驶证有效期" required type="date" readOnly={readOnly} hint="最后有效日，含当天；过期不能排班" {...field('licenceUntil')} />
+        </fieldset>
+        <div className="flex justify-end gap-2">
+          <Button onClick={back} hotkey="Esc">
+            {readOnly ? '返回' : '取消'}
+          </Button>
+          {!readOnly && (
+            <Button type="submit" variant="primary" hotkey="Ctrl+S" disabled={form.busy || blocked}>
+              {form.busy ? '保存中…' : '保存'}
+            </Button>
+          )}
+        </div>
+      </form>
+      <ConfirmDialog open={leaving} title="放弃修改" confirmLabel="放弃修改" danger onConfirm={back} onClose={() => setLeaving(false)}>
+        <p>有未保存的修改，返回司机管理将丢失。按 Esc 继续编辑。</p>
+      </ConfirmDialog>
+    </>
+  );
 }
