@@ -33,7 +33,7 @@ export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtI
   const cars = await db
     .select()
     .from(customCars)
-    .where(and(eq(customCars.status, 1), gte(customCars.inspectionUntil, addDays(today, SEED_AHEAD_DAYS)), scope ? eq(customCars.districtId, scope) : undefined))
+    .where(and(eq(customCars.status, 1), gte(customCars.inspectionUntil, addDays(today, SEED_AHEAD_DAYS)), gte(customCars.insuranceUntil, addDays(today, SEED_AHEAD_DAYS)), scope ? eq(customCars.districtId, scope) : undefined))
     .orderBy(asc(customCars.id));
   const drivers = await db
     .select()

@@ -18,7 +18,7 @@ import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
 import { moveStatus } from '../../lib/transition';
 import { customBaseOf } from '../custom-setting/read';
-import { fleetProblems } from './classes-fleet-check';
+import { fleetProblems } from './fleet-service';
 import { customCars, customClasses, customDrivers, customLines, customOrders, customTickets } from './schema';
 
 type SaveBody = z.output<typeof api.classesSave.body>;
