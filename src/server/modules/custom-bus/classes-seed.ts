@@ -70,7 +70,7 @@ export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtI
       const car = cars.find((c) => c.districtId === s.line.districtId && (carFree.get(c.id) ?? 0) <= s.departAt.getTime());
       const driver = drivers.find((d) => d.districtId === s.line.districtId && (driverFree.get(d.id) ?? 0) <= s.departAt.getTime());
       // About one class in 12 ahead still waits for its car and driver.
-      const leave = future && rng.int(1, 12) === 1;
+      const leave = s.departAt > now && rng.int(1, 12) === 1;
       const carId = !leave && car ? car.id : null;
       const driverId = !leave && driver ? driver.id : null;
       if (carId) carFree.set(carId, s.arriveAt.getTime() + turn);
