@@ -76,8 +76,8 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   AddCustomLine: /往返：早上行、晚下行/,
   // Opened without a line: it says so and links back to the list.
   CustomLinePath: /线路不存在，或不属于当前区域/,
-  ListClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  AddClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListClasses: /共 \d+ 个班次 · 售票中 \d+/,
+  AddClasses: /批量排班/,
   ListOrderRecord: /共 \d+ 笔 \d+ 张票，实收 [\d.]+ 元/,
   OrderDetail: /地址中的订单编号无效/,
   CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows

@@ -23,7 +23,6 @@ import { shanghaiDate } from '../../src/shared/domain/time';
 import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import { customRefundRules } from '../../src/server/modules/custom-setting/schema';
 import { DEFAULT_LADDER } from '../../src/shared/custom/refund-ladder';
-
 import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine, fixturePaidOrder, fixtureStations } from '../support/custom-bus-fixture';
 
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
@@ -233,6 +232,20 @@ const byId = (id: string): Endpoint => {
 let unique = 0;
 const next = () => `${Date.now().toString(36)}${unique++}`;
 
+/** 班次管理's rows (the network and fleet parts' are written straight, tests/support/custom-bus-fixture.ts). */
+const classesIds = { line: 0, cls: 0, car: 0, driver: 0, nextMonday: '' };
+beforeAll(async () => {
+  const f = { db: s.database.db, pii: createPii(TEST_PII_KEY), now: s.clock.now() };
+  const { line } = await fixtureLine(f, ids.home);
+  classesIds.line = line.id;
+  classesIds.cls = (await fixtureClass(f, line, 3)).id;
+  classesIds.car = (await fixtureCar(f, ids.home)).id;
+  classesIds.driver = (await fixtureDriver(f, ids.home)).id;
+  const today = new Date(Date.now() + 8 * 3600_000);
+  const monday = new Date(today.getTime() + (8 - (today.getUTCDay() || 7)) * 86_400_000 + 7 * 86_400_000);
+  classesIds.nextMonday = monday.toISOString().slice(0, 10);
+});
+
 /** The smallest input each endpoint accepts; a function so every call gets fresh unique values. */
 const VALID: Record<string, () => CallOptions> = {
   'auth.authenticate': () => ({ body: { username: 'agent', password: 'Bus@2026' } }),
@@ -313,6 +326,15 @@ const VALID: Record<string, () => CallOptions> = {
   'discountOrder.downloadOrder': () => ({ query: { payStatus: '2' } }),
   'discountCard.page': () => ({ query: { size: 5 } }),
   'notice.page': () => ({ query: { size: 5, status: '2', sort: 'publishAt,desc' } }),
+  'customClasses.page': () => ({ query: { size: 5, status: '1' } }),
+  'customClasses.total': () => ({ query: { lineId: classesIds.line } }),
+  'customClasses.export': () => ({ query: { status: '1' } }),
+  'customClasses.queryById': () => ({ query: { id: classesIds.cls } }),
+  'customClasses.saveOrUpdate': () => ({ body: { lineId: classesIds.line, departDate: classesIds.nextMonday, departTime: '06:05', publish: 40 } }),
+  'customClasses.batchSave': () => ({ body: { lineId: classesIds.line, dateFrom: classesIds.nextMonday, dateTo: classesIds.nextMonday, weekdays: [1], times: ['09:30'], publish: 40, dryRun: true } }),
+  'customClasses.updateStatus': () => ({ body: { id: classesIds.cls, fromStatus: 1, toStatus: 2 } }),
+  'customClasses.assign': () => ({ body: { id: classesIds.cls, carId: classesIds.car, driverId: classesIds.driver } }),
+  'customClasses.options': () => ({}),
   'package.page': () => ({ query: { size: 5, status: '1', sort: 'price,asc' } }),
   'package.total': () => ({}),
   'package.export': () => ({ query: { status: '1' } }),
@@ -535,6 +557,14 @@ const INVALID: Record<string, () => CallOptions> = {
   'discountOrder.downloadOrder': () => ({ query: { orderNo: 'x'.repeat(41) } }),
   'discountCard.page': () => ({ query: { ticketType: '4' } }),
   'notice.page': () => ({ query: { status: '4' } }),
+  'customClasses.page': () => ({ query: { dateFrom: '2026-01-01', dateTo: '2026-03-31' } }),
+  'customClasses.total': () => ({ query: { status: '7' } }),
+  'customClasses.export': () => ({ query: { dateFrom: '2026-02-30' } }),
+  'customClasses.queryById': () => ({ query: { id: '0' } }),
+  'customClasses.saveOrUpdate': () => ({ body: { lineId: 1, departDate: '2026-12-01', departTime: '24:00', publish: 40 } }),
+  'customClasses.batchSave': () => ({ body: { lineId: 1, dateFrom: '2026-12-01', dateTo: '2027-02-28', weekdays: [1], times: ['07:30'], publish: 40 } }),
+  'customClasses.updateStatus': () => ({ body: { id: 1, fromStatus: 1, toStatus: 9 } }),
+  'customClasses.assign': () => ({ body: { id: 1, carId: 'x', driverId: null } }),
   'package.page': () => ({ query: { status: '3' } }),
   'package.total': () => ({ query: { name: 'x'.repeat(21) } }),
   'package.export': () => ({ query: { status: '9' } }),

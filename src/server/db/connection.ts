@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -89,7 +90,8 @@ async function openPglite(dataDir: string, template?: Blob): Promise<Database> {
     fs.mkdirSync(dir, { recursive: true });
     if (!fs.existsSync(path.join(dir, CLUSTER_MARK)) && !start) unpackCluster(dir);
   }
-  const client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, ...(start ? { loadDataDir: start } : {}) });
+  // btree_gist: 班次's exclusion constraints (one car, one driver, never two overlapping classes; migration 0022).
+  const client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS, extensions: { btree_gist }, ...(start ? { loadDataDir: start } : {}) });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
