@@ -16,7 +16,6 @@ import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-
  * one transaction, or nothing).
  */
 let s: TestServer;
-let admin: string;
 let manager: string;
 let viewer: string;
 let agent: string;
@@ -29,7 +28,7 @@ const CJK = /[\u4e00-\u9fff]/;
 
 beforeAll(async () => {
   s = await startTestServer();
-  [admin, manager, viewer, agent] = (await Promise.all(['admin', 'manager', 'viewer', 'agent'].map((u) => s.login(u)))) as [string, string, string, string];
+  [manager, viewer, agent] = (await Promise.all(['manager', 'viewer', 'agent'].map((u) => s.login(u)))) as [string, string, string];
   const districts = await db().select().from(t.districts);
   xuhui = districts.find((d) => d.name === '徐汇区')!.id;
   huangpu = districts.find((d) => d.name === '黄浦区')!.id;
@@ -210,6 +209,23 @@ describe('处理 (customDemand/handle)', () => {
     const d = await demand(xuhui, { supporters: 30 });
     const { line } = await fixtureLine(f(), xuhui);
     expect((await handle(manager, { id: d.id, fromState: 0, toState: 1, lineId: line.id })).body.data.state).toBe(1);
+  });
+
+  it('开通’s choice: the district’s lines, nearest ends first; a foreign demand is refused', async () => {
+    const [a, b] = await twoStops(xuhui);
+    const d = await demand(xuhui);
+    const { line: far } = await fixtureLine(f(), xuhui);
+    const { line: near } = await fixtureLine(f(), xuhui);
+    await db().update(cb.customStations).set({ lng: a.lng, lat: a.lat }).where(eq(cb.customStations.id, near.startStationId!));
+    await db().update(cb.customStations).set({ lng: b.lng, lat: b.lat }).where(eq(cb.customStations.id, near.endStationId!));
+    const lines = (await s.call(api.customDemandCandidateLines, { token: manager, query: { id: d.id } })).body.data.lines;
+    expect(lines[0]).toMatchObject({ id: near.id, fromM: 0, toM: 0 });
+    expect(lines.some((l) => l.id === far.id)).toBe(true);
+    const { line: foreignLine } = await fixtureLine(f(), huangpu);
+    expect(lines.some((l) => l.id === foreignLine.id)).toBe(false);
+    const foreign = await demand(huangpu);
+    expect((await s.call(api.customDemandCandidateLines, { token: manager, query: { id: foreign.id } })).status).toBe(403);
+    expect((await s.call(api.customDemandCandidateLines, { token: viewer, query: { id: d.id } })).status).toBe(403);
   });
 
   it('refuses a state moved under the operator and a stale version; changes nothing', async () => {

@@ -154,8 +154,8 @@ describe('定制汇总: per line and day', () => {
     expect(reversed.body).toMatchObject({ code: 0, msg: '开始日期不能晚于结束日期' });
     const long = await s.call(api.customSummaryTotal, { token: manager, query: { startDate: '2025-01-01', endDate: '2026-06-01' } });
     expect(long.body.msg).toBe('日期范围不能超过366天');
-    for (const query of [{ startDate: '2026/01/01' }, { lineId: 'x' }, { sort: 'lineId,desc' }, { size: 5000 }]) {
-      const res = await page(manager, query as Record<string, string | number>);
+    for (const query of [{ startDate: '2026/01/01' }, { lineId: 'x' }, { sort: 'lineId,desc' }, { size: 5000 }] as Record<string, string | number>[]) {
+      const res = await page(manager, query);
       expect(res.status).toBe(400);
       expect(res.body.msg).toMatch(/[\u4e00-\u9fff]/);
     }

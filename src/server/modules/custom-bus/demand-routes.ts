@@ -19,6 +19,7 @@ export function bindDemand(b: Binder, deps: AppDeps): void {
   b.bind(api.customDemandExport, ({ auth, query }) => enqueueExport(deps, auth, demand.demandsExport, query, demand.demandExportTitle(query)));
   b.bind(api.customDemandById, ({ auth, query }) => demand.demandById(deps, auth, query.id));
   b.bind(api.customDemandHandle, ({ auth, body }) => demand.handleDemand(deps, auth, body));
+  b.bind(api.customDemandCandidateLines, ({ auth, query }) => demand.candidateLines(deps, auth, query.id));
   b.bind(api.customDemandRecordPage, ({ auth, query }) => demand.pageRecords(deps, auth, query));
   b.bind(api.customDemandRecordTotal, ({ auth, query }) => demand.recordTotals(deps, auth, query));
   b.bind(api.customDemandRecordExport, ({ auth, query }) => enqueueExport(deps, auth, demand.recordsExport, query, demand.recordExportTitle(query)));

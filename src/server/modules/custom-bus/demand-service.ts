@@ -1,4 +1,5 @@
 import { and, count, eq, gte, lte, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import * as api from '../../../shared/api/custom-bus/demand';
 import { DEMAND_RECORD_STATUS, DEMAND_STATE } from '../../../shared/api/custom-bus/states';
@@ -208,6 +209,38 @@ export async function handleDemand(deps: AppDeps, a: AuthContext, body: z.output
     );
     return after;
   });
+}
+
+/** 开通's choice: the district's lines (not deleted), the ones whose ends lie nearest the demand's areas first. */
+export async function candidateLines(deps: AppDeps, a: AuthContext, id: number) {
+  const d = await loadDemand(deps.db, id);
+  assertInScope(a, d.districtId);
+  const start = alias(customStations, 'start_station');
+  const end = alias(customStations, 'end_station');
+  const rows = await deps.db
+    .select({ l: customLines, start: { name: start.name, lng: start.lng, lat: start.lat }, end: { name: end.name, lng: end.lng, lat: end.lat } })
+    .from(customLines)
+    .leftJoin(start, eq(start.id, customLines.startStationId))
+    .leftJoin(end, eq(end.id, customLines.endStationId))
+    .where(eq(customLines.districtId, d.districtId))
+    .limit(500);
+  const from = { lng: d.fromLng, lat: d.fromLat };
+  const to = { lng: d.toLng, lat: d.toLat };
+  const lines = rows
+    .map((r) => ({
+      id: r.l.id,
+      lineNo: r.l.lineNo,
+      name: r.l.name,
+      status: r.l.status,
+      departTime: r.l.departTime,
+      startName: r.start?.name ?? null,
+      endName: r.end?.name ?? null,
+      fromM: r.start ? distanceM(from, r.start) : null,
+      toM: r.end ? distanceM(r.end, to) : null,
+    }))
+    .sort((x, y) => (x.fromM ?? 1e9) + (x.toM ?? 1e9) - ((y.fromM ?? 1e9) + (y.toM ?? 1e9)) || x.id - y.id)
+    .slice(0, 50);
+  return { lines };
 }
 
 // ---------------------------------------------------------------- 定制记录

@@ -189,6 +189,31 @@ export const customDemandHandle = endpoint({
   permission: CUSTOM_DEMAND_HANDLER,
 });
 
+export const candidateLineRow = z.object({
+  id: z.number().int(),
+  lineNo: z.string(),
+  name: z.string(),
+  status: z.number().int(),
+  departTime: z.number().int(),
+  startName: z.string().nullable(),
+  endName: z.string().nullable(),
+  /** Metres from the demand's from area to the line's first station, and from its last to the to area; null without the station. */
+  fromM: z.number().int().nullable(),
+  toM: z.number().int().nullable(),
+});
+export type CandidateLine = z.infer<typeof candidateLineRow>;
+
+/** The lines of the demand's district that could serve it (开通's choice), nearest ends first. */
+export const customDemandCandidateLines = endpoint({
+  id: 'customDemand.candidateLines',
+  title: '可开通线路',
+  method: 'GET',
+  path: `${D}/candidateLines`,
+  query: z.object({ id: id('需求ID') }),
+  response: z.object({ lines: z.array(candidateLineRow) }),
+  permission: CUSTOM_READ,
+});
+
 // ---------------------------------------------------------------- 定制记录
 
 export const demandRecordRow = z.object({
@@ -354,6 +379,7 @@ export const endpoints: readonly Endpoint[] = [
   customDemandExport,
   customDemandById,
   customDemandHandle,
+  customDemandCandidateLines,
   customDemandRecordPage,
   customDemandRecordTotal,
   customDemandRecordExport,
