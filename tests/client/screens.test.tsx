@@ -79,13 +79,13 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   AddClasses: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListOrderRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
   OrderDetail: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  CustomSummary: /\d+ 条线路 \d+ 天 · 班次 \d+ · 座位 \d+/,
   ListCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AddCar: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListDriver: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AddDriver: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListCustom: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListCustomRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCustom: /共 \d+ 条需求 · 未开通 \d+/,
+  ListCustomRecord: /共 \d+ 条 · \d+ 位乘客 · 待匹配 \d+/,
   CustomBase: /建设中/, // SKELETON: the page's builder sets what its screen shows
   RefundSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
   AgreementSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
