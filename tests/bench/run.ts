@@ -21,6 +21,7 @@ import { deskSection } from './desk.bench';
 import { RIDE_READS, ridesSection } from './rides.bench';
 import { exportSection } from './export.bench';
 import { MONEY_READS, moneySection } from './money.bench';
+import { CUSTOM_READS, customSection } from './custom.bench';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -69,6 +70,8 @@ async function main() {
     const deskLines = await deskSection(server, client, adminToken, READS, (msg) => process.stderr.write(`${msg}\n`));
     // The money modules' lists on this demo city (a client of their own), then their volume on PostgreSQL.
     const moneyLines = await moneySection(server, MONEY_READS, (msg) => process.stderr.write(`${msg}\n`));
+    // 定制汇总 over a year of classes loaded into this demo city.
+    const customLines = await customSection(server, CUSTOM_READS, (msg) => process.stderr.write(`${msg}\n`));
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
     // Last of this server's reads: its demo rides are replaced by the benchmark volume, and the
@@ -101,6 +104,7 @@ async function main() {
       '',
       ...rideLines,
       ...moneyLines,
+      ...customLines,
       ...(flood && timing
         ? [
             'Other calls (`GET /busline/api/user/query/msg`, 2 at a time) while 64 clients flood the login with wrong passwords; the server in its own process, NODE_ENV=production:',
