@@ -51,8 +51,10 @@ export const demandCommands: readonly Command[] = [
     ],
     run: (ctx, a) => {
       const today = shanghaiDate();
-      const days = Number((a.days ?? '30').trim());
-      ctx.navigate(summaryPath({ lineId: a.line ? Number(a.line) : undefined, startDate: addDays(today, -(days - 1)), endDate: today }));
+      // The step validated it; anything else (a hotkey without the step) is the summary's default 30 days.
+      const typed = Number((a.days ?? '').trim());
+      const days = Number.isInteger(typed) && typed >= 1 && typed <= 366 ? typed : 30;
+      ctx.navigate(summaryPath({ lineId: /^\d+$/.test(a.line ?? '') ? Number(a.line) : undefined, startDate: addDays(today, -(days - 1)), endDate: today }));
     },
   },
   {
