@@ -22,6 +22,7 @@ import { RIDE_READS, ridesSection } from './rides.bench';
 import { exportSection } from './export.bench';
 import { MONEY_READS, moneySection } from './money.bench';
 import { classesSection } from './classes.bench';
+import { CUSTOM_READS, customSection } from './custom.bench';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -71,6 +72,8 @@ async function main() {
     // The money modules' lists on this demo city (a client of their own), then their volume on PostgreSQL.
     const moneyLines = await moneySection(server, MONEY_READS, (msg) => process.stderr.write(`${msg}\n`));
     const classesLines = await classesSection(server, (msg) => process.stderr.write(`${msg}\n`));
+    // 定制汇总 over a year of classes loaded into this demo city.
+    const customLines = await customSection(server, CUSTOM_READS, (msg) => process.stderr.write(`${msg}\n`));
     process.stderr.write(`bench: ${LOGINS.total} logins...\n`);
     const logins = await benchLogin(client, 'manager', LOGINS);
     // Last of this server's reads: its demo rides are replaced by the benchmark volume, and the
@@ -104,6 +107,7 @@ async function main() {
       ...rideLines,
       ...moneyLines,
       ...classesLines,
+      ...customLines,
       ...(flood && timing
         ? [
             'Other calls (`GET /busline/api/user/query/msg`, 2 at a time) while 64 clients flood the login with wrong passwords; the server in its own process, NODE_ENV=production:',

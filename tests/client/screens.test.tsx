@@ -80,14 +80,14 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   AddClasses: /批量排班/,
   ListOrderRecord: /共 \d+ 笔 \d+ 张票，实收 [\d.]+ 元/,
   OrderDetail: /地址中的订单编号无效/,
-  CustomSummary: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  CustomSummary: /\d+ 条线路 \d+ 天 · 班次 \d+ · 座位 \d+/,
   ListCar: /共 \d+ 辆 · 可用 \d+（\d+ 座）/,
   // Opened without ?id= it is a new car (tests/client/custom-fleet.test.tsx saves real ones).
   AddCar: /班次的发行数量不能超过它/,
   ListDriver: /\d{3}\*{4}\d{4}/,
   AddDriver: /即驾驶证号（只存一次）/,
-  ListCustom: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListCustomRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCustom: /共 \d+ 条需求 · 未开通 \d+/,
+  ListCustomRecord: /共 \d+ 条 · \d+ 位乘客 · 待匹配 \d+/,
   CustomBase: /基础设置按区域保存/,
   RefundSetting: /退款规则按区域设置/,
   AgreementSetting: /请先在顶部选择区域/,

@@ -25,6 +25,8 @@ import { customRefundRules } from '../../src/server/modules/custom-setting/schem
 import { DEFAULT_LADDER } from '../../src/shared/custom/refund-ladder';
 import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine, fixturePaidOrder, fixtureStations } from '../support/custom-bus-fixture';
 
+import { customDemands } from '../../src/server/modules/custom-bus/schema';
+
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -187,6 +189,22 @@ beforeAll(async () => {
   const draftLine = await fixtureLine(cf, ids.home, { status: 0 });
   [cids.draftLine, cids.stationA, cids.stationB] = [draftLine.line.id, draftLine.stations[0].id, draftLine.stations[1].id];
   cids.lineToDelete = (await fixtureLine(cf, ids.home, { status: 2 })).line.id;
+});
+
+/** 定制列表's rows of the contract's own: a demand to decline (处理 0 → 2) and one to make a line of (需求成线), between two stops of the home district. */
+const demandIds = { handle: 0, toLine: 0 };
+beforeAll(async () => {
+  const db = s.database.db;
+  const now = s.clock.now();
+  const stops = await db.select().from(t.stations).where(eq(t.stations.districtId, ids.home)).orderBy(asc(t.stations.id));
+  const [a, b] = [stops[0]!, stops[stops.length - 1]!];
+  const demand = () =>
+    db
+      .insert(customDemands)
+      .values({ districtId: ids.home, fromName: '契约起点', fromLng: a.lng, fromLat: a.lat, toName: '契约终点', toLng: b.lng, toLat: b.lat, goFrom: 27_000, goTo: 30_600, distanceM: 5000, supporters: 40, threshold: 30, createdAt: now, updatedAt: now })
+      .returning()
+      .then((r) => r[0]!.id);
+  [demandIds.handle, demandIds.toLine] = [await demand(), await demand()];
 });
 
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
@@ -378,6 +396,20 @@ const VALID: Record<string, () => CallOptions> = {
   'packageSummary.total': () => ({ query: { startDate: '2026-10-01', endDate: '2026-11-28' } }),
   'packageSummary.health': () => ({}),
   'packageSummary.export': () => ({ query: { startDate: '2026-11-01' } }),
+  'customSummary.page': () => ({ query: { size: 5, sort: 'loadRate,desc' } }),
+  'customSummary.total': () => ({ query: { startDate: '2026-10-01', endDate: '2026-11-28' } }),
+  'customSummary.export': () => ({ query: { startDate: '2026-11-01' } }),
+  'customDemand.page': () => ({ query: { size: 5, state: '0', sort: 'supporters,desc' } }),
+  'customDemand.total': () => ({ query: { reached: '1' } }),
+  'customDemand.export': () => ({ query: { state: '0' } }),
+  'customDemand.queryById': () => ({ query: { id: demandIds.handle } }),
+  'customDemand.handle': () => ({ body: { id: demandIds.handle, fromState: 0, toState: 2, reply: '契约：暂不开通' } }),
+  'customDemand.candidateLines': () => ({ query: { id: demandIds.handle } }),
+  'customDemand.recordPage': () => ({ query: { size: 5, status: '1' } }),
+  'customDemand.recordTotal': () => ({ query: { status: '0' } }),
+  'customDemand.recordExport': () => ({ query: { status: '1' } }),
+  'customDemand.heat': () => ({ query: { minSupporters: 2 } }),
+  'customDemand.toLine': () => ({ body: { demandId: demandIds.toLine, lineNo: `K${next()}`.slice(0, 12), name: '契约定制线', price: 800 } }),
   'notice.total': () => ({}),
   'notice.queryById': () => ({ query: { id: ids.notice } }),
   'notice.updateStatus': () => ({ body: { id: ids.noticeDraft, fromStatus: 0, toStatus: 2 } }),
@@ -608,6 +640,20 @@ const INVALID: Record<string, () => CallOptions> = {
   'packageSummary.total': () => ({ query: { endDate: 'x' } }),
   'packageSummary.health': () => ({ query: { packageId: '-1' } }),
   'packageSummary.export': () => ({ query: { startDate: 'today' } }),
+  'customSummary.page': () => ({ query: { startDate: '2026/11/01' } }),
+  'customSummary.total': () => ({ query: { lineId: '0' } }),
+  'customSummary.export': () => ({ query: { endDate: 'today' } }),
+  'customDemand.page': () => ({ query: { state: '7' } }),
+  'customDemand.total': () => ({ query: { name: 'x'.repeat(21) } }),
+  'customDemand.export': () => ({ query: { reached: 'yes' } }),
+  'customDemand.queryById': () => ({ query: { id: 'abc' } }),
+  'customDemand.handle': () => ({ body: { id: 1, fromState: 0, toState: 2, reply: 'x'.repeat(201) } }),
+  'customDemand.candidateLines': () => ({ query: {} }),
+  'customDemand.recordPage': () => ({ query: { status: '5' } }),
+  'customDemand.recordTotal': () => ({ query: { startTime: '昨天' } }),
+  'customDemand.recordExport': () => ({ query: { demandId: '-1' } }),
+  'customDemand.heat': () => ({ query: { minSupporters: '0' } }),
+  'customDemand.toLine': () => ({ body: { demandId: 1, lineNo: 'K1', name: '名'.repeat(16), price: 800 } }),
   'notice.total': () => ({ query: { top: '2' } }),
   'notice.queryById': () => ({ query: { id: '0' } }),
   'notice.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 1, publishAt: '明天' } }),
