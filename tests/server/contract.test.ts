@@ -978,6 +978,12 @@ describe('the super user (admin) with minimal valid input', () => {
   };
 
   it.each(rest.map((e) => [e.id, e] as const))('%s answers in the envelope of its response schema', async (_id, e) => {
+    // Forty exports in a row by one account outrun the worker, and the per-account cap of open
+    // tasks (tested in exports.test.ts) would refuse the fourth: each export here starts with the
+    // admin's earlier tasks settled, as a person's would be by the time they asked for another.
+    if (e.id.endsWith('xport')) {
+      await s.database.db.execute(sql`update export_tasks set phase = 'failed', error = '契约测试', finished_at = now() where phase in ('queued', 'running') and user_id = (select id from users where login = 'admin')`);
+    }
     expectContractAnswer(e, await s.call(e, { ...input(e.id, VALID), token: admin }));
   });
 

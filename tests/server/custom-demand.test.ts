@@ -360,7 +360,8 @@ describe('★ 需求成线 (customDemand/toLine)', () => {
     const stations = await db().select().from(cb.customStations).where(sql`${cb.customStations.id} in (${stops[0]!.stationId}, ${stops[1]!.stationId})`);
     for (const st of stations) {
       expect(st.districtId).toBe(xuhui);
-      if (st.busStationId) expect(made.stops.some((x) => x.kind === 'bus' && x.id === st.busStationId)).toBe(true);
+      // Snapped to a regular stop (made into a 定制站点 linked to it), or to a 定制站点 the network already links to one.
+      if (st.busStationId) expect(made.stops.some((x) => (x.kind === 'bus' && x.id === st.busStationId) || (x.kind === 'custom' && x.id === st.id))).toBe(true);
     }
     const classes = await db().select().from(cb.customClasses).where(eq(cb.customClasses.lineId, made.lineId));
     expect(classes.length).toBe(made.classes);

@@ -60,7 +60,7 @@ const specOf = (e: Endpoint) => endpoints.find((x) => x.id === e.bodyFormOf)!;
 
 describe('the body forms', () => {
   it('each names its spec call, takes the same input, answers the same shape under the same permission', () => {
-    expect(bodyForms.map((e) => e.id).sort()).toEqual(['customDriver.pageByBody', 'customDriver.totalByBody', 'family.bindExportByBody', 'family.bindPageByBody', 'family.bindSummaryByBody', 'family.unBindByBody', 'family.updateBindByBody', 'packageOrder.pageByBody', 'packageOrder.totalByBody', 'recharge.pageByBody', 'recharge.totalByBody', 'rider.pageByBody', 'rider.revealByBody', 'user.pageByBody', 'wallet.pageByBody', 'wallet.totalByBody']);
+    expect(bodyForms.map((e) => e.id).sort()).toEqual(['customDriver.pageByBody', 'customDriver.totalByBody', 'customOrder.pageByBody', 'customOrder.totalByBody', 'family.bindExportByBody', 'family.bindPageByBody', 'family.bindSummaryByBody', 'family.unBindByBody', 'family.updateBindByBody', 'packageOrder.pageByBody', 'packageOrder.totalByBody', 'recharge.pageByBody', 'recharge.totalByBody', 'rider.pageByBody', 'rider.revealByBody', 'user.pageByBody', 'wallet.pageByBody', 'wallet.totalByBody']);
     for (const e of bodyForms) {
       const spec = specOf(e);
       expect(spec, e.id).toBeDefined();
@@ -86,6 +86,8 @@ describe('the body forms', () => {
     'packageOrder.pageByBody': (r) => [{}, { phone: r.phone }, { status: '1', size: 5 }],
     'customDriver.pageByBody': (r) => [{ phone: r.phone, size: 5 }, { idNo: r.citizen, size: 5 }],
     'customDriver.totalByBody': (r) => [{ phone: r.phone }],
+    'customOrder.pageByBody': (r) => [{}, { phone: r.phone }, { status: '1', size: 5 }],
+    'customOrder.totalByBody': (r) => [{}, { phone: r.phone }],
     'packageOrder.totalByBody': (r) => [{}, { phone: r.phone }],
     'recharge.pageByBody': (r) => [{}, { phone: r.phone }, { writeState: '4', size: 5 }],
     'recharge.totalByBody': (r) => [{}, { phone: r.phone }],

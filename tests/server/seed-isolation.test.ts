@@ -117,7 +117,7 @@ describe('seed isolation', () => {
     opened.push(database);
     await database.migrate(() => runSeed({ db: database.db, now: NOW, seed: 42, demo: true, profile: PROFILES.small, passwordMaxAgeDays: 90, pii: createPii(TEST_PII_KEY), modules: watched }).then(() => undefined));
     // The shared refund ledger is the frame's; each money module seeds the rows of its own kind there.
-    const LEDGER_KINDS: Record<string, string> = { packagePay: 'package', recharge: 'nfc', rechargeable: 'wallet' };
+    const LEDGER_KINDS: Record<string, string> = { packagePay: 'package', recharge: 'nfc', rechargeable: 'wallet', customBus: 'custom' };
     const kinds = (await database.db.execute(sql`select distinct kind from money_refunds`)) as unknown as { rows: { kind: string }[] };
     expect(kinds.rows.map((r) => r.kind).filter((k) => !Object.values(LEDGER_KINDS).includes(k))).toEqual([]);
     for (const m of SERVER_MODULES) {
@@ -126,6 +126,7 @@ describe('seed isolation', () => {
     }
     expect(writes.rechargeable).toContain('money_refunds');
     expect(writes.packagePay).toContain('money_refunds');
+    expect(writes.customBus).toContain('money_refunds');
     // The family and discount rows are their modules' own, no longer the rider seed's.
     expect(writes.callingCard).toContain('family_bindings');
     expect(writes.specialCode).toContain('discount_orders');

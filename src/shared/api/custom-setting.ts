@@ -15,7 +15,7 @@ const can = grantIn(buttons);
 /** Reading is for those who see the menu (decision 81). */
 export const CUSTOM_SETTING_READ = grant({ menus: ['customSetting'] });
 export const CUSTOM_SETTING_EDITOR = can({ buttons: ['CUSTOM_SETTING_UPDATE'] });
-/** ★ 跨区同步 is the super user's (the endpoint's button lets it through; the service refuses others): what the console offers it to. */
+/** ★ 跨区同步 is the super user's: the endpoint's permission and what the console offers it to (the service checks again). */
 export const CUSTOM_SETTING_SYNC = grant({ roles: ['ROLE_APP_ADMIN'] });
 
 /**
@@ -154,7 +154,7 @@ export const baseApplyTo = endpoint({
     applied: z.boolean(),
     districts: z.array(z.object({ districtId: z.number().int(), districtName: z.string(), changes: z.array(baseChange) })),
   }),
-  permission: CUSTOM_SETTING_EDITOR,
+  permission: CUSTOM_SETTING_SYNC,
 });
 
 // ---------------------------------------------------------------- refund ladder

@@ -2,6 +2,7 @@ import { CUSTOM_LINE_EDITOR, CUSTOM_LINE_STATUS_MOVER, CUSTOM_READ } from '../..
 import { linePage, lineUpdateStatus } from '../../../shared/api/custom-bus/network';
 import { LINE_DIRECTION } from '../../../shared/api/custom-bus/states';
 import { fenToYuan } from '../../../shared/domain/money';
+import { pagePath } from '../../../shared/modules';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 import { queryText } from '../../lib/http';
@@ -83,7 +84,7 @@ export const networkCommands: readonly Command[] = [
     group: GROUP,
     keywords: ['定制', '线路', '轨迹', '站点', 'dingzhi', 'guiji'],
     permission: CUSTOM_READ,
-    page: lineListPath(),
+    page: pagePath('customBus', 'custom-line-path'),
     args: [{ name: 'line', label: '选择线路', kind: 'choice', options: linesIn(null) }],
     run: (ctx, a) => ctx.navigate(linePathPath(parse(a.line).id)),
   },

@@ -11,6 +11,11 @@ export const SEED_PAST_DAYS = 45;
 export const SEED_AHEAD_DAYS = 15;
 export const SEED_TARGET = 2_000;
 export const SEED_CANCELLED = 10;
+const TURNAROUND_MS = 30 * 60_000;
+/** [from, to) in epoch ms: a class and its turnaround. */
+type Span = [number, number];
+const isFree = (busy: Map<number, Span[]>, id: number, [from, to]: Span) => !(busy.get(id) ?? []).some(([f, t]) => f < to && from < t);
+const book = (busy: Map<number, Span[]>, id: number, span: Span) => busy.set(id, [...(busy.get(id) ?? []), span]);
 const CANCEL_REASONS = ['道路施工，线路临时停运', '恶劣天气停运', '报名人数不足，班次取消', '车辆调度调整'];
 
 /**
@@ -53,6 +58,21 @@ export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtI
 
   type Insert = typeof customClasses.$inferInsert;
   const rows: Insert[] = [];
+  // What the cars and drivers already drive (none in a new demo city; a test's own classes when a
+  // test seeds into a district it has used), so the seed never clashes with it either.
+  const carBusy = new Map<number, Span[]>();
+  const driverBusy = new Map<number, Span[]>();
+  const live = await db
+    .select({ carId: customClasses.carId, driverId: customClasses.driverId, departAt: customClasses.departAt, arriveAt: customClasses.arriveAt, lineId: customClasses.lineId, direction: customClasses.direction, departDate: customClasses.departDate, departTime: customClasses.departTime })
+    .from(customClasses)
+    .where(and(ne(customClasses.status, 4), scope ? eq(customClasses.districtId, scope) : undefined));
+  const slot = (lineId: number, direction: number, day: string, seconds: number) => `${lineId}:${direction}:${day}:${seconds}`;
+  const taken = new Set(live.map((c) => slot(c.lineId, c.direction, c.departDate, c.departTime)));
+  for (const c of live) {
+    const span: Span = [c.departAt.getTime(), c.arriveAt.getTime() + TURNAROUND_MS];
+    if (c.carId) book(carBusy, c.carId, span);
+    if (c.driverId) book(driverBusy, c.driverId, span);
+  }
   for (const day of useDays) {
     const future = day >= today;
     const dayRows = used
@@ -61,20 +81,19 @@ export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtI
         const seconds = direction === 1 && line.direction === -1 ? line.returnDepartTime! : line.departTime;
         return { line, direction, seconds, ...slotInstants(line, direction, day, seconds) };
       })
+      .filter((c) => !taken.has(slot(c.line.id, c.direction, day, c.seconds)))
       .sort((a, b) => a.departAt.getTime() - b.departAt.getTime());
-    // Per district, the first car and driver free again (30 minutes' turnaround).
-    const carFree = new Map<number, number>();
-    const driverFree = new Map<number, number>();
+    // Per district, the first car and driver free over the class and 30 minutes' turnaround.
     for (const s of dayRows) {
-      const turn = 30 * 60_000;
-      const car = cars.find((c) => c.districtId === s.line.districtId && (carFree.get(c.id) ?? 0) <= s.departAt.getTime());
-      const driver = drivers.find((d) => d.districtId === s.line.districtId && (driverFree.get(d.id) ?? 0) <= s.departAt.getTime());
+      const span: Span = [s.departAt.getTime(), s.arriveAt.getTime() + TURNAROUND_MS];
+      const car = cars.find((c) => c.districtId === s.line.districtId && isFree(carBusy, c.id, span));
+      const driver = drivers.find((d) => d.districtId === s.line.districtId && isFree(driverBusy, d.id, span));
       // About one class in 12 ahead still waits for its car and driver.
       const leave = s.departAt > now && rng.int(1, 12) === 1;
       const carId = !leave && car ? car.id : null;
       const driverId = !leave && driver ? driver.id : null;
-      if (carId) carFree.set(carId, s.arriveAt.getTime() + turn);
-      if (driverId) driverFree.set(driverId, s.arriveAt.getTime() + turn);
+      if (carId) book(carBusy, carId, span);
+      if (driverId) book(driverBusy, driverId, span);
       const publish = Math.min(s.line.defaultSeats, carId ? car!.seats : 80);
       const w = saleWindow(bases.get(s.line.districtId)!, day, s.departAt);
       rows.push({
