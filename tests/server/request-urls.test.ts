@@ -117,7 +117,8 @@ describe('the body forms', () => {
       }
     }
     expect(compared).toBeGreaterThan(40);
-  });
+    // Two calls per input and reader, some of them exports read back: a minute on a busy machine.
+  }, 90_000);
 
   it('the body forms find the one rider and binding the typed numbers name, in the agent\'s area only', async () => {
     const r = await boundRider();
