@@ -91,6 +91,9 @@ function useClassesActions(assign: (c: ClassesRow) => void, detail: (c: ClassesR
 }
 
 /** 班次管理 (ListClasses): the area's dated classes with seats and dispatch; 开售/停售/恢复, 排班, 详情; 新增班次 opens the batch form. */
+/** A whole day typed (a half-typed one is left for the guard to name). */
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
 export function ClassesPage() {
   const [, navigate] = useLocation();
   const canAdd = useAllowed(CUSTOM_CLASSES_EDITOR);
@@ -101,7 +104,15 @@ export function ClassesPage() {
     record: 'custom-classes',
     filters: { lineId: lineFilter, dateFrom: textFilter('开始日期', { placeholder: 'YYYY-MM-DD', maxLength: 10 }), dateTo: textFilter('结束日期', { placeholder: 'YYYY-MM-DD', maxLength: 10 }), status: flowFilter(CLASSES_STATUS), carId: carFilter, driverId: driverFilter },
     // Without dates: today and the next 13 days (the dispatcher's horizon); at most 62 days.
-    effective: (f) => (f.dateFrom || f.dateTo ? f : { ...f, dateFrom: shanghaiDate(new Date()), dateTo: addDays(shanghaiDate(new Date()), 13) }),
+    // One end typed: the other is 61 days from it, so the query always sends both (the server bounds it the same way).
+    effective: (f) =>
+      f.dateFrom && f.dateTo
+        ? f
+        : f.dateFrom
+          ? { ...f, dateTo: DAY_RE.test(f.dateFrom) ? addDays(f.dateFrom, 61) : f.dateFrom }
+          : f.dateTo
+            ? { ...f, dateFrom: DAY_RE.test(f.dateTo) ? addDays(f.dateTo, -61) : f.dateTo }
+            : { ...f, dateFrom: shanghaiDate(new Date()), dateTo: addDays(shanghaiDate(new Date()), 13) },
     guard: { schema: classesTotal.query, hint: () => '（日期范围最多62天）' },
     summary: listSummary(
       classesTotal,
