@@ -52,8 +52,6 @@ const named = (c: ClassesRow) => `「${c.lineName}」${c.departDate} ${c.time}`;
 function useClassesActions(assign: (c: ClassesRow) => void, detail: (c: ClassesRow) => void, cancel: (c: ClassesRow) => void) {
   return useRowActions<ClassesRow>(
     [
-      // 取消: every paid ticket refunded in full; its own dialog shows what will be refunded and asks why.
-      { id: 'cancel', label: '取消班次', hotkey: 'c', danger: true, permission: CUSTOM_CLASSES_CANCELLER, when: (c) => c.status <= 2 && Date.parse(c.departAt) > Date.now(), open: cancel },
       { id: 'detail', label: '详情', hotkey: 'v', primary: true, permission: classesById.permission, open: detail },
       { id: 'assign', label: '排班', hotkey: 'a', permission: CUSTOM_DISPATCHER, when: (c) => c.status <= 2, open: assign },
       callAction({
@@ -89,6 +87,8 @@ function useClassesActions(assign: (c: ClassesRow) => void, detail: (c: ClassesR
         input: (c) => move(c, 1),
         done: (c) => `班次${named(c)}已恢复售票`,
       }),
+      // 取消: every paid ticket refunded in full; its own dialog shows what will be refunded and asks why.
+      { id: 'cancel', label: '取消班次', hotkey: 'c', danger: true, permission: CUSTOM_CLASSES_CANCELLER, when: (c) => c.status <= 2 && Date.parse(c.departAt) > Date.now(), open: cancel },
     ],
     (c) => named(c),
   );
