@@ -1,12 +1,29 @@
 import { CUSTOM_CLASSES_CANCELLER, CUSTOM_READ, CUSTOM_REFUNDER } from '../../../shared/api/custom-bus/buttons';
+import { classesPage } from '../../../shared/api/custom-bus/classes';
 import { customClassesCancel, customOrderPageByBody } from '../../../shared/api/custom-bus/orders';
 import { fenToYuan } from '../../../shared/domain/money';
+import { addDays, shanghaiDate } from '../../../shared/domain/time';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { customOrderDetailPath, customOrderListPath, customOrderPhone } from './order-paths';
 
 const GROUP = '定制公交';
+
+/** The area's classes that can still be cancelled (not departed, not cancelled) in the next 62 days, soonest first. */
+const cancellableClasses = async () => {
+  const today = shanghaiDate(new Date());
+  const page = await api.call(classesPage, { query: { page: 0, size: 500, dateFrom: today, dateTo: addDays(today, 61), sort: 'departAt,asc' } }, { silent: true });
+  const now = Date.now();
+  return page.content
+    .filter((c) => c.status <= 2 && Date.parse(c.departAt) > now)
+    .map((c) => ({
+      value: String(c.id),
+      label: `${c.departDate} ${c.time} ${c.lineName}`,
+      subtitle: `已售 ${c.sold} 座 · ${c.lineNo}`,
+      keywords: [c.lineNo, c.lineName, c.departDate],
+    }));
+};
 const isPhone = (v: string) => /^1\d{10}$/.test(v.replace(/[\s-]/g, ''));
 
 /** This part's palette commands (second wave §5's Palette row): 查定制订单, 定制退票, 取消班次. */
@@ -54,7 +71,8 @@ export const orderCommands: readonly Command[] = [
     },
   },
   {
-    // 取消班次 ‹班次ID› ‹原因›: every paid ticket refunded in full; the reason is the confirmation.
+    // 取消班次 ‹班次› ‹原因›: the class picked from the area's cancellable ones (date, time, line, sold);
+    // every paid ticket refunded in full; the reason is the confirmation.
     id: 'customClasses.cancel',
     title: '取消班次',
     group: GROUP,
@@ -62,7 +80,7 @@ export const orderCommands: readonly Command[] = [
     permission: CUSTOM_CLASSES_CANCELLER,
     page: customOrderListPath(),
     args: [
-      { name: 'id', label: '班次ID', kind: 'text', placeholder: '班次管理中的班次ID', validate: (v) => (/^\d{1,9}$/.test(v.trim()) ? null : '请输入班次ID（数字）') },
+      { name: 'id', label: '选择班次（未发车，已售座位数）', kind: 'choice', options: cancellableClasses },
       { name: 'reason', label: '取消原因（将全额退款给已购票乘客）', kind: 'text', placeholder: '如 车辆故障', validate: (v) => (v.trim().length < 2 ? '取消原因至少2个字' : v.trim().length > 100 ? '取消原因不能超过100个字' : null) },
     ],
     run: (ctx, a) => {

@@ -12,7 +12,10 @@ import * as service from './classes-service';
 export function bindClasses(b: Binder, deps: AppDeps): void {
   b.bind(api.classesPage, ({ auth, query }) => service.pageClasses(deps, auth, query));
   b.bind(api.classesTotal, ({ auth, query }) => service.classesTotals(deps, auth, query));
-  b.bind(api.classesExport, ({ auth, query }) => enqueueExport(deps, auth, service.classesExportKind, query, service.classesExportTitle(query)));
+  b.bind(api.classesExport, ({ auth, query }) => {
+    const bounded = service.boundedWindow(query, deps.clock.now());
+    return enqueueExport(deps, auth, service.classesExportKind, bounded, service.classesExportTitle(bounded));
+  });
   b.bind(api.classesById, ({ auth, query }) => service.classesById(deps, auth, query.id));
   b.bind(api.classesSave, ({ auth, body }) => service.saveClass(deps, auth, body));
   b.bind(api.classesBatchSave, ({ auth, body }) => service.batchSave(deps, auth, body));

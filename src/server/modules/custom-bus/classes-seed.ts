@@ -110,7 +110,8 @@ export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtI
         ...w,
         carId,
         driverId,
-        status: s.departAt <= now ? 3 : statusAt(w, now),
+        // An off-sale line's classes do not sell (下架 stops them): 停售 where they would be on sale.
+        status: s.departAt <= now ? 3 : s.line.status === 1 ? statusAt(w, now) : statusAt(w, now) === 0 ? 0 : 2,
         createdBy: null,
         createdAt: new Date(Math.min(w.saleOpenAt.getTime(), now.getTime()) - 86_400_000),
         updatedAt: now,

@@ -5,7 +5,7 @@ import { type BatchConflict, CLASSES_MAX_DAYS, daysBetween, secondsToTime } from
 import { CLASSES_STATUS, TICKET_STATE } from '../../../shared/api/custom-bus/states';
 import { fenToYuan } from '../../../shared/domain/money';
 import { maskPhone } from '../../../shared/domain/mask';
-import { addDays, shanghaiDateTime, shanghaiMidnight, timeOfDayToSeconds } from '../../../shared/domain/time';
+import { addDays, shanghaiDate, shanghaiDateTime, shanghaiMidnight, timeOfDayToSeconds } from '../../../shared/domain/time';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
@@ -104,9 +104,22 @@ const classesList = listService({
   dto: (r) => classesDto(r),
 });
 
-export const pageClasses = (deps: AppDeps, a: AuthContext, q: z.output<typeof api.classesPage.query>) => classesList.page(deps, a, q);
+/**
+ * The 62-day window whatever is sent: the contract refuses a longer one when both ends are given; a
+ * missing end is the other ±61 days (both missing: today and the next 61 days), so a page, its total
+ * and its export are always bounded.
+ */
+export function boundedWindow<Q extends { dateFrom?: string | undefined; dateTo?: string | undefined }>(q: Q, now: Date): Q & { dateFrom: string; dateTo: string } {
+  const span = CLASSES_MAX_DAYS - 1;
+  const from = q.dateFrom ?? (q.dateTo ? addDays(q.dateTo, -span) : shanghaiDate(now));
+  const to = q.dateTo ?? addDays(from, span);
+  return { ...q, dateFrom: from, dateTo: to };
+}
 
-export async function classesTotals(deps: AppDeps, a: AuthContext, q: Filters) {
+export const pageClasses = (deps: AppDeps, a: AuthContext, q: z.output<typeof api.classesPage.query>) => classesList.page(deps, a, boundedWindow(q, deps.clock.now()));
+
+export async function classesTotals(deps: AppDeps, a: AuthContext, query: Filters) {
+  const q = boundedWindow(query, deps.clock.now());
   const c = customClasses;
   const live = sql`${c.status} <> 4`;
   const [r] = await deps.db
@@ -228,6 +241,9 @@ export function saleWindow(base: SaleBase, date: string, departAt: Date) {
 
 /** Where a new class starts: on sale when its window is open now, 停售 when it has passed, else 待售. */
 export const statusAt = (w: { saleOpenAt: Date; saleCloseAt: Date }, now: Date) => (now < w.saleOpenAt ? 0 : now < w.saleCloseAt ? 1 : 2);
+
+/** A class of a line not 已上架 (草稿, 已下架) waits 待售 whatever its window: the job opens it once the line is listed. */
+export const startStatus = (line: { status: number }, w: { saleOpenAt: Date; saleCloseAt: Date }, now: Date) => (line.status === 1 ? statusAt(w, now) : 0);
 
 /** Days of `from`..`to` whose ISO weekday (1 周一 … 7 周日) is in `weekdays`. */
 export function daysOf(from: string, to: string, weekdays: readonly number[]) {
@@ -416,7 +432,7 @@ export async function batchSave(deps: AppDeps, a: AuthContext, b: BatchBody) {
           ...w,
           carId: fleet.car?.id ?? null,
           driverId: fleet.driver?.id ?? null,
-          status: statusAt(w, now),
+          status: startStatus(line, w, now),
           createdBy: a.user.id,
           createdAt: now,
           updatedAt: now,
@@ -480,15 +496,23 @@ export async function saveClass(deps: AppDeps, a: AuthContext, b: SaveBody) {
         if (at.departAt <= now) throw failOn('departTime', PAST);
         const [row] = await tx
           .insert(customClasses)
-          .values({ districtId: line.districtId, lineId: line.id, direction: b.direction, departDate: b.departDate, departTime: seconds, ...at, publish: b.publish, stock: b.publish, price, ...w, status: statusAt(w, now), createdBy: a.user.id, createdAt: now, updatedAt: now })
+          .values({ districtId: line.districtId, lineId: line.id, direction: b.direction, departDate: b.departDate, departTime: seconds, ...at, publish: b.publish, stock: b.publish, price, ...w, status: startStatus(line, w, now), createdBy: a.user.id, createdAt: now, updatedAt: now })
           .returning({ id: customClasses.id });
         const after = await loadClass(tx, row!.id);
         await audit(tx, a.actor, { type: 'CUSTOM_CLASSES_SAVE', targetDistrictId: line.districtId, target: `custom-classes/${row!.id}`, summary: `新增班次「${line.name}」${b.departDate} ${b.departTime}，${b.publish}座`, after }, now);
         return after;
       }
+      // The car and driver first, then the class: the order 排班 keeps, so an edit and a dispatch of
+      // the same class never wait on each other's locks (a deadlock on PostgreSQL). The class's car and
+      // driver are peeked without a lock and checked again once the class is locked.
+      const [peek] = await tx.select({ districtId: customClasses.districtId, carId: customClasses.carId, driverId: customClasses.driverId }).from(customClasses).where(eq(customClasses.id, b.id));
+      if (!peek) throw notFound('班次不存在');
+      assertInScope(a, peek.districtId);
+      const { car, driver } = await lockFleet(tx, peek.districtId, peek.carId, peek.driverId);
       const row = await lockClass(tx, a, b.id);
       const before = await loadClass(tx, row.id);
       await checkVersion(row, b.rowVersion, () => before);
+      if (row.carId !== peek.carId || row.driverId !== peek.driverId) throw fail('班次的车辆或司机刚被修改，请刷新后重试');
       if (row.status > 2) throw fail(`班次${CLASSES_STATUS.label(row.status as 3 | 4)}，不能修改`);
       if (row.lineId !== line.id || row.direction !== b.direction) throw failOn('lineId', '班次的线路和方向不能修改，请取消后重新排班');
       const moved = row.departDate !== b.departDate || row.departTime !== seconds;
@@ -496,12 +520,8 @@ export async function saveClass(deps: AppDeps, a: AuthContext, b: SaveBody) {
       if ((moved || price !== row.price) && taken > 0) throw fail('已有乘客购票的班次不能修改日期、时刻和票价');
       if (moved && at.departAt <= now) throw failOn('departTime', PAST);
       if (b.publish < taken) throw failOn('publish', `发行数量不能少于已售和锁定的座位数（${taken}）`);
-      if (row.carId) {
-        const [car] = await tx.select({ seats: customCars.seats }).from(customCars).where(eq(customCars.id, row.carId));
-        if (car && b.publish > car.seats) throw failOn('publish', `发行数量不能超过车辆核载座位数（${car.seats}）`);
-      }
-      if (moved && (row.carId || row.driverId)) {
-        const { car, driver } = await lockFleet(tx, row.districtId, row.carId, row.driverId);
+      if (car && b.publish > car.seats) throw failOn('publish', `发行数量不能超过车辆核载座位数（${car.seats}）`);
+      if (moved && (car || driver)) {
         const hit = car ? (await busyOf(tx, 'car', car.id, at.departAt, at.arriveAt, row.id))[0] : undefined;
         if (car && hit) throw failOn('departTime', carClash(car.plateNo, hit));
         if (driver && (await busyOf(tx, 'driver', driver.id, at.departAt, at.arriveAt, row.id)).length) throw failOn('departTime', DRIVER_CLASH);
@@ -531,6 +551,8 @@ export async function updateClassStatus(deps: AppDeps, a: AuthContext, b: Status
     const row = await lockClass(tx, a, b.id);
     const what = `班次${row.departDate} ${secondsToTime(row.departTime)}`;
     if (row.status === b.fromStatus && b.toStatus === 1) {
+      const [line] = await tx.select({ status: customLines.status }).from(customLines).where(eq(customLines.id, row.lineId));
+      if (line?.status !== 1) throw fail('线路未上架，不能售票');
       if (row.departAt <= now) throw fail('班次已到发车时间，不能售票');
       if (row.saleCloseAt <= now) throw fail('已过停售时间，不能恢复售票');
     }
@@ -615,7 +637,9 @@ type Move = 'open' | 'close' | 'depart';
 async function moveDue(deps: Pick<AppDeps, 'db' | 'clock'>, move: Move, batch = 500): Promise<number[]> {
   const now = deps.clock.now();
   const c = customClasses;
-  const due = move === 'open' ? and(eq(c.status, 0), lte(c.saleOpenAt, now)) : move === 'close' ? and(eq(c.status, 1), lte(c.saleCloseAt, now)) : and(inArray(c.status, [1, 2]), lte(c.departAt, now));
+  // A class opens only while its line is 已上架: a draft or off-sale line's classes wait.
+  const listed = inArray(c.lineId, deps.db.select({ id: customLines.id }).from(customLines).where(eq(customLines.status, 1)));
+  const due = move === 'open' ? and(eq(c.status, 0), lte(c.saleOpenAt, now), listed) : move === 'close' ? and(eq(c.status, 1), lte(c.saleCloseAt, now)) : and(inArray(c.status, [1, 2]), lte(c.departAt, now));
   return deps.db.transaction(async (tx) => {
     const rows = await tx.select({ id: c.id, districtId: c.districtId, status: c.status }).from(c).where(due).orderBy(c.id).limit(batch).for('update', { skipLocked: true });
     if (!rows.length) return [];

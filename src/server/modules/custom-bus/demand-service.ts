@@ -17,6 +17,8 @@ import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
 import { moveStatus } from '../../lib/transition';
 import { customClasses, customDemandRecords, customDemands, customLineStops, customLines, customStations } from './schema';
+import { saleWindow } from './classes-service';
+import { customBaseOf } from '../custom-setting/read';
 
 type DemandStateCode = (typeof DEMAND_STATE.codes)[number];
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
@@ -576,11 +578,12 @@ export async function toLine(deps: AppDeps, a: AuthContext, body: ToLineBody) {
       { lineId: l.id, direction: 0, seq: 1, stationId: startId, offsetMin: 0, mode: 1 },
       { lineId: l.id, direction: 0, seq: 2, stationId: endId, offsetMin: Math.max(1, Math.round((arrive - depart) / 60)), mode: 2 },
     ]);
+    // The sale window the district's base settings give every class (as 班次管理 computes it).
+    const base = await customBaseOf(tx, districtId);
     const classes = weekdaysFrom(startDate)
       .map((day) => {
         const departAt = new Date(shanghaiMidnight(day).getTime() + depart * 1000);
-        const saleCloseAt = new Date(departAt.getTime() - 10 * 60_000);
-        return { day, departAt, saleCloseAt };
+        return { day, departAt, ...saleWindow(base, day, departAt) };
       })
       .filter((x) => x.saleCloseAt.getTime() > now.getTime())
       .map((x) => ({
@@ -594,8 +597,8 @@ export async function toLine(deps: AppDeps, a: AuthContext, body: ToLineBody) {
         publish: body.seats,
         stock: body.seats,
         price: body.price,
-        // A draft line's classes wait (待售); they open when the line is published and the sale set.
-        saleOpenAt: now,
+        // A draft line's classes wait (待售); the sale job opens them in their window once the line is 已上架.
+        saleOpenAt: x.saleOpenAt,
         saleCloseAt: x.saleCloseAt,
         status: 0,
         createdBy: a.user.id,

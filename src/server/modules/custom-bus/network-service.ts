@@ -496,6 +496,19 @@ export async function updateLineStatus(deps: AppDeps, a: AuthContext, body: z.ou
       what,
       version: { column: customLines.rowVersion, sent: body.rowVersion, current: () => loadLine(tx, row.id) },
     });
+    // 下架 stops the line's sale in the same step: its 售票中 classes → 停售 (audited). 上架 does not
+    // reopen them: which ones sell again is the operator's 恢复 in 班次管理; 待售 ones open by the job.
+    if (body.toStatus === 2) {
+      const stopped = await tx
+        .update(customClasses)
+        .set({ status: 2, updatedAt: now })
+        .where(and(eq(customClasses.lineId, row.id), eq(customClasses.status, 1)))
+        .returning({ id: customClasses.id });
+      if (stopped.length) {
+        const ids = stopped.map((x) => x.id).sort((x, y) => x - y);
+        await audit(tx, a.actor, { type: 'CUSTOM_CLASSES_STATUS', targetDistrictId: row.districtId, target: ids.length === 1 ? `custom-classes/${ids[0]}` : `customLine/${row.id}`, summary: `线路「${row.name}」下架，${ids.length}个售票中班次停售`, before: { status: 1 }, after: { status: 2, ids } }, now);
+      }
+    }
     const after = await loadLine(tx, row.id);
     const verb = body.toStatus === 1 ? (from === 2 ? '重新上架' : '上架') : '下架';
     await audit(tx, a.actor, { type: 'CUSTOM_LINE_STATUS', targetDistrictId: row.districtId, target: `customLine/${row.id}`, summary: `${verb}${what}${body.reason ? `：${body.reason}` : ''}`, before: { status: from }, after: { status: after.status } }, now);

@@ -170,13 +170,26 @@ export async function orderMsg(deps: AppDeps, a: AuthContext, id: number) {
   return { ...order, tickets, refunds: refunds.map(refundDto), ladder: [...ladder] };
 }
 
-/** A retry with a key that already refunded: the first answer (refused when the key belongs to another order). */
-async function replayRefund(deps: AppDeps, a: AuthContext, orderId: number, key: string) {
+const REUSED_KEY = '该退款请求编号已用于另一笔退款，请重新发起';
+
+/**
+ * A retry with a key that already refunded: the first answer. Refused when the key belongs to another
+ * order or another set of tickets (a new request that reused the key is not the first one's retry).
+ */
+async function replayRefund(deps: AppDeps, a: AuthContext, orderId: number, key: string, ticketNos: readonly string[]) {
   const rows = await refundsByKey(deps.db, key);
   if (!rows.length) return null;
-  if (rows.some((r) => r.kind !== 'custom' || r.orderId !== orderId)) throw fail('该退款请求编号已用于另一笔退款，请重新发起');
+  if (rows.some((r) => r.kind !== 'custom' || r.orderId !== orderId)) throw fail(REUSED_KEY);
   const { row, order } = await loadOrder(deps, deps.db, orderId);
   assertInScope(a, row.districtId);
+  const asked = new Set(ticketNos);
+  const wanted = asked.size ? await deps.db.select().from(customTickets).where(and(eq(customTickets.orderId, orderId), inArray(customTickets.ticketNo, [...asked]))) : [];
+  const done = new Set(rows.map((r) => r.itemId));
+  const ids = new Set(wanted.map((x) => x.id));
+  // Every row the key wrote is one of the tickets asked for, and every ticket asked for without a row
+  // is one refunded with nothing to give back (no 0-fen ledger row is written).
+  const same = wanted.length === asked.size && [...done].every((id) => ids.has(id)) && wanted.every((x) => done.has(x.id) || (x.state === 3 && x.refundedAmount === 0));
+  if (!same) throw fail(REUSED_KEY);
   const amount = rows.reduce((s, r) => s + r.amount, 0);
   const tickets = await deps.db.select({ amount: customTickets.amount }).from(customTickets).where(inArray(customTickets.id, rows.map((r) => r.itemId)));
   return { order, refund: { amount, fee: tickets.reduce((s, x) => s + x.amount, 0) - amount, rows: rows.map(refundDto) }, replayed: true };
@@ -187,7 +200,7 @@ async function replayRefund(deps: AppDeps, a: AuthContext, orderId: number, key:
  * the fee is waived; a retry with the same key answers the first result (decision 75).
  */
 export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBody) {
-  const earlier = await replayRefund(deps, a, body.id, body.idempotencyKey);
+  const earlier = await replayRefund(deps, a, body.id, body.idempotencyKey, body.ticketNos);
   if (earlier) return earlier;
   const now = deps.clock.now();
   let result;
@@ -207,7 +220,7 @@ export async function refundOrder(deps: AppDeps, a: AuthContext, body: RefundBod
   } catch (err) {
     // The same key racing itself: the other request committed first; answer as it did.
     if (isUniqueViolation(err) || (err instanceof Error && /已退票/.test(err.message))) {
-      const again = await replayRefund(deps, a, body.id, body.idempotencyKey);
+      const again = await replayRefund(deps, a, body.id, body.idempotencyKey, body.ticketNos);
       if (again) return again;
     }
     throw err;
@@ -269,7 +282,7 @@ export async function cancelClasses(deps: AppDeps, a: AuthContext, body: CancelB
     const c = classes.get(body.id)!;
     if (c.status === 4) return { replayed: true, rows: [] as MoneyRefund[], amount: 0, tickets: 0 };
     if (c.status === 3 || c.departAt.getTime() <= now.getTime()) throw fail('班次已发车，不能取消');
-    const orderIds = [...new Set((await tx.select({ o: customTickets.orderId }).from(customTickets).where(and(eq(customTickets.classesId, c.id), inArray(customTickets.state, [0, 1])))).map((r) => r.o))].sort((x, y) => x - y);
+    const orderIds = [...new Set((await tx.select({ o: customTickets.orderId }).from(customTickets).where(and(eq(customTickets.classesId, c.id), inArray(customTickets.state, [0, 1, 2])))).map((r) => r.o))].sort((x, y) => x - y);
     const rows: MoneyRefund[] = [];
     let amount = 0;
     let tickets = 0;
@@ -281,7 +294,8 @@ export async function cancelClasses(deps: AppDeps, a: AuthContext, body: CancelB
         .where(and(eq(customTickets.orderId, orderId), eq(customTickets.classesId, c.id)))
         .orderBy(asc(customTickets.id))
         .for('update');
-      const paid = mine.filter((x) => x.state === 1);
+      // 已核销 tickets too: a cancelled class refunds every paid ticket in full, checked or not.
+      const paid = mine.filter((x) => x.state === 1 || x.state === 2);
       const held = mine.filter((x) => x.state === 0);
       if (held.length) {
         await tx.update(customTickets).set({ state: 4, updatedAt: now }).where(inArray(customTickets.id, held.map((x) => x.id)));

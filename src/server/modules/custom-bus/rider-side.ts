@@ -19,8 +19,8 @@ import { SYSTEM_ACTOR, agreementVersionOf, lockClasses, refundTickets, refundsBy
 
 type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'payments'>>;
 
-/** The advisory lock space of one rider's purchases (the per-class limit is counted under it). */
-const BUY_LOCK = 7_421;
+/** The advisory lock space of one rider's purchases (the per-class limit is counted under it); no other lock uses it. */
+export const BUY_LOCK = 7_422;
 
 const orderNoOf = (now: Date, id: number) => `CB${shanghaiDateTime(now).replace(/\D/g, '').slice(2)}${String(id).padStart(7, '0')}`;
 
@@ -53,6 +53,9 @@ export async function buySingle(deps: Deps, input: { riderId: number; classesId:
     const [c] = await tx.select().from(customClasses).where(eq(customClasses.id, input.classesId));
     if (!c) throw notFound('班次不存在');
     if (c.status !== 1) throw fail(c.status === 4 ? '班次已取消' : c.status === 3 ? '班次已发车' : '班次未在售票中');
+    const [line] = await tx.select({ status: customLines.status, ticketTypes: customLines.ticketTypes }).from(customLines).where(eq(customLines.id, c.lineId));
+    if (!line || line.status !== 1) throw fail('线路未上架，不能购票');
+    if (!line.ticketTypes.includes(1)) throw fail('该线路不售单次票');
     if (now.getTime() >= c.saleCloseAt.getTime() || now.getTime() < c.saleOpenAt.getTime()) throw fail('不在班次售票时间内');
     const base = await customBaseOf(tx, c.districtId);
     const mine = (await seatsOfRider(tx, input.riderId, [c.id])).get(c.id) ?? 0;
@@ -132,6 +135,7 @@ export async function buyMonth(deps: Deps, input: { riderId: number; lineId: num
     await tx.execute(sql`select pg_advisory_xact_lock(${BUY_LOCK}, ${input.riderId})`);
     const [line] = await tx.select().from(customLines).where(eq(customLines.id, input.lineId));
     if (!line) throw notFound('线路不存在');
+    if (line.status !== 1) throw fail('线路未上架，不能购票');
     if (!line.ticketTypes.includes(2)) throw fail('该线路不售月票');
     const base = await customBaseOf(tx, line.districtId);
     if (!base.monthTicketEnabled) throw fail('本区域暂未开通月票');
@@ -205,20 +209,54 @@ export async function payOrder(deps: Deps, orderNo: string) {
   const [found] = await deps.db.select({ id: customOrders.id }).from(customOrders).where(eq(customOrders.orderNo, orderNo));
   if (!found) throw notFound('订单不存在');
   let lateRefund: number | null = null;
+  const closedRefunds: number[] = [];
   const order = await deps.db.transaction(async (tx) => {
     const classes = await lockClasses(tx, await classIdsOf(tx, found.id));
     const [o] = await tx.select().from(customOrders).where(eq(customOrders.id, found.id)).for('update');
     if (!o || o.payStatus !== 0) return o!;
     const tickets = await tx.select().from(customTickets).where(eq(customTickets.orderId, o.id)).orderBy(asc(customTickets.id)).for('update');
     if (o.status === 0) {
-      for (const [classesId, n] of perClass(tickets)) {
+      // Only the held tickets become seats: a month ticket's class cancelled while the order was unpaid
+      // closed its ticket (0 → 4) and gave its seat back; that ticket's share is refunded below.
+      const held = tickets.filter((x) => x.state === 0);
+      const closed = tickets.filter((x) => x.state === 4);
+      for (const [classesId, n] of perClass(held)) {
         await tx
           .update(customClasses)
           .set({ held: sql`${customClasses.held} - ${n}`, sold: sql`${customClasses.sold} + ${n}`, updatedAt: now })
           .where(eq(customClasses.id, classesId));
       }
       await tx.update(customTickets).set({ state: 1, updatedAt: now }).where(and(eq(customTickets.orderId, o.id), eq(customTickets.state, 0)));
-      const [paid] = await tx.update(customOrders).set({ status: 1, payStatus: 1, paidAt: now, updatedAt: now }).where(and(eq(customOrders.id, o.id), eq(customOrders.status, 0))).returning();
+      const back = closed.reduce((s, x) => s + x.amount, 0);
+      const whole = held.length === 0;
+      const [paid] = await tx
+        .update(customOrders)
+        .set({ status: back > 0 || whole ? (whole ? 4 : 3) : 1, payStatus: whole ? 2 : 1, paidAt: now, refundedAmount: sql`${customOrders.refundedAmount} + ${back}`, updatedAt: now })
+        .where(and(eq(customOrders.id, o.id), eq(customOrders.status, 0)))
+        .returning();
+      if (closed.length) {
+        // The whole amount arrived; the closed tickets' shares go back at once, one ledger row per ticket
+        // (kind 'custom', item = the ticket), keyed by the order so a repeated notice writes none again.
+        for (const x of closed) {
+          if (x.amount <= 0) continue;
+          await tx.update(customTickets).set({ refundedAmount: x.amount, refundedAt: now, updatedAt: now }).where(eq(customTickets.id, x.id));
+          const row = await recordRefund(tx, { kind: 'custom', orderId: o.id, itemId: x.id, districtId: o.districtId, orderNo: o.orderNo, amount: x.amount, reason: '班次已取消，退还该班次票款', idempotencyKey: `closed-share-${o.orderNo}.${x.id}`, operatorId: null, now });
+          closedRefunds.push(row.id);
+        }
+        await audit(
+          tx,
+          SYSTEM_ACTOR,
+          {
+            type: 'TICKET_REFUND',
+            targetDistrictId: o.districtId,
+            target: `custom-order/${o.id}`,
+            summary: `定制订单 ${o.orderNo} 支付时 ${closed.length} 个班次已取消，退还其票款 ${fenToYuan(back)} 元`,
+            before: { status: 0, payStatus: 0 },
+            after: { status: paid!.status, payStatus: paid!.payStatus, refundedAmount: back, tickets: closed.map((x) => x.ticketNo) },
+          },
+          now,
+        );
+      }
       return paid!;
     }
     // 已关闭 by the hold expiry: its seats went back; take them again only if every class still has them.
@@ -245,12 +283,14 @@ export async function payOrder(deps: Deps, orderNo: string) {
       .where(eq(customOrders.id, o.id))
       .returning();
     // The whole order's refund (itemId 0: no ticket was ever paid), once per order by the ledger's index.
+    if (o.amount <= 0) return refunded!;
     const row = await recordRefund(tx, { kind: 'custom', orderId: o.id, itemId: 0, districtId: o.districtId, orderNo: o.orderNo, amount: o.amount, reason: '支付成功但座位已释放', idempotencyKey: `late-pay-${o.orderNo}`, operatorId: null, now });
     lateRefund = row.id;
     await audit(tx, SYSTEM_ACTOR, { type: 'CUSTOM_ORDER_LATE_PAY', targetDistrictId: o.districtId, target: `custom-order/${o.id}`, summary: `定制订单 ${o.orderNo} 支付成功但座位已释放，全额退款 ${fenToYuan(o.amount)} 元`, before: { status: 2, payStatus: 0 }, after: { status: 4, payStatus: 2, refund: row.id } }, now);
     return refunded!;
   });
   if (lateRefund !== null) await settleAll(deps, [lateRefund]);
+  if (closedRefunds.length) await settleAll(deps, closedRefunds);
   return order;
 }
 

@@ -59,12 +59,13 @@ export type RefundMode = 'rider' | 'operator' | 'operatorWaived' | 'cancel';
 export function ticketQuote(ticket: Pick<TicketRow, 'state' | 'amount' | 'refundedAmount'>, departAt: Date, classesStatus: number, ladder: readonly LadderRow[], mode: RefundMode, now: Date) {
   const left = ticket.amount - ticket.refundedAmount;
   const mins = minutesBefore(departAt, now);
+  // A cancelled class refunds a checked ticket too: the rider paid for a trip that will not run.
   const refusal =
-    ticket.state === 2
+    ticket.state === 2 && mode !== 'cancel'
       ? '车票已核销，不能退票'
       : ticket.state === 3
         ? '车票已退票'
-        : ticket.state !== 1
+        : ticket.state !== 1 && ticket.state !== 2
           ? '车票未支付，不能退票'
           : mode === 'cancel'
             ? null
@@ -122,11 +123,16 @@ export async function refundTickets(tx: Db, r: RefundInput): Promise<{ rows: Mon
   for (const { ticket, c, q } of quotes) {
     const moved = await tx
       .update(customTickets)
-      .set({ state: 3, refundedAmount: sql`${customTickets.refundedAmount} + ${q.refund}`, refundedAt: r.now, updatedAt: r.now })
-      .where(and(eq(customTickets.id, ticket.id), eq(customTickets.state, 1)))
+      // A checked ticket refunded by a cancel leaves 已核销: the table ties checkedAt to state 2, so the
+      // time goes (the plate and method stay on the row, the audit row keeps the state it had).
+      .set({ state: 3, refundedAmount: sql`${customTickets.refundedAmount} + ${q.refund}`, refundedAt: r.now, checkedAt: null, updatedAt: r.now })
+      .where(and(eq(customTickets.id, ticket.id), inArray(customTickets.state, r.mode === 'cancel' ? [1, 2] : [1])))
       .returning({ id: customTickets.id });
     if (!moved.length) throw fail('车票已退票');
     if (r.now.getTime() < c.departAt.getTime()) back.set(c.id, (back.get(c.id) ?? 0) + 1);
+    // Nothing to give back (a fee as large as the fare, a 0-fen share): the ticket is refunded, but no
+    // 0-fen ledger row is written and so the channel is never asked to move nothing.
+    if (q.refund <= 0) continue;
     rows.push(
       await recordRefund(tx, {
         kind: 'custom',

@@ -31,7 +31,7 @@ export const STALE_MSG = '设置已被他人修改，请刷新后再保存';
 
 const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
 /** The advisory lock class of a district's ladder versions: publish, withdraw and activation queue on it. */
-const LADDER_LOCK = 7_421;
+export const LADDER_LOCK = 7_421;
 
 /**
  * The district a call works in: a scoped account's own (naming another is refused as foreign); the

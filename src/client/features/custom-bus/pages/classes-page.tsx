@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { type ClassesRow, classesAssign, classesById, classesExport, classesOptions, classesPage, classesTotal, classesUpdateStatus } from '../../../../shared/api/custom-bus/classes';
-import { CUSTOM_CLASSES_EDITOR, CUSTOM_DISPATCHER } from '../../../../shared/api/custom-bus/buttons';
+import { CUSTOM_CLASSES_CANCELLER, CUSTOM_CLASSES_EDITOR, CUSTOM_DISPATCHER } from '../../../../shared/api/custom-bus/buttons';
+import { customClassesCancel } from '../../../../shared/api/custom-bus/orders';
 import { CLASSES_STATUS, TICKET_STATE } from '../../../../shared/api/custom-bus/states';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { addDays, formatDateTime, shanghaiDate } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
+import { Field } from '../../../components/field';
 import { SelectField } from '../../../components/form-controls';
 import { Modal } from '../../../components/modal';
 import { DetailList } from '../../../components/resource/detail-list';
@@ -47,7 +49,7 @@ const move = (c: ClassesRow, toStatus: ClassesRow['status']) => ({ body: { id: c
 const named = (c: ClassesRow) => `「${c.lineName}」${c.departDate} ${c.time}`;
 
 /** 开售 / 停售 / 恢复 (calls), 排班 and 详情 (the page's dialogs). */
-function useClassesActions(assign: (c: ClassesRow) => void, detail: (c: ClassesRow) => void) {
+function useClassesActions(assign: (c: ClassesRow) => void, detail: (c: ClassesRow) => void, cancel: (c: ClassesRow) => void) {
   return useRowActions<ClassesRow>(
     [
       { id: 'detail', label: '详情', hotkey: 'v', primary: true, permission: classesById.permission, open: detail },
@@ -85,23 +87,37 @@ function useClassesActions(assign: (c: ClassesRow) => void, detail: (c: ClassesR
         input: (c) => move(c, 1),
         done: (c) => `班次${named(c)}已恢复售票`,
       }),
+      // 取消: every paid ticket refunded in full; its own dialog shows what will be refunded and asks why.
+      { id: 'cancel', label: '取消班次', hotkey: 'c', danger: true, permission: CUSTOM_CLASSES_CANCELLER, when: (c) => c.status <= 2 && Date.parse(c.departAt) > Date.now(), open: cancel },
     ],
     (c) => named(c),
   );
 }
 
 /** 班次管理 (ListClasses): the area's dated classes with seats and dispatch; 开售/停售/恢复, 排班, 详情; 新增班次 opens the batch form. */
+/** A whole day typed (a half-typed one is left for the guard to name). */
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
 export function ClassesPage() {
   const [, navigate] = useLocation();
   const canAdd = useAllowed(CUSTOM_CLASSES_EDITOR);
   const [assigning, setAssigning] = useState<ClassesRow | null>(null);
   const [viewing, setViewing] = useState<ClassesRow | null>(null);
+  const [cancelling, setCancelling] = useState<ClassesRow | null>(null);
   const list = useResourceList({
     endpoint: classesPage,
     record: 'custom-classes',
     filters: { lineId: lineFilter, dateFrom: textFilter('开始日期', { placeholder: 'YYYY-MM-DD', maxLength: 10 }), dateTo: textFilter('结束日期', { placeholder: 'YYYY-MM-DD', maxLength: 10 }), status: flowFilter(CLASSES_STATUS), carId: carFilter, driverId: driverFilter },
     // Without dates: today and the next 13 days (the dispatcher's horizon); at most 62 days.
-    effective: (f) => (f.dateFrom || f.dateTo ? f : { ...f, dateFrom: shanghaiDate(new Date()), dateTo: addDays(shanghaiDate(new Date()), 13) }),
+    // One end typed: the other is 61 days from it, so the query always sends both (the server bounds it the same way).
+    effective: (f) =>
+      f.dateFrom && f.dateTo
+        ? f
+        : f.dateFrom
+          ? { ...f, dateTo: DAY_RE.test(f.dateFrom) ? addDays(f.dateFrom, 61) : f.dateFrom }
+          : f.dateTo
+            ? { ...f, dateFrom: DAY_RE.test(f.dateTo) ? addDays(f.dateTo, -61) : f.dateTo }
+            : { ...f, dateFrom: shanghaiDate(new Date()), dateTo: addDays(shanghaiDate(new Date()), 13) },
     guard: { schema: classesTotal.query, hint: () => '（日期范围最多62天）' },
     summary: listSummary(
       classesTotal,
@@ -110,7 +126,7 @@ export function ClassesPage() {
     ),
   });
   const exporter = useExportAction({ on: ['customBus', 'classes', 'export'], endpoint: classesExport, filters: list.filterQuery });
-  const actions = useClassesActions(setAssigning, setViewing);
+  const actions = useClassesActions(setAssigning, setViewing, setCancelling);
   return (
     <ScreenSection title="班次管理">
       <ResourceTable
@@ -133,6 +149,7 @@ export function ClassesPage() {
       />
       {assigning && <AssignDialog row={assigning} onClose={() => setAssigning(null)} />}
       {viewing && <ClassesDetailDialog id={viewing.id} onClose={() => setViewing(null)} />}
+      {cancelling && <CancelClassesDialog row={cancelling} onClose={() => setCancelling(null)} />}
     </ScreenSection>
   );
 }
@@ -187,6 +204,69 @@ function AssignDialog({ row, onClose }: { row: ClassesRow; onClose(): void }) {
           {error}
         </p>
       )}
+    </Modal>
+  );
+}
+
+/**
+ * 取消班次: the class, its paid tickets (已支付 and 已核销) and the full refund they get, a required
+ * reason. The request's key is made when the dialog opens, so a retry after a lost answer (a second
+ * Ctrl+Enter) is the same cancel, never a second one.
+ */
+function CancelClassesDialog({ row, onClose }: { row: ClassesRow; onClose(): void }) {
+  const detail = useApi(classesById, { query: { id: row.id } });
+  const [key] = useState(() => crypto.randomUUID());
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const c = detail.data?.id === row.id ? detail.data : undefined;
+  const paid = (c?.passengers ?? []).filter((p) => p.state === 1 || p.state === 2);
+  const total = paid.reduce((sum, p) => sum + p.amount, 0);
+  const submit = () => {
+    if (busy) return;
+    const why = reason.trim();
+    if (why.length < 2) {
+      setError('请填写取消原因（至少2个字）');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    api
+      .call(customClassesCancel, { body: { id: row.id, reason: why, idempotencyKey: key } }, { silent: true })
+      .then((r) => {
+        toast.success(r.replayed ? `班次${named(row)}此前已取消` : `班次${named(row)}已取消，退票 ${r.refundedTickets} 张，全额退款 ${fenToYuan(r.refundedAmount)} 元`);
+        onClose();
+      })
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : '取消班次失败'))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <Modal
+      open
+      title={`取消班次 · ${row.lineName} ${row.departDate} ${row.time}`}
+      onClose={onClose}
+      onSubmit={submit}
+      dirty={!!reason}
+      footer={
+        <>
+          <Button onClick={onClose} hotkey="Esc">
+            返回
+          </Button>
+          <Button type="submit" variant="danger" hotkey="Ctrl+Enter" disabled={busy || !c}>
+            {busy ? '取消中…' : `取消班次并退款 ${fenToYuan(total)} 元`}
+          </Button>
+        </>
+      }
+    >
+      <DetailList
+        items={[
+          { term: '班次', value: `${row.lineNo} ${row.lineName}（${DIRECTION[row.direction] ?? ''}）${row.departDate} ${row.time}` },
+          { term: '已购车票', value: c ? `${paid.length} 张（已核销 ${c.checked} 张）` : detail.error ? '加载失败' : '加载中…' },
+          { term: '全额退款', value: c ? `${fenToYuan(total)} 元` : '—' },
+        ]}
+      />
+      <p className="my-3 text-sm text-gray-600">取消后班次停止售票，所有已购车票（含已核销）全额退款，未支付的订单关闭。此操作不可撤销。</p>
+      <Field label="取消原因" required autoFocus maxLength={100} placeholder="如 车辆故障" value={reason} onChange={(e) => setReason(e.target.value)} error={error} />
     </Modal>
   );
 }
