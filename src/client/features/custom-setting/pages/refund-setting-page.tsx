@@ -144,7 +144,7 @@ function RefundSetting({ rules, total }: { rules: RefundRule[]; total: { draft: 
                         </Button>
                       )}
                       {r.status !== 0 && canEdit && (
-                        <Button variant="text" onClick={() => open({ ...editingOf(r), id: undefined, rowVersion: undefined, remark: `复制自 #${r.id}` })} aria-label={`复制 #${r.id} 为新草稿`}>
+                        <Button variant="text" onClick={() => open({ ...editingOf(r), id: undefined, rowVersion: undefined, remark: `复制自 #${r.id}` })} aria-label={`复制为草稿 #${r.id}`}>
                           复制为草稿
                         </Button>
                       )}
