@@ -148,7 +148,10 @@ export function a11yWalk(viewport: Viewport): void {
           opened.push(title);
           problems.push(...report(`${title} @${viewport.width}`, await axeViolations(page)));
           await page.keyboard.press('Escape');
-          await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
+          // Named on failure: which command's dialog Esc left open, and what it shows.
+          await dialog.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(async (e: unknown) => {
+            throw new Error(`${title}: Esc left a dialog open: ${(await dialog.first().innerText().catch(() => '')).slice(0, 200)}`, { cause: e });
+          });
         }
       }
       expect(opened.length).toBeGreaterThanOrEqual(4);
