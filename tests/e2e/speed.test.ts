@@ -518,7 +518,164 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
       'manager',
     );
   });
+
+  it_('(j) schedule next week’s classes of a line from the palette (manager)', async () => {
+    // A line of the manager's area with one direction (a 往返 line asks which leg: one more step on
+    // both routes), and for each route two times no class of it uses next week: no conflict to fix.
+    const week = nextWeek();
+    let plan: { line: BatchLine; slots: string[][] } | undefined;
+    const take = async (r: Route) => {
+      plan ??= await freeSlots(r.token, week, [['07:30', '08:00'], ['08:30', '09:00']]);
+      return { line: plan.line, times: plan.slots.shift()! };
+    };
+    const scheduled = async (r: Route, p: { line: BatchLine; times: string[] }) => {
+      await toast(r.page, new RegExp(`已排班 10 个班次（${p.line.name} ${week.from} 至 ${week.to}）`));
+      const made = await classesOf(r.token, p.line.id, week);
+      for (const t of p.times) expect(made.filter((c) => c.time === t).map((c) => [c.departDate, c.publish])).toEqual(week.days.map((d) => [d, 45]));
+    };
+    const checked = (page: Page) => page.getByRole('region', { name: '检查结果' }).getByText(/共 10 个班次，无冲突/).waitFor({ timeout: 15_000 });
+    await measure(
+      '(j) schedule next week’s classes of a line (manager)',
+      async (r) => {
+        const p = await take(r);
+        // The command typed whole as its data: the line (its number here; its name's pinyin ranks the
+        // same way), the range, the times, the seats.
+        await r.page.keyboard.press('Control+k');
+        await palette(r.page).waitFor({ state: 'attached' });
+        await data(r.page, `${p.line.lineNo} 下周一至五 ${p.times.join(',')} 45`);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain(`批量排班：${p.line.lineNo} ${p.line.name} · 下周一至五（${week.from} 至 ${week.to}）· ${p.times.join('、')} · 45座`);
+        await r.page.keyboard.press('Enter');
+        // 新增班次 filled in, its dry run already run: the list of conflicts (none here).
+        await checked(r.page);
+        await r.page.keyboard.press('Control+Enter');
+        await scheduled(r, p);
+      },
+      async (r) => {
+        const p = await take(r);
+        await nav(r.page, '定制公交');
+        await nav(r.page, '班次管理');
+        await r.page.getByRole('main').getByRole('button', { name: /^新增班次/ }).click();
+        const main = r.page.getByRole('main');
+        await main.getByRole('combobox').first().click();
+        await data(r.page, p.line.lineNo);
+        await r.page.getByRole('option', { name: new RegExp(`^${p.line.lineNo} `) }).first().click();
+        await main.getByRole('button', { name: '下周一至五' }).click();
+        await main.getByLabel('发车时刻').click();
+        await data(r.page, p.times.join(','));
+        // The line's default seats are filled in: selected by a triple click and typed over.
+        await main.getByLabel('座位数').click({ clickCount: 3 });
+        await data(r.page, '45');
+        await main.getByRole('button', { name: /^检查冲突/ }).click();
+        await checked(r.page);
+        await main.getByRole('button', { name: /^确认排班/ }).click();
+        await scheduled(r, p);
+      },
+      'manager',
+    );
+  });
+
+  it_('(k) refund a 定制公交 ticket during a call (manager)', async () => {
+    let two: CustomOrderRow[] = [];
+    const take = async (r: Route) => {
+      if (!two.length) two = await refundableTickets(r.token, 2);
+      return two.shift()!;
+    };
+    const refund = async (r: Route, o: CustomOrderRow, submit: () => Promise<void>) => {
+      const dialog = r.page.getByRole('dialog', { name: `定制退票 · ${o.orderNo}` });
+      await dialog.waitFor({ state: 'attached', timeout: 10_000 });
+      // The first refundable ticket is chosen; the amount field has the focus.
+      await dialog.getByText(`应退合计：${yuan(o.refund)} 元（1 张）`).waitFor({ timeout: 10_000 });
+      await expect.poll(() => r.page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? ''), { timeout: 5_000 }).toContain('确认金额');
+      await data(r.page, yuan(o.refund));
+      await data(r.page, '乘客来电申请退票');
+      await submit();
+      await toast(r.page, `订单 ${o.orderNo} 已退票 1 张，退款 ${yuan(o.refund)} 元`);
+      const after = await api<CustomOrderDetail>(r.token, `/buscodepc/fyapi/customOrder/query/msg?id=${o.id}`);
+      expect(after.tickets.find((t) => t.ticketNo === o.ticketNo)).toMatchObject({ state: 3, refundedAmount: o.refund });
+      expect(after.refunds).toEqual([expect.objectContaining({ amount: o.refund, reason: '乘客来电申请退票' })]);
+    };
+    await measure(
+      '(k) refund a 定制公交 ticket during a call (manager)',
+      async (r) => {
+        const o = await take(r);
+        // Typed as printed: the capital that starts it opens the palette, the order is its first row.
+        await data(r.page, o.orderNo);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain(`定制订单 ${o.orderNo}`);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain('Alt+T');
+        await r.page.keyboard.press('Alt+t');
+        await refund(r, o, () => r.page.keyboard.press('Enter'));
+      },
+      async (r) => {
+        const o = await take(r);
+        await nav(r.page, '定制公交');
+        await nav(r.page, '订单记录');
+        await filters(r.page).getByLabel('订单号').click();
+        await data(r.page, o.orderNo);
+        await filters(r.page).getByRole('button', { name: /^查询/ }).click();
+        await r.page.getByRole('row').filter({ hasText: o.orderNo }).getByRole('button', { name: /^退票/ }).click();
+        await refund(r, o, () => r.page.getByRole('dialog').getByRole('button', { name: /^退票 / }).click());
+      },
+      'manager',
+    );
+  });
 });
+
+interface BatchLine {
+  id: number;
+  lineNo: string;
+  name: string;
+}
+interface ClassRow {
+  departDate: string;
+  time: string;
+  publish: number;
+}
+/** Next week's Monday to Friday, in Shanghai (the palette's 下周一至五). */
+function nextWeek() {
+  const today = new Date(Date.now() + 8 * 3600_000);
+  const wd = today.getUTCDay() || 7;
+  const day = (k: number) => new Date(today.getTime() + (8 - wd + k) * 86_400_000).toISOString().slice(0, 10);
+  const days = [0, 1, 2, 3, 4].map(day);
+  return { from: days[0]!, to: days[4]!, days };
+}
+const classesOf = async (token: string, lineId: number, week: { from: string; to: string }) =>
+  (await api<Page1<ClassRow>>(token, `/buscodepc/fyapi/customClasses/page?page=0&size=500&lineId=${lineId}&dateFrom=${week.from}&dateTo=${week.to}`)).content;
+/** A listed one-direction line whose next week has none of the given times. */
+async function freeSlots(token: string, week: { from: string; to: string }, slots: string[][]) {
+  const { lines } = await api<{ lines: (BatchLine & { direction: number; status: number })[] }>(token, '/buscodepc/fyapi/customClasses/options');
+  for (const l of lines.filter((x) => x.direction !== -1 && x.status === 1)) {
+    const used = new Set((await classesOf(token, l.id, week)).map((c) => c.time));
+    if (slots.flat().some((t) => used.has(t))) continue;
+    return { line: { id: l.id, lineNo: l.lineNo, name: l.name }, slots: slots.map((x) => [...x]) };
+  }
+  throw new Error('no line of the area is free at those times next week');
+}
+
+interface CustomOrderRow {
+  id: number;
+  orderNo: string;
+  ticketNo: string;
+  refund: number;
+}
+interface CustomOrderDetail {
+  ticketType: number;
+  tickets: { ticketNo: string; state: number; refundedAmount: number; quote: { refund: number; refusal: string | null; minutesBefore: number } }[];
+  refunds: { amount: number; reason: string }[];
+}
+const yuan = (fen: number) => (fen / 100).toFixed(2);
+/** Paid single-ticket orders of the manager's area whose class departs more than 2 hours from now. */
+async function refundableTickets(token: string, n: number) {
+  const page = await api<Page1<{ id: number; orderNo: string; seats: number; ticketType: number; status: number }>>(token, '/buscodepc/fyapi/customOrder/page?page=0&size=100&status=1&ticketType=1&sort=createdDate,desc');
+  const out: CustomOrderRow[] = [];
+  for (const o of page.content.filter((x) => x.seats === 1)) {
+    const d = await api<CustomOrderDetail>(token, `/buscodepc/fyapi/customOrder/query/msg?id=${o.id}`);
+    const t = d.tickets[0];
+    if (d.tickets.length === 1 && t && t.state === 1 && !t.quote.refusal && t.quote.minutesBefore > 120 && t.quote.refund > 0) out.push({ id: o.id, orderNo: o.orderNo, ticketNo: t.ticketNo, refund: t.quote.refund });
+    if (out.length === n) break;
+  }
+  expect(out).toHaveLength(n);
+  return out;
+}
 
 interface Station {
   id: number;

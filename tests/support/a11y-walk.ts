@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/db/seed';
 import { menuCatalogue } from '../../src/shared/api';
 import { type AxeFinding, axeViolations } from './axe';
-import { currentTitle, loginThroughPage, openConsole, PHONE, settled, type Viewport } from './e2e-console';
+import { apiAs, currentTitle, loginThroughPage, openConsole, PHONE, settled, storedToken, type Viewport } from './e2e-console';
 import { type StartedServer, hasChromium } from './e2e';
 import { e2eSuite } from './e2e-suite';
 import { CONTRACT_MODULES } from '../../src/shared/api/contract';
@@ -148,7 +148,10 @@ export function a11yWalk(viewport: Viewport): void {
           opened.push(title);
           problems.push(...report(`${title} @${viewport.width}`, await axeViolations(page)));
           await page.keyboard.press('Escape');
-          await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
+          // Named on failure: which command's dialog Esc left open, and what it shows.
+          await dialog.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(async (e: unknown) => {
+            throw new Error(`${title}: Esc left a dialog open: ${(await dialog.first().innerText().catch(() => '')).slice(0, 200)}`, { cause: e });
+          });
         }
       }
       expect(opened.length).toBeGreaterThanOrEqual(4);
@@ -243,6 +246,118 @@ export function a11yWalk(viewport: Viewport): void {
       expect(seen.length).toBeGreaterThanOrEqual(8);
       expect(problems).toEqual([]);
       console.log(`[e2e a11y] row dialogs of ${seen.join('、')} and the disable confirmation at ${viewport.width} px: 0 critical/serious`);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it_('定制公交 and 定制公交设置 in an area: 班次 详情 and 排班, 新增班次 with its conflicts, 退票, 查看号码, 处理, 生成线路, the ladder editor, 发布, 跨区同步: 0 critical, 0 serious', async () => {
+    const { context, page, problems } = await signedIn(browser!, server, viewport);
+    try {
+      // The settings are per area, and 跨区同步 starts from one: 徐汇区, where the demo's 定制公交 runs.
+      const districts = await apiAs(server.url, await storedToken(page))<{ content: { id: number; name: string }[] }>('/busline/api/bus/district/page?page=0&size=100').catch(() => null);
+      const xuhui = districts?.content.find((d) => d.name === '徐汇区')?.id ?? 2;
+      await page.evaluate((id) => localStorage.setItem('bus-console.district', JSON.stringify(String(id))), xuhui);
+      await page.reload();
+      await currentTitle(page).waitFor({ timeout: 15_000 });
+      await settle(page);
+      const dialog = page.locator('[role="dialog"]');
+      const seen: string[] = [];
+      const look = async (what: string) => {
+        await settle(page);
+        seen.push(what);
+        problems.push(...report(`${what} @${viewport.width}`, await axeViolations(page)));
+      };
+      const closeDialog = async () => {
+        await page.keyboard.press('Escape');
+        await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
+      };
+      /** The list's first row focused (j from the main region), then its key. */
+      const onFirstRow = async (path: string, key: string) => {
+        await goInPage(page, path);
+        await page.locator('main tr[tabindex]:visible').first().waitFor({ timeout: 15_000 });
+        await settle(page);
+        await page.evaluate(() => document.getElementById('main')?.focus());
+        await page.keyboard.press('j');
+        await page.keyboard.press(key);
+      };
+      const opened = (name: string | RegExp) => page.getByRole('dialog', { name }).waitFor({ state: 'attached', timeout: 10_000 });
+
+      // 班次管理: a class on sale, its 详情 (passengers masked, checks) and 排班 (car and driver).
+      await onFirstRow('/customBus/classes?status=1', 'Enter');
+      await opened('班次详情');
+      await look('班次详情');
+      await closeDialog();
+      await page.keyboard.press('a');
+      await opened(/^排班 · /);
+      await look('排班');
+      await closeDialog();
+
+      // 新增班次 with a dry run that lists conflicts: next week's classes of a line at a time it already runs.
+      const api = apiAs(server.url, await storedToken(page));
+      const { lines } = await api<{ lines: { id: number; direction: number; status: number }[] }>('/buscodepc/fyapi/customClasses/options');
+      const shanghai = new Date(Date.now() + 8 * 3600_000);
+      const monday = new Date(shanghai.getTime() + (8 - (shanghai.getUTCDay() || 7)) * 86_400_000).toISOString().slice(0, 10);
+      const friday = new Date(Date.parse(monday) + 4 * 86_400_000).toISOString().slice(0, 10);
+      let busy: { lineId: number; time: string } | null = null;
+      for (const l of lines.filter((x) => x.direction !== -1 && x.status === 1)) {
+        const c = (await api<{ content: { time: string }[] }>(`/buscodepc/fyapi/customClasses/page?page=0&size=5&lineId=${l.id}&dateFrom=${monday}&dateTo=${friday}`)).content[0];
+        if (c) {
+          busy = { lineId: l.id, time: c.time };
+          break;
+        }
+      }
+      expect(busy, 'a line with classes next week').not.toBeNull();
+      await goInPage(page, `/customBus/add-classes?lineId=${busy!.lineId}&dateFrom=${monday}&dateTo=${friday}&weekdays=1,2,3,4,5&times=${busy!.time}&publish=45&check=1`);
+      await page.getByRole('region', { name: '检查结果' }).getByRole('alert').waitFor({ timeout: 15_000 });
+      await look('新增班次 dry run with conflicts');
+
+      // 订单记录: r on a paid order opens its detail with 退票 open.
+      await onFirstRow('/customBus/order-record?status=1', 'r');
+      await opened(/^定制退票 · /);
+      await look('定制退票');
+      await closeDialog();
+
+      // 司机管理: 查看号码 asks for a reason (the reveal).
+      await onFirstRow('/customBus/driver', 'v');
+      await opened(/^查看司机信息 · /);
+      await look('查看身份证号与手机号');
+      await closeDialog();
+
+      // 定制列表: a demand not yet opened: 处理 and 生成线路 (★ 需求成线).
+      await onFirstRow('/customBus/custom-list?state=0', 'h');
+      await dialog.first().waitFor({ state: 'attached', timeout: 10_000 });
+      await look('需求处理');
+      await closeDialog();
+      await page.keyboard.press('g');
+      await dialog.first().waitFor({ state: 'attached', timeout: 10_000 });
+      await look('生成线路');
+      await closeDialog();
+
+      // 退款设置 in an area: the versions, the calculator and the ladder grid; 发布 of a draft.
+      await goInPage(page, '/customSetting/refund-setting');
+      await page.getByRole('table', { name: '退款规则版本' }).waitFor({ timeout: 15_000 });
+      await look('退款设置 (ladder editor)');
+      const publish = page.getByRole('button', { name: /^发布 #/ }).first();
+      if (await publish.count()) {
+        await publish.click();
+        await opened(/^发布退款规则/);
+        await look('发布退款规则');
+        await closeDialog();
+      }
+
+      // 基础设置 in an area and ★ 跨区同步 (the super user's).
+      await goInPage(page, '/customSetting/custom-base');
+      await page.getByRole('form', { name: '定制公交基础设置' }).waitFor({ timeout: 15_000 });
+      await look('基础设置');
+      await page.getByRole('button', { name: '同步到其他区域' }).click();
+      await dialog.first().waitFor({ state: 'attached', timeout: 10_000 });
+      await look('跨区同步');
+      await closeDialog();
+
+      expect(seen.length).toBeGreaterThanOrEqual(11);
+      expect(problems).toEqual([]);
+      console.log(`[e2e a11y] 定制公交: ${seen.join('、')} at ${viewport.width} px: 0 critical/serious`);
     } finally {
       await context.close();
     }

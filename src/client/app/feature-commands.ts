@@ -2,6 +2,7 @@ import { buildRegistry } from '../commands/registry';
 import { accountCommands, accountSources } from '../features/account/commands';
 import { busCommands, busSources } from '../features/bus/commands';
 import { customBusCommands } from '../features/custom-bus/commands';
+import { customBusSources } from '../features/custom-bus/order-source';
 import { customSettingCommands } from '../features/custom-setting/commands';
 import { discountCommands, discountSources } from '../features/discount/commands';
 import { familyCommands } from '../features/family/commands';
@@ -43,4 +44,4 @@ export const COMMANDS = buildRegistry(
   customSettingCommands,
 );
 
-export const SOURCES = [accountSources, settingsSources, stationSources, versionSources, busSources, riderSources, discountSources, rideSources, packageSources].flat();
+export const SOURCES = [accountSources, settingsSources, stationSources, versionSources, busSources, riderSources, discountSources, rideSources, packageSources, customBusSources].flat();

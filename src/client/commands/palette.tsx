@@ -15,6 +15,7 @@ import { boostsOf, readRecents, recordRecent, removeRecent } from './recents';
 import type { Command, CommandContext, PaletteItem } from './types';
 import { useEnterQueue, useQueuedEnter } from './use-enter-queue';
 import { useInlineRows } from './use-inline-rows';
+import { useQueryCommands } from './use-query-commands';
 import { usePaletteIndex } from './use-palette-index';
 import { usePaletteRecords } from './use-palette-records';
 import { movesSelection, usePaletteSelection } from './use-palette-selection';
@@ -73,12 +74,13 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   const panelRows = usePanelRows({ panel, login, canOpen, romanize, actionsOf: records.actionsOf, filter: panel ? raw.trim() : '' });
   const { remote } = records;
   const inlineRows = useInlineRows({ mode, text, ready, actionsOf: records.actionsOf, availableOf: panelRows.availableOf });
+  const queryRows = useQueryCommands({ open, mode: step ? 'commands' : mode, text, commands, romanize });
   const listItems: PaletteItem[] = useMemo(
     () =>
       step
         ? stepRows(step, text, raw, romanize)
-        : [...inlineRows, ...listRows({ mode, text, ready, recents: recents.list, boosts: recents.boosts, commandItems, remote, sources, canOpen })],
-    [step, text, raw, mode, commandItems, recents.list, ready, recents.boosts, remote, sources, canOpen, romanize, inlineRows],
+        : [...inlineRows, ...queryRows.rows, ...listRows({ mode, text, ready, recents: recents.list, boosts: recents.boosts, commandItems, remote, sources, canOpen })],
+    [step, text, raw, mode, commandItems, recents.list, ready, recents.boosts, remote, sources, canOpen, romanize, inlineRows, queryRows.rows],
   );
   const items = choosing ? choiceStep.rows : panel ? panelRows.rows : listItems;
   const listRef = useRef<HTMLDivElement>(null);
@@ -141,7 +143,7 @@ export function Palette({ open, seed, onClose, login, commands, pages, sources, 
   };
 
   // Everything the query can match has arrived: the records of this opening and the dictionary.
-  const settled = !registryPending && records.loadsPending === 0 && dictionarySettled && !!ready && ready.items === pools && ready.romanized === !!romanize;
+  const settled = !registryPending && records.loadsPending === 0 && !queryRows.pending && dictionarySettled && !!ready && ready.items === pools && ready.romanized === !!romanize;
   const pick = () => (userMoved.current ? selected : items[0]?.key);
   const panelControl = usePanelControl({
     login,

@@ -70,6 +70,13 @@ export interface Command {
    */
   page: string | null;
   args?: CommandArg[];
+  /**
+   * The command typed whole as its data (`zjgk 下周一至五 07:30,08:00 45`, no title, no steps): the
+   * arguments the query gives, what is left of it (the one `choice` argument still needed, ranked
+   * over its options by use-query-commands) and the row's statement of the change for an option; null
+   * when the query is not this command's.
+   */
+  fromQuery?(text: string): { values: Record<string, string>; rest: string; title(option: ArgOption): string } | null;
   run(ctx: CommandContext, args: Record<string, string>): void;
 }
 

@@ -34,6 +34,38 @@ const upcomingClasses = async () => {
     }));
 };
 
+/** What a person calls each quick range when typing it whole (下周 is 下周一至五). */
+const RANGE_WORDS: Record<string, string> = { 下周: 'next-week', 下周一至五: 'next-week', 本周: 'this-week', 本周剩余工作日: 'this-week', 未来两周: 'two-weeks', 未来两周工作日: 'two-weeks', 下月: 'next-month', 下月工作日: 'next-month' };
+const TIME_LIST = /^\d{1,2}[:：]\d{2}([,，、]\d{1,2}[:：]\d{2})*$/;
+
+/**
+ * 批量排班 typed whole, its data only: `zjgk 下周一至五 07:30,08:00 45` (any order; the seats may be
+ * left out, 45座 also reads). A range and at least one time make it this command's; what is left
+ * names the line. Enter on the row opens 新增班次 with the dry run already run, Ctrl+Enter saves.
+ */
+export function batchFromQuery(text: string): ReturnType<NonNullable<Command['fromQuery']>> {
+  let range: string | undefined;
+  let seats: string | undefined;
+  const times: string[] = [];
+  const rest: string[] = [];
+  for (const token of text.split(/\s+/).filter(Boolean)) {
+    const seat = /^(\d{1,2})座?$/.exec(token);
+    if (RANGE_WORDS[token] && !range) range = RANGE_WORDS[token];
+    else if (TIME_LIST.test(token)) times.push(token);
+    else if (seat && !seats && Number(seat[1]) >= 1 && Number(seat[1]) <= 80) seats = seat[1];
+    else rest.push(token);
+  }
+  const parsed = parseTimes(times.join(','));
+  const r = quickRanges().find((x) => x.key === range);
+  if (!r || !parsed.times.length || parsed.bad) return null;
+  const values: Record<string, string> = { range: r.key, times: parsed.times.join(','), ...(seats ? { seats } : {}) };
+  return {
+    values,
+    rest: rest.join(' '),
+    title: (line) => `${line.label} · ${r.label}（${r.dateFrom} 至 ${r.dateTo}）· ${parsed.times.join('、')} · ${seats ? `${seats}座` : '座位按线路默认'}`,
+  };
+}
+
 export const classesCommands: readonly Command[] = [
   {
     // The keyboard task: Ctrl+K plpb → line by pinyin → 下周一至五 → 07:30,08:00 → 45 → the form's dry run → Ctrl+Enter.
@@ -49,9 +81,12 @@ export const classesCommands: readonly Command[] = [
       { name: 'times', label: '发车时刻', kind: 'text', placeholder: '07:30,08:00', validate: (v) => (parseTimes(v).bad ? `「${parseTimes(v).bad}」不是时刻，请写成 07:30,08:00` : parseTimes(v).times.length ? null : '请填写发车时刻') },
       { name: 'seats', label: '座位数', kind: 'text', placeholder: '45', validate: (v) => (/^\d{1,2}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= 80 ? null : '座位数应在1–80之间') },
     ],
+    fromQuery: batchFromQuery,
     run: (ctx, a) => {
       const r = quickRanges().find((x) => x.key === a.range) ?? quickRanges()[0];
-      ctx.navigate(classesAddPath({ lineId: Number(a.line), dateFrom: r.dateFrom, dateTo: r.dateTo, weekdays: r.weekdays.join(','), times: parseTimes(a.times ?? '').times.join(','), publish: Number(a.seats), check: 1 }));
+      // Without seats (the one-line form may leave them out) the page takes the line's default.
+      const seats = a.seats ? { publish: Number(a.seats) } : {};
+      ctx.navigate(classesAddPath({ lineId: Number(a.line), dateFrom: r.dateFrom, dateTo: r.dateTo, weekdays: r.weekdays.join(','), times: parseTimes(a.times ?? '').times.join(','), ...seats, check: 1 }));
     },
   },
   {

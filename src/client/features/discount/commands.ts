@@ -93,7 +93,7 @@ export const discountSources: EntitySource[] = [
     group: '订单',
     permission: discount.discountOrderPage.permission,
     page: pagePath('specialCode', 'special-code-list'),
-    // A package order (`PK…`) is 套餐购买's own source's (its refund is another module's).
-    lookup: (s) => (s.kind === 'order' && !s.value.startsWith('PK') ? { key: `order:${s.value}`, title: `订单 ${s.value}`, path: orderListPath(s.value), actions: recordActions(orderActions, { orderNo: s.value }) } : null),
+    // A package order (`PK…`) is 套餐购买's own source's, a 定制公交 order (`CB…`) 定制公交's (their refunds are other modules').
+    lookup: (s) => (s.kind === 'order' && !/^(PK|CB)/.test(s.value) ? { key: `order:${s.value}`, title: `订单 ${s.value}`, path: orderListPath(s.value), actions: recordActions(orderActions, { orderNo: s.value }) } : null),
   },
 ];

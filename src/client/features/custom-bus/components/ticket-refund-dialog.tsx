@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { type customOrderMsg, customOrderRefund } from '../../../../shared/api/custom-bus/orders';
 import { TICKET_STATE } from '../../../../shared/api/custom-bus/states';
 import type { ResponseOf } from '../../../../shared/api/endpoint';
@@ -20,7 +20,8 @@ const refundOf = (x: Ticket, waive: boolean) => (waive ? x.amount - x.refundedAm
 /**
  * 定制退票: the order's paid tickets, each with what it refunds now by the ladder the order was sold
  * under; 免手续费 refunds in full. As with every money decision the operator retypes the total in
- * yuan, and the server refunds only that. The key is made when the dialog opens, so a retry (a lost
+ * yuan (first, where the dialog opens: the total is what the rider is told), and the server refunds
+ * only that; the reason follows. The key is made when the dialog opens, so a retry (a lost
  * answer, a double press) is the same refund. Enter submits; Esc closes.
  */
 export function TicketRefundDialog({ order, onClose, onDone }: { order: Order; onClose(): void; onDone(): void }) {
@@ -28,6 +29,7 @@ export function TicketRefundDialog({ order, onClose, onDone }: { order: Order; o
   const candidates = order.tickets.filter(open);
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(candidates.filter((x) => !x.quote.refusal).slice(0, 1).map((x) => x.ticketNo)));
   const [waive, setWaive] = useState(false);
+  const reasonRef = useRef<HTMLInputElement>(null);
   const [typedError, setTypedError] = useState<string | null>(null);
   const picked = candidates.filter((x) => chosen.has(x.ticketNo));
   const blocked = waive ? null : (picked.find((x) => x.quote.refusal)?.quote.refusal ?? null);
@@ -79,16 +81,23 @@ export function TicketRefundDialog({ order, onClose, onDone }: { order: Order; o
       <p className="mb-3 text-sm text-gray-800">
         应退合计：<strong className="tabular-nums text-red-700">{fenToYuan(total)} 元</strong>（{picked.length} 张）
       </p>
-      <Field label="退票原因" required autoFocus maxLength={100} placeholder="如 乘客来电，临时有事" value={values.reason} onChange={(e) => set('reason', e.target.value)} error={errors.reason} />
       <Field
         label="确认金额"
         required
+        autoFocus
         inputMode="decimal"
         value={values.amount}
-        onChange={(e) => (set('amount', e.target.value), setTypedError(null))}
+        onChange={(e) => {
+          set('amount', e.target.value);
+          setTypedError(null);
+          // Typed exactly as shown (`18.00`), nothing more can follow: on to the reason, as a
+          // complete citizen id moves on to the password. A shorter `18` waits for Tab.
+          if (e.target.value === fenToYuan(total) && total > 0) reasonRef.current?.focus();
+        }}
         error={(typedError && /金额/.test(typedError) ? typedError : null) ?? errors.amount}
         hint={`再次输入应退合计 ${fenToYuan(total)} 元以确认`}
       />
+      <Field ref={reasonRef} label="退票原因" required maxLength={100} placeholder="如 乘客来电，临时有事" value={values.reason} onChange={(e) => set('reason', e.target.value)} error={errors.reason} />
     </Modal>
   );
 }

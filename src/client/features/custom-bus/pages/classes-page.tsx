@@ -300,7 +300,8 @@ function ClassesDetailDialog({ id, onClose }: { id: number; onClose(): void }) {
           {c.passengers.length === 0 ? (
             <p className="text-sm text-gray-600">暂无乘客购票。</p>
           ) : (
-            <div className="max-h-72 overflow-auto">
+            // A scrolling box: focusable, so the keyboard scrolls it too (axe scrollable-region-focusable).
+            <div className="max-h-72 overflow-auto rounded focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="乘客车票列表">
               <table className="w-full text-left text-sm" aria-label="乘客车票">
                 <thead className="text-gray-600">
                   <tr>

@@ -36,7 +36,7 @@ function useDriverActions(edit: (d: Driver) => void, reveal: (d: Driver) => void
   return useRowActions<Driver>(
     [
       { id: 'edit', label: '编辑', hotkey: 'e', primary: true, permission: CUSTOM_FLEET_EDITOR, open: edit },
-      { id: 'reveal', label: '查看号码', fullLabel: '查看身份证号与手机号', hotkey: 'v', permission: driverReveal.permission, open: reveal },
+      { id: 'reveal', label: '查看号码', fullLabel: '查看号码（身份证号与手机号）', hotkey: 'v', permission: driverReveal.permission, open: reveal },
       callAction({
         id: 'leave',
         label: '请假',

@@ -84,10 +84,10 @@ export function LadderGrid({ cells, onChange, readOnly }: { cells: readonly Ladd
     // scroller it escapes the clip and widens the page at 375 px.
     <div className="relative overflow-x-auto">
       <table aria-label="退款阶梯" className="w-full min-w-[560px] text-sm">
-        <thead className="text-left text-gray-600">
+        <thead className="whitespace-nowrap text-left text-gray-600">
           <tr>
             <th className="px-1 py-1 font-normal">距发车起（分钟）</th>
-            <th className="px-1 py-1 font-normal">至（分钟，空为及以上）</th>
+            <th className="px-1 py-1 font-normal" title="最后一行留空：及以上">至（分钟）</th>
             <th className="px-1 py-1 font-normal">可退</th>
             <th className="px-1 py-1 font-normal">手续费（%）</th>
             <th className="px-1 py-1 font-normal">最低手续费（元）</th>

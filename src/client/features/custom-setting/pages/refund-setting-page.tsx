@@ -102,7 +102,7 @@ function RefundSetting({ rules, total }: { rules: RefundRule[]; total: { draft: 
         ) : (
           <div className="overflow-x-auto">
             <table aria-label="退款规则版本" className="w-full min-w-[520px] text-sm">
-              <thead className="text-left text-gray-600">
+              <thead className="whitespace-nowrap text-left text-gray-600">
                 <tr>
                   <th className="px-2 py-1 font-normal">版本</th>
                   <th className="px-2 py-1 font-normal">状态</th>
@@ -119,7 +119,7 @@ function RefundSetting({ rules, total }: { rules: RefundRule[]; total: { draft: 
                       <FlowBadge flow={REFUND_RULE_STATUS} code={r.status} />
                     </td>
                     <td className="whitespace-nowrap px-2 py-1">{r.effectiveAt ? formatDateTime(r.effectiveAt, 'YYYY-MM-DD HH:mm') : '—'}</td>
-                    <td className="max-w-48 truncate px-2 py-1" title={r.remark}>
+                    <td className="max-w-32 truncate px-2 py-1" title={r.remark}>
                       {r.remark || '—'}
                     </td>
                     <td className="whitespace-nowrap px-2 py-1">
@@ -144,7 +144,7 @@ function RefundSetting({ rules, total }: { rules: RefundRule[]; total: { draft: 
                         </Button>
                       )}
                       {r.status !== 0 && canEdit && (
-                        <Button variant="text" onClick={() => open({ ...editingOf(r), id: undefined, rowVersion: undefined, remark: `复制自 #${r.id}` })} aria-label={`复制 #${r.id} 为新草稿`}>
+                        <Button variant="text" onClick={() => open({ ...editingOf(r), id: undefined, rowVersion: undefined, remark: `复制自 #${r.id}` })} aria-label={`复制为草稿 #${r.id}`}>
                           复制为草稿
                         </Button>
                       )}
