@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { type Car, SEATS_MAX, carById, carSave } from '../../../../shared/api/custom-bus/fleet';
 import { CAR_STATUS } from '../../../../shared/api/custom-bus/states';
@@ -15,7 +15,7 @@ import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
 import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
-import { saveKey } from '../../../lib/use-save-key';
+import { editorKeys } from '../../../lib/use-save-key';
 import { carListPath } from '../fleet-paths';
 
 const toInt = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
@@ -69,23 +69,7 @@ function CarForm({ car }: { car: Car | null }) {
   const readOnly = !canSave;
   const blocked = readOnly || (!car && noArea);
   const back = () => navigate(carListPath());
-  const escape = () => (form.dirty && !readOnly ? setLeaving(true) : back());
-  const save = () => {
-    if (blocked || form.busy) return;
-    void form.submit();
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save();
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && !e.defaultPrevented) {
-      e.preventDefault();
-      escape();
-      return;
-    }
-    saveKey(save)(e);
-  };
+  const { submit, onKeyDown } = editorKeys({ form, blocked, readOnly, back, confirmLeave: () => setLeaving(true) });
   const field = (k: keyof typeof values) => ({ value: values[k], onChange: (e: { target: { value: string } }) => set(k, e.target.value), error: errors[k], note: <StaleNote form={form} field={k} /> });
   return (
     <>

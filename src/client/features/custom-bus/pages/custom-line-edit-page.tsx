@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { type CustomLine, LINE_NAME_MAX, LINE_NO_MAX, LINE_REMARK_MAX, derivedPrice, lineById, lineSave, stationPage } from '../../../../shared/api/custom-bus/network';
 import { DISCOUNT_TYPE, LINE_DIRECTION, TICKET_TYPE } from '../../../../shared/api/custom-bus/states';
@@ -15,7 +15,7 @@ import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
 import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
-import { saveKey } from '../../../lib/use-save-key';
+import { editorKeys } from '../../../lib/use-save-key';
 import { lineListPath, linePathPath } from '../network-paths';
 
 const toInt = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
@@ -117,23 +117,7 @@ function LineForm({ line }: { line: CustomLine | null }) {
   const readOnly = !canSave;
   const blocked = readOnly || (!line && noArea);
   const back = () => navigate(lineListPath());
-  const escape = () => (form.dirty && !readOnly ? setLeaving(true) : back());
-  const save = () => {
-    if (blocked || form.busy) return;
-    void form.submit();
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save();
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && !e.defaultPrevented) {
-      e.preventDefault();
-      escape();
-      return;
-    }
-    saveKey(save)(e);
-  };
+  const { submit, onKeyDown } = editorKeys({ form, blocked, readOnly, back, confirmLeave: () => setLeaving(true) });
   const text = (k: 'lineNo' | 'name' | 'departTime' | 'arriveTime' | 'returnDepartTime' | 'returnArriveTime' | 'originalPrice' | 'discountRate' | 'discountPrice' | 'defaultSeats' | 'sort') => ({
     value: values[k],
     onChange: (e: { target: { value: string } }) => set(k, e.target.value),

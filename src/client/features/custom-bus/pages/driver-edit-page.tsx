@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { type Driver, LICENCE_CLASSES, driverById, driverSave } from '../../../../shared/api/custom-bus/fleet';
 import { DRIVER_STATUS } from '../../../../shared/api/custom-bus/states';
@@ -15,7 +15,7 @@ import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
 import { useApi } from '../../../lib/use-api';
 import { useContractForm } from '../../../lib/use-contract-form';
-import { saveKey } from '../../../lib/use-save-key';
+import { editorKeys } from '../../../lib/use-save-key';
 import { driverListPath } from '../fleet-paths';
 
 /**
@@ -77,23 +77,7 @@ function DriverForm({ driver }: { driver: Driver | null }) {
   const readOnly = !canSave;
   const blocked = readOnly || (!driver && noArea);
   const back = () => navigate(driverListPath());
-  const escape = () => (form.dirty && !readOnly ? setLeaving(true) : back());
-  const save = () => {
-    if (blocked || form.busy) return;
-    void form.submit();
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save();
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && !e.defaultPrevented) {
-      e.preventDefault();
-      escape();
-      return;
-    }
-    saveKey(save)(e);
-  };
+  const { submit, onKeyDown } = editorKeys({ form, blocked, readOnly, back, confirmLeave: () => setLeaving(true) });
   const field = (k: keyof typeof values) => ({ value: values[k], onChange: (e: { target: { value: string } }) => set(k, e.target.value), error: errors[k], note: <StaleNote form={form} field={k} /> });
   const keepHint = driver ? '保持显示的掩码即不修改；修改请输入完整号码' : undefined;
   return (
