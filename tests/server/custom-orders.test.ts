@@ -5,7 +5,8 @@ import type { AppDeps } from '../../src/server/context';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { customClasses, customOrders, customTickets } from '../../src/server/modules/custom-bus/schema';
-import { buyMonth, buySingle, expireHolds, payOrder, riderRefund, splitFen } from '../../src/server/modules/custom-bus/rider-side';
+import { buyMonth, buySingle, expireHolds, monthSaleCloses, payOrder, riderRefund, splitFen } from '../../src/server/modules/custom-bus/rider-side';
+import { customBaseOf } from '../../src/server/modules/custom-setting/read';
 import { customBaseSettings } from '../../src/server/modules/custom-setting/schema';
 import type { LadderRow } from '../../src/shared/custom/refund-ladder';
 import { addDays, shanghaiDate, shanghaiMidnight } from '../../src/shared/domain/time';
@@ -139,6 +140,25 @@ describe('the rider side: buy, pay, hold expiry, late pay', () => {
     expect(tickets.reduce((a, x) => a + x.amount, 0)).toBe(20_000);
     expect(order).toMatchObject({ ticketType: 2, month: next, classesId: null });
     for (const c of classes) expect(await storedClass(c.id)).toMatchObject({ stock: 1, held: 1 });
+  });
+
+  it('月票截止销售日: a month’s ticket is sold until the end of that day (Shanghai) of the month before; this month’s is past it', async () => {
+    expect(monthSaleCloses('2027-01', 25)).toEqual({ at: new Date('2026-12-25T16:00:00Z'), label: '2027年1月的月票已于2026年12月25日截止销售' });
+    expect(monthSaleCloses('2027-03', 1).at).toEqual(new Date('2027-02-01T16:00:00Z'));
+    const { line } = await fixtureLine(f(), xuhui);
+    const month = addDays(shanghaiDate(s.clock.now()), 40).slice(0, 7);
+    const first = addDays(`${month}-01`, [1, 0, 0, 0, 0, 0, 2][new Date(`${month}-01T00:00:00Z`).getUTCDay()]!);
+    await fixtureClass(f(), line, Math.round((Date.parse(first) - Date.parse(shanghaiDate(s.clock.now()))) / DAY), { publish: 3, stock: 3 });
+    const { monthSaleUntilDay } = await customBaseOf(db(), xuhui);
+    const closes = monthSaleCloses(month, monthSaleUntilDay);
+    const at = (ms: number) => ({ ...deps(), clock: { now: () => new Date(ms) } }) as unknown as AppDeps;
+    const buy = (d: AppDeps, m = month) => buyMonth(d, { riderId: riders[8]!, lineId: line.id, direction: 0, month: m });
+    await expect(buy(at(closes.at.getTime()))).rejects.toThrow(closes.label);
+    await expect(buy(deps(), '2026-13')).rejects.toThrow('月份应为 YYYY-MM');
+    const thisMonth = shanghaiDate(s.clock.now()).slice(0, 7);
+    await expect(buy(deps(), thisMonth)).rejects.toThrow(monthSaleCloses(thisMonth, monthSaleUntilDay).label);
+    const { tickets } = await buy(at(closes.at.getTime() - 1));
+    expect(tickets.length).toBeGreaterThanOrEqual(1);
   });
 });
 

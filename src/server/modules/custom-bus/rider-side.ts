@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { fenToYuan } from '../../../shared/domain/money';
-import { shanghaiDateTime } from '../../../shared/domain/time';
+import { addDays, shanghaiDateTime, shanghaiMidnight } from '../../../shared/domain/time';
 import type { AppDeps } from '../../context';
 import type { Db } from '../../db/connection';
 import { audit } from '../../lib/audit';
@@ -122,6 +122,19 @@ const isWeekday = (day: string) => {
 };
 
 /**
+ * 定制公交设置's 月票截止销售日: a month's ticket is sold until the end of that day (Shanghai) of the month
+ * before, so a month ticket always starts before its first class and the dispatcher knows by then
+ * how many seats the month holds. The current month's ticket is past its day too.
+ */
+export function monthSaleCloses(month: string, untilDay: number): { at: Date; label: string } {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const prevY = m === 1 ? y - 1 : y;
+  const prevM = m === 1 ? 12 : m - 1;
+  const lastDay = `${prevY}-${String(prevM).padStart(2, '0')}-${String(untilDay).padStart(2, '0')}`;
+  return { at: shanghaiMidnight(addDays(lastDay, 1)), label: `${y}年${m}月的月票已于${prevY}年${prevM}月${untilDay}日截止销售` };
+}
+
+/**
  * 月票: a seat on every class of the line's direction in `month` ('YYYY-MM') in one transaction. The
  * classes are locked in id order (so two month tickets and the single buys of the same classes
  * never deadlock) and every seat is taken by the guarded update; the first class without a free
@@ -130,7 +143,7 @@ const isWeekday = (day: string) => {
  */
 export async function buyMonth(deps: Deps, input: { riderId: number; lineId: number; direction: number; month: string; amount?: number }) {
   const now = deps.clock.now();
-  if (!/^\d{4}-\d{2}$/.test(input.month)) throw fail('月份应为 YYYY-MM');
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(input.month)) throw fail('月份应为 YYYY-MM');
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BUY_LOCK}, ${input.riderId})`);
     const [line] = await tx.select().from(customLines).where(eq(customLines.id, input.lineId));
@@ -139,6 +152,8 @@ export async function buyMonth(deps: Deps, input: { riderId: number; lineId: num
     if (!line.ticketTypes.includes(2)) throw fail('该线路不售月票');
     const base = await customBaseOf(tx, line.districtId);
     if (!base.monthTicketEnabled) throw fail('本区域暂未开通月票');
+    const closes = monthSaleCloses(input.month, base.monthSaleUntilDay);
+    if (now.getTime() >= closes.at.getTime()) throw fail(closes.label);
     const ids = (
       await tx
         .select({ id: customClasses.id, departDate: customClasses.departDate })
