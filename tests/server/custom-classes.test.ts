@@ -76,10 +76,20 @@ describe('the seed generator (classesSeed) over fixture lines, cars and drivers'
     const started = Date.now();
     const { classes } = await seedClasses(db(), s.clock.now(), createRng(7), { districtId: third });
     expect(Date.now() - started).toBeLessThan(5_000);
-    // 4 legs × 60 days (too few lines for weekdays alone to reach 2,000).
-    expect(classes).toBe(4 * 60);
     const rows = await db().select().from(customClasses).where(eq(customClasses.districtId, third));
     expect(rows).toHaveLength(classes);
+    // 4 legs a day (too few lines for weekdays alone to reach 2,000), three of them in the morning on
+    // two cars and two drivers: ahead, the third waits for 排班; behind, it never ran (a class that left
+    // had its car and driver).
+    const perDay = (pick: (d: string) => boolean) => {
+      const n = new Map<string, number>();
+      for (const r of rows) if (pick(r.departDate)) n.set(r.departDate, (n.get(r.departDate) ?? 0) + 1);
+      return [...n.values()];
+    };
+    expect(perDay((d) => d < today())).toEqual(Array(45).fill(3));
+    expect(perDay((d) => d > today())).toEqual(Array(14).fill(4));
+    expect(rows.filter((r) => r.status === 3).every((r) => r.carId !== null && r.driverId !== null)).toBe(true);
+    expect(rows.filter((r) => r.departAt > s.clock.now() && r.status !== 4).some((r) => r.carId === null)).toBe(true);
     expect(new Set(rows.map((r) => r.lineId))).toEqual(new Set(lines.map((l) => l.id)));
     const now = s.clock.now();
     expect(rows.filter((r) => r.departDate < today()).every((r) => r.status === 3)).toBe(true);

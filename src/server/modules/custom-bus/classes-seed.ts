@@ -92,6 +92,8 @@ export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtI
       const leave = s.departAt > now && rng.int(1, 12) === 1;
       const carId = !leave && car ? car.id : null;
       const driverId = !leave && driver ? driver.id : null;
+      // A class that has left had a car and a driver: where the fleet was short, it never ran.
+      if (s.departAt <= now && (!carId || !driverId)) continue;
       if (carId) book(carBusy, carId, span);
       if (driverId) book(driverBusy, driverId, span);
       const publish = Math.min(s.line.defaultSeats, carId ? car!.seats : 80);
