@@ -143,7 +143,10 @@ export function a11yWalk(viewport: Viewport): void {
         await palette.waitFor({ state: 'detached' });
         // Headless UI's dialog element has no box of its own (its panel is fixed): attached is the test.
         const dialog = page.locator('[role="dialog"]');
-        if (await dialog.first().waitFor({ state: 'attached', timeout: 2_000 }).then(() => true, () => false)) {
+        const attached = (timeout: number) => dialog.first().waitFor({ state: 'attached', timeout }).then(() => true, () => false);
+        // A loaded machine may still be fetching the page the dialog lives on: look again once the
+        // requests are quiet, or the late dialog meets the next command's Ctrl+K.
+        if ((await attached(2_000)) || (await settle(page).then(() => attached(500)))) {
           await settle(page);
           opened.push(title);
           problems.push(...report(`${title} @${viewport.width}`, await axeViolations(page)));
