@@ -1,14 +1,16 @@
 import { and, count, eq, gt, ne, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import * as fleet from '../../../shared/api/custom-bus/fleet';
 import { EXPIRY_WARN_DAYS, isDriverIdNo, isMobile, normalisePlate } from '../../../shared/api/custom-bus/fleet';
 import { CAR_STATUS, DRIVER_STATUS } from '../../../shared/api/custom-bus/states';
+import type { StatusFlow } from '../../../shared/frame/status-flow';
 import { maskCitizenId, maskPhone } from '../../../shared/domain/mask';
 import { DAY_MS, addDays, shanghaiDate, shanghaiDateTime } from '../../../shared/domain/time';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
-import { audit } from '../../lib/audit';
+import { type OperationType, audit } from '../../lib/audit';
 import { fail, failOn, notFound, uniqueOr } from '../../lib/errors';
 import { type ExportScope, defineExport, listRows } from '../../lib/export-definition';
 import { type ListContext, listService } from '../../lib/list';
@@ -230,35 +232,18 @@ export async function saveCar(deps: AppDeps, a: AuthContext, body: z.output<type
  * classes that have not departed: the refusal names them, and the dispatcher moves them to another
  * car first (排班), so no sold class is left on a car that will not come.
  */
-export async function updateCarStatus(deps: AppDeps, a: AuthContext, body: z.output<typeof fleet.carUpdateStatus.body>) {
-  const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const row = await lockCar(tx, a, body.id);
-    const what = `车辆${row.plateNo}`;
-    if (body.toStatus !== 1 && row.status === body.fromStatus && CAR_STATUS.can(row.status as 0 | 1 | 2, body.toStatus)) {
-      const future = await futureClassesOf(tx, now, 'car', row.id);
-      if (future.total > 0) throw fail(`${what}还有${future.total}个未发车班次（${classesList(future)}），请先改派车辆后再改为「${CAR_STATUS.label(body.toStatus)}」`, { classes: future.first, total: future.total });
-    }
-    const { from } = await moveStatus(tx, {
-      flow: CAR_STATUS,
-      table: customCars,
-      key: customCars.id,
-      id: row.id,
-      status: customCars.status,
-      from: body.fromStatus,
-      to: body.toStatus,
-      set: { status: body.toStatus, updatedAt: now },
-      what,
-      version: { column: customCars.rowVersion, sent: body.rowVersion, current: () => loadCar(deps, tx, row.id) },
-    });
-    const after = await loadCar(deps, tx, row.id);
-    await audit(
-      tx,
-      a.actor,
-      { type: 'CUSTOM_CAR_STATUS', targetDistrictId: row.districtId, target: `customCar/${row.id}`, summary: `${what}：${CAR_STATUS.label(from)} → ${CAR_STATUS.label(body.toStatus)}${body.reason ? `，原因：${body.reason}` : ''}`, before: { status: from }, after: { status: after.status, reason: body.reason ?? null } },
-      now,
-    );
-    return after;
+export function updateCarStatus(deps: AppDeps, a: AuthContext, body: z.output<typeof fleet.carUpdateStatus.body>) {
+  return moveFleetStatus(deps, a, body, {
+    noun: '车辆',
+    by: 'car',
+    flow: CAR_STATUS,
+    table: customCars,
+    columns: { key: customCars.id, status: customCars.status, rowVersion: customCars.rowVersion },
+    lock: lockCar,
+    load: loadCar,
+    name: (row) => row.plateNo,
+    auditType: 'CUSTOM_CAR_STATUS',
+    target: 'customCar',
   });
 }
 
@@ -423,32 +408,72 @@ export async function saveDriver(deps: AppDeps, a: AuthContext, body: z.output<t
 }
 
 /** 在岗 ⇄ 请假, either → 停用, 停用 → 在岗; leaving duty is refused while the driver has classes ahead (as a car's). */
-export async function updateDriverStatus(deps: AppDeps, a: AuthContext, body: z.output<typeof fleet.driverUpdateStatus.body>) {
+export function updateDriverStatus(deps: AppDeps, a: AuthContext, body: z.output<typeof fleet.driverUpdateStatus.body>) {
+  return moveFleetStatus(deps, a, body, {
+    noun: '司机',
+    by: 'driver',
+    flow: DRIVER_STATUS,
+    table: customDrivers,
+    columns: { key: customDrivers.id, status: customDrivers.status, rowVersion: customDrivers.rowVersion },
+    lock: lockDriver,
+    load: loadDriver,
+    name: (row) => row.name,
+    auditType: 'CUSTOM_DRIVER_STATUS',
+    target: 'customDriver',
+  });
+}
+
+// ---------------------------------------------------------------- status moves (cars and drivers)
+
+type FleetCode = 0 | 1 | 2;
+/** Both endpoints take the same body: the record, the status seen and wanted, a reason, its version. */
+type StatusBody = z.output<typeof fleet.carUpdateStatus.body> | z.output<typeof fleet.driverUpdateStatus.body>;
+
+/** What a car's and a driver's status moves differ in; the rule, the messages and the audit are one. */
+interface FleetKind<T extends PgTable, R extends { id: number; status: number; districtId: number }, D extends { status: number }> {
+  /** The record's word in messages: 车辆 / 司机 (also 改派车辆 / 改派司机). */
+  noun: '车辆' | '司机';
+  /** Which of a class's columns holds it (futureClassesOf). */
+  by: 'car' | 'driver';
+  flow: StatusFlow<FleetCode>;
+  table: T;
+  columns: { key: AnyPgColumn; status: AnyPgColumn; rowVersion: AnyPgColumn };
+  lock(tx: Db, a: Scope, id: number): Promise<R>;
+  load(deps: AppDeps, db: Db, id: number): Promise<D>;
+  /** How the record is told: its plate, its name. */
+  name(row: R): string;
+  auditType: OperationType;
+  /** The audit target's prefix: `customCar/12`. */
+  target: string;
+}
+
+async function moveFleetStatus<T extends PgTable, R extends { id: number; status: number; districtId: number }, D extends { status: number }>(deps: AppDeps, a: AuthContext, body: StatusBody, k: FleetKind<T, R, D>) {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const row = await lockDriver(tx, a, body.id);
-    const what = `司机${row.name}`;
-    if (body.toStatus !== 1 && row.status === body.fromStatus && DRIVER_STATUS.can(row.status as 0 | 1 | 2, body.toStatus)) {
-      const future = await futureClassesOf(tx, now, 'driver', row.id);
-      if (future.total > 0) throw fail(`${what}还有${future.total}个未发车班次（${classesList(future)}），请先改派司机后再改为「${DRIVER_STATUS.label(body.toStatus)}」`, { classes: future.first, total: future.total });
+    const row = await k.lock(tx, a, body.id);
+    const what = `${k.noun}${k.name(row)}`;
+    if (body.toStatus !== 1 && row.status === body.fromStatus && k.flow.can(row.status as FleetCode, body.toStatus)) {
+      const future = await futureClassesOf(tx, now, k.by, row.id);
+      if (future.total > 0) throw fail(`${what}还有${future.total}个未发车班次（${classesList(future)}），请先改派${k.noun}后再改为「${k.flow.label(body.toStatus)}」`, { classes: future.first, total: future.total });
     }
     const { from } = await moveStatus(tx, {
-      flow: DRIVER_STATUS,
-      table: customDrivers,
-      key: customDrivers.id,
+      flow: k.flow,
+      table: k.table,
+      key: k.columns.key,
       id: row.id,
-      status: customDrivers.status,
+      status: k.columns.status,
       from: body.fromStatus,
       to: body.toStatus,
-      set: { status: body.toStatus, updatedAt: now },
+      // Both tables have these columns; over a generic table drizzle cannot tell.
+      set: { status: body.toStatus, updatedAt: now } as PgUpdateSetSource<T>,
       what,
-      version: { column: customDrivers.rowVersion, sent: body.rowVersion, current: () => loadDriver(deps, tx, row.id) },
+      version: { column: k.columns.rowVersion, sent: body.rowVersion, current: () => k.load(deps, tx, row.id) },
     });
-    const after = await loadDriver(deps, tx, row.id);
+    const after = await k.load(deps, tx, row.id);
     await audit(
       tx,
       a.actor,
-      { type: 'CUSTOM_DRIVER_STATUS', targetDistrictId: row.districtId, target: `customDriver/${row.id}`, summary: `${what}：${DRIVER_STATUS.label(from)} → ${DRIVER_STATUS.label(body.toStatus)}${body.reason ? `，原因：${body.reason}` : ''}`, before: { status: from }, after: { status: after.status, reason: body.reason ?? null } },
+      { type: k.auditType, targetDistrictId: row.districtId, target: `${k.target}/${row.id}`, summary: `${what}：${k.flow.label(from)} → ${k.flow.label(body.toStatus)}${body.reason ? `，原因：${body.reason}` : ''}`, before: { status: from }, after: { status: after.status, reason: body.reason ?? null } },
       now,
     );
     return after;

@@ -7,13 +7,13 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
+import { RecordByIdBody } from '../../../components/record-by-id-body';
 import { ScreenSection } from '../../../components/screen-section';
 import { StaleNote } from '../../../components/stale-note';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
-import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
-import { useApi } from '../../../lib/use-api';
+import { useRecordById } from '../../../lib/use-record-by-id';
 import { useContractForm } from '../../../lib/use-contract-form';
 import { editorKeys } from '../../../lib/use-save-key';
 import { carListPath } from '../fleet-paths';
@@ -25,26 +25,17 @@ const toInt = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim())
  * upper-cased as typed; Ctrl+S or Enter saves, Esc returns (asking first when something was typed).
  */
 export function CarEditPage() {
-  const { search } = useScreenLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  const loaded = useApi(carById, id ? { query: { id } } : null);
-  const title = id ? '编辑车辆' : '新增车辆';
+  const loaded = useRecordById(carById);
+  const car = loaded.record;
+  const title = loaded.id ? '编辑车辆' : '新增车辆';
   useScreenTitle(title);
-  const car = loaded.data?.id === id ? loaded.data : undefined;
   return (
     <ScreenSection title={title}>
       <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">
         <h3 className="mb-4 text-base font-medium text-gray-900">{car ? `${title} · ${car.plateNo}` : title}</h3>
-        {raw && !id ? (
-          <p className="text-sm text-gray-700">地址中的车辆编号无效。</p>
-        ) : id && !car ? (
-          <p role="status" className="text-sm text-gray-700">
-            {loaded.error ? (loaded.error instanceof Error ? loaded.error.message : '车辆不存在') : '加载中…'}
-          </p>
-        ) : (
+        <RecordByIdBody loaded={loaded} noun="车辆">
           <CarForm key={car?.id ?? 'new'} car={car ?? null} />
-        )}
+        </RecordByIdBody>
       </div>
     </ScreenSection>
   );

@@ -7,13 +7,14 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/field';
 import { CheckboxField, FormError, SelectField, TextAreaField } from '../../../components/form-controls';
+import { RecordByIdBody } from '../../../components/record-by-id-body';
 import { ScreenSection } from '../../../components/screen-section';
 import { StaleNote } from '../../../components/stale-note';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
-import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
 import { useApi } from '../../../lib/use-api';
+import { useRecordById } from '../../../lib/use-record-by-id';
 import { useContractForm } from '../../../lib/use-contract-form';
 import { editorKeys } from '../../../lib/use-save-key';
 import { lineListPath, linePathPath } from '../network-paths';
@@ -29,26 +30,17 @@ const toRate = (text: string) => (/^\d(\.\d{1,2})?$/.test(text.trim()) ? Math.ro
  * Enter saves, Esc returns; a new line is a draft until its paths are drawn and it is 上架.
  */
 export function CustomLineEditPage() {
-  const { search } = useScreenLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  const loaded = useApi(lineById, id ? { query: { id } } : null);
-  useScreenTitle(id ? '编辑定制线路' : '新增定制线路');
-  const line = loaded.data?.id === id ? loaded.data : undefined;
-  const title = id ? '编辑定制线路' : '新增定制线路';
+  const loaded = useRecordById(lineById);
+  const line = loaded.record;
+  const title = loaded.id ? '编辑定制线路' : '新增定制线路';
+  useScreenTitle(title);
   return (
     <ScreenSection title={title}>
       <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">
         <h3 className="mb-4 text-base font-medium text-gray-900">{line ? `${title} · ${line.lineNo} ${line.name}` : title}</h3>
-        {raw && !id ? (
-          <p className="text-sm text-gray-700">地址中的线路编号无效。</p>
-        ) : id && !line ? (
-          <p role="status" className="text-sm text-gray-700">
-            {loaded.error ? (loaded.error instanceof Error ? loaded.error.message : '线路不存在') : '加载中…'}
-          </p>
-        ) : (
+        <RecordByIdBody loaded={loaded} noun="线路">
           <LineForm key={line?.id ?? 'new'} line={line ?? null} />
-        )}
+        </RecordByIdBody>
       </div>
     </ScreenSection>
   );

@@ -15,6 +15,7 @@ import { useScreenAction } from '../../../lib/screen-action';
 import { useScreenLocation } from '../../../lib/screen-context';
 import { toast } from '../../../lib/toast';
 import { useApi } from '../../../lib/use-api';
+import { useOrderByNo } from '../../../lib/use-order-by-no';
 import { TicketRefundDialog } from '../components/ticket-refund-dialog';
 import { customOrderDetailPath, customOrderListPath } from '../order-paths';
 
@@ -32,26 +33,7 @@ const band = (r: { fromMin: number; toMin: number | null }) => (r.toMin === null
 export function CustomOrderDetailPage() {
   const { search } = useScreenLocation();
   const [, navigate] = useLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  const byNo = id ? null : (new URLSearchParams(search).get('orderNo')?.trim() ?? null);
-  const [missing, setMissing] = useState<string | null>(null);
-  useEffect(() => {
-    if (!byNo) return;
-    let live = true;
-    api
-      .call(customOrderPageByBody, { body: { page: 0, size: 1, orderNo: byNo } }, { silent: true })
-      .then((p) => {
-        if (!live) return;
-        const found = p.content[0];
-        if (found) navigate(customOrderDetailPath(found.id, /action=refund/.test(search)), { replace: true });
-        else setMissing(byNo);
-      })
-      .catch(() => live && setMissing(byNo));
-    return () => {
-      live = false;
-    };
-  }, [byNo, navigate, search]);
+  const { id, byNo, looking } = useOrderByNo(customOrderPageByBody, (found) => customOrderDetailPath(found, /action=refund/.test(search)));
   const detail = useApi(customOrderMsg, id ? { query: { id } } : null);
   const o = detail.data?.id === id ? detail.data : undefined;
   const canRefund = useAllowed(CUSTOM_REFUNDER);
@@ -80,7 +62,7 @@ export function CustomOrderDetailPage() {
         void detail.mutate();
       })
       .catch(() => undefined);
-  if (!id && byNo && missing !== byNo)
+  if (looking)
     return (
       <ScreenSection title="订单详情">
         <p role="status" className="text-sm text-gray-700">加载中…</p>

@@ -7,13 +7,13 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/field';
 import { FormError, SelectField } from '../../../components/form-controls';
+import { RecordByIdBody } from '../../../components/record-by-id-body';
 import { ScreenSection } from '../../../components/screen-section';
 import { StaleNote } from '../../../components/stale-note';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
-import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
-import { useApi } from '../../../lib/use-api';
+import { useRecordById } from '../../../lib/use-record-by-id';
 import { useContractForm } from '../../../lib/use-contract-form';
 import { editorKeys } from '../../../lib/use-save-key';
 import { driverListPath } from '../fleet-paths';
@@ -24,26 +24,17 @@ import { driverListPath } from '../fleet-paths';
  * values. Ctrl+S or Enter saves, Esc returns.
  */
 export function DriverEditPage() {
-  const { search } = useScreenLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  const loaded = useApi(driverById, id ? { query: { id } } : null);
-  const title = id ? '编辑司机' : '新增司机';
+  const loaded = useRecordById(driverById);
+  const driver = loaded.record;
+  const title = loaded.id ? '编辑司机' : '新增司机';
   useScreenTitle(title);
-  const driver = loaded.data?.id === id ? loaded.data : undefined;
   return (
     <ScreenSection title={title}>
       <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">
         <h3 className="mb-4 text-base font-medium text-gray-900">{driver ? `${title} · ${driver.name}` : title}</h3>
-        {raw && !id ? (
-          <p className="text-sm text-gray-700">地址中的司机编号无效。</p>
-        ) : id && !driver ? (
-          <p role="status" className="text-sm text-gray-700">
-            {loaded.error ? (loaded.error instanceof Error ? loaded.error.message : '司机不存在') : '加载中…'}
-          </p>
-        ) : (
+        <RecordByIdBody loaded={loaded} noun="司机">
           <DriverForm key={driver?.id ?? 'new'} driver={driver ?? null} />
-        )}
+        </RecordByIdBody>
       </div>
     </ScreenSection>
   );

@@ -9,11 +9,11 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/field';
 import { FormError, SelectField, TextAreaField } from '../../../components/form-controls';
 import { useScreenTitle } from '../../../lib/screen-title';
+import { RecordByIdBody } from '../../../components/record-by-id-body';
 import { ScreenSection } from '../../../components/screen-section';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
-import { useScreenLocation } from '../../../lib/screen-context';
-import { useApi } from '../../../lib/use-api';
+import { useRecordById } from '../../../lib/use-record-by-id';
 import { useContractForm } from '../../../lib/use-contract-form';
 import { StaleNote } from '../../../components/stale-note';
 import { saveKey } from '../../../lib/use-save-key';
@@ -30,28 +30,19 @@ const toInt = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim())
  * saves, Esc or 取消 returns to 规则设置; without the permission everything is read-only.
  */
 export function RuleEditPage() {
-  const { search } = useScreenLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  const product = useApi(discount.productById, id ? { query: { id } } : null);
-  const title = id ? '编辑优惠卡规则' : '新增优惠卡规则';
+  const product = useRecordById(discount.productById);
+  const title = product.id ? '编辑优惠卡规则' : '新增优惠卡规则';
   // The menu item is 规则编辑; opened without a record it adds one, and the breadcrumb says so.
-  useScreenTitle(raw ? '规则编辑' : '新增规则');
-  const loaded = product.data?.id === id ? product.data : undefined;
+  useScreenTitle(product.raw ? '规则编辑' : '新增规则');
+  const loaded = product.record;
   return (
     <ScreenSection title={title}>
       <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">
         <h3 className="mb-4 text-base font-medium text-gray-900">{loaded ? `${title} · ${loaded.name}` : title}</h3>
-        {raw && !id ? (
-          <p className="text-sm text-gray-700">地址中的优惠卡编号无效。</p>
-        ) : id && !loaded ? (
-          <p role="status" className="text-sm text-gray-700">
-            {product.error ? (product.error instanceof Error ? product.error.message : '优惠卡不存在') : '加载中…'}
-          </p>
-        ) : (
-          // A fresh form per product: its first values are the loaded ones.
+        <RecordByIdBody loaded={product} noun="优惠卡">
+          {/* A fresh form per product: its first values are the loaded ones. */}
           <RuleForm key={loaded?.id ?? 'new'} product={loaded ?? null} />
-        )}
+        </RecordByIdBody>
       </div>
     </ScreenSection>
   );

@@ -7,13 +7,13 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/field';
 import { FormError, TextAreaField } from '../../../components/form-controls';
+import { RecordByIdBody } from '../../../components/record-by-id-body';
 import { ScreenSection } from '../../../components/screen-section';
 import { StaleNote } from '../../../components/stale-note';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
-import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
-import { useApi } from '../../../lib/use-api';
+import { useRecordById } from '../../../lib/use-record-by-id';
 import { useContractForm } from '../../../lib/use-contract-form';
 import { saveKey } from '../../../lib/use-save-key';
 import { toFen } from '../components/refund-dialog';
@@ -30,26 +30,17 @@ const dayEnd = (d: string) => (isDay(d) ? shanghaiMidnight(addDays(d.trim(), 1))
  * list keeps its place. Money is typed in yuan and sent in fen; Ctrl+S or Enter saves, Esc returns.
  */
 export function PackageEditPage() {
-  const { search } = useScreenLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  const loaded = useApi(packageById, id ? { query: { id } } : null);
-  useScreenTitle(id ? '编辑套餐' : '新增套餐');
-  const pkg = loaded.data?.id === id ? loaded.data : undefined;
-  const title = id ? '编辑套餐' : '新增套餐';
+  const loaded = useRecordById(packageById);
+  const pkg = loaded.record;
+  const title = loaded.id ? '编辑套餐' : '新增套餐';
+  useScreenTitle(title);
   return (
     <ScreenSection title={title}>
       <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">
         <h3 className="mb-4 text-base font-medium text-gray-900">{pkg ? `${title} · ${pkg.name}` : title}</h3>
-        {raw && !id ? (
-          <p className="text-sm text-gray-700">地址中的套餐编号无效。</p>
-        ) : id && !pkg ? (
-          <p role="status" className="text-sm text-gray-700">
-            {loaded.error ? (loaded.error instanceof Error ? loaded.error.message : '套餐不存在') : '加载中…'}
-          </p>
-        ) : (
+        <RecordByIdBody loaded={loaded} noun="套餐">
           <PackageForm key={pkg?.id ?? 'new'} pkg={pkg ?? null} />
-        )}
+        </RecordByIdBody>
       </div>
     </ScreenSection>
   );

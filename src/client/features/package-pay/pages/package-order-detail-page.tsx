@@ -9,10 +9,9 @@ import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
-import { useScreenLocation } from '../../../lib/screen-context';
 import { useApi } from '../../../lib/use-api';
+import { useOrderByNo } from '../../../lib/use-order-by-no';
 import { PackageRefundDialog } from '../components/refund-dialog';
-import { api } from '../../../lib/api-client';
 import { orderDetailPath, orderListPath } from '../paths';
 
 const REFUND_STATE: Record<number, string> = { 0: '退款中', 1: '退款成功', 2: '退款异常' };
@@ -24,29 +23,8 @@ const at = (v: string | null) => (v ? formatDateTime(v) : '—');
  * `?action=refund`, the palette's 套餐退款), the reason, then Ctrl+Enter.
  */
 export function PackageOrderDetailPage() {
-  const { search } = useScreenLocation();
   const [, navigate] = useLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  // `?orderNo=` (a number pasted in the palette): looked up once, then the address names the id.
-  const byNo = id ? null : (new URLSearchParams(search).get('orderNo')?.trim() ?? null);
-  const [missing, setMissing] = useState<string | null>(null);
-  useEffect(() => {
-    if (!byNo) return;
-    let live = true;
-    api
-      .call(packageOrderPageByBody, { body: { page: 0, size: 1, orderNo: byNo } }, { silent: true })
-      .then((p) => {
-        if (!live) return;
-        const found = p.content[0];
-        if (found) navigate(orderDetailPath(found.id), { replace: true });
-        else setMissing(byNo);
-      })
-      .catch(() => live && setMissing(byNo));
-    return () => {
-      live = false;
-    };
-  }, [byNo, navigate]);
+  const { id, byNo, looking } = useOrderByNo(packageOrderPageByBody, orderDetailPath);
   const detail = useApi(packageOrderMsg, id ? { query: { id } } : null);
   const o = detail.data?.id === id ? detail.data : undefined;
   const canRefund = useAllowed(PACKAGE_REFUNDER);
@@ -66,7 +44,7 @@ export function PackageOrderDetailPage() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [refundable, refunding]);
-  if (!id && byNo && missing !== byNo)
+  if (looking)
     return (
       <ScreenSection title="套餐订单详情">
         <p role="status" className="text-sm text-gray-700">加载中…</p>

@@ -10,9 +10,8 @@ import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
 import { ScreenSection } from '../../../components/screen-section';
 import { useAllowed } from '../../../lib/permission';
-import { useScreenLocation } from '../../../lib/screen-context';
 import { useScreenTitle } from '../../../lib/screen-title';
-import { useApi } from '../../../lib/use-api';
+import { useRecordById } from '../../../lib/use-record-by-id';
 import { useContractForm } from '../../../lib/use-contract-form';
 import { saveKey } from '../../../lib/use-save-key';
 import { yuanToFenText } from '../paths';
@@ -26,16 +25,15 @@ const minute = (iso: string | null) => (iso ? formatDateTime(iso, 'YYYY-MM-DD HH
  * server refuses an amount outside the setting's bounds and a gift above half the amount.
  */
 export function AddRechargePage() {
-  const { search } = useScreenLocation();
-  const raw = new URLSearchParams(search).get('id');
-  const id = raw && /^\d+$/.test(raw) ? Number(raw) : null;
-  const plan = useApi(planById, id ? { query: { id } } : null);
-  useScreenTitle(id ? '编辑储值档位' : '新增储值');
-  const loaded = plan.data?.id === id ? plan.data : undefined;
+  const plan = useRecordById(planById);
+  const loaded = plan.record;
+  const title = plan.id ? '编辑储值档位' : '新增储值';
+  useScreenTitle(title);
+  // Not RecordByIdBody: an unreadable `?id=` opens a new plan here, and a failed read says only 不存在.
   return (
-    <ScreenSection title={id ? '编辑储值档位' : '新增储值'}>
+    <ScreenSection title={title}>
       <div className="max-w-2xl rounded border border-gray-200 bg-white p-4 sm:p-6">
-        {id && !loaded ? (
+        {plan.id && !loaded ? (
           <p role="status" className="text-sm text-gray-700">
             {plan.error ? '储值档位不存在' : '加载中…'}
           </p>
