@@ -14,6 +14,16 @@ import { DAY_MS, addDays, shanghaiDate, shanghaiMidnight } from '../../src/share
  * the tests then call over HTTP. Unique names come from `tag` so files never collide.
  */
 let serial = 0;
+/** A plate's five characters never hold I or O (PLATE_NO): a base-36 tail did now and then, and the save refused it. */
+const PLATE_CHARS = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+let plateSerial = Math.floor(Math.random() * PLATE_CHARS.length ** 4);
+export const fixturePlate = () => `沪T${plateTail()}`;
+const plateTail = () => {
+  let n = plateSerial++;
+  let tail = '';
+  for (let i = 0; i < 5; i++, n = Math.floor(n / PLATE_CHARS.length)) tail = PLATE_CHARS[n % PLATE_CHARS.length]! + tail;
+  return tail;
+};
 const uniq = (tag: string) => `${tag}${Date.now().toString(36).slice(-4)}${(serial++).toString(36)}`;
 
 export interface CustomFixture {
@@ -68,7 +78,7 @@ export async function fixtureCar(f: CustomFixture, districtId: number, over: Par
   const today = shanghaiDate(f.now);
   const [car] = await f.db
     .insert(cb.customCars)
-    .values({ districtId, plateNo: `沪T${uniq('').toUpperCase().slice(-5)}`, seats: 49, model: '宇通ZK6107', company: '测试客运', inspectionUntil: addDays(today, 200), insuranceUntil: addDays(today, 200), createdAt: f.now, updatedAt: f.now, ...over })
+    .values({ districtId, plateNo: fixturePlate(), seats: 49, model: '宇通ZK6107', company: '测试客运', inspectionUntil: addDays(today, 200), insuranceUntil: addDays(today, 200), createdAt: f.now, updatedAt: f.now, ...over })
     .returning();
   return car!;
 }
