@@ -14,7 +14,7 @@ export type User = ReturnType<typeof renderWithUser>['user'];
 export const rowTexts = (dialog: HTMLElement) => within(dialog).queryAllByRole('option').map((r) => r.textContent ?? '');
 export const selectedText = (dialog: HTMLElement) => within(dialog).queryByRole('option', { selected: true })?.textContent ?? '';
 export const listSettled = (dialog: HTMLElement) =>
-  waitFor(() => expect(within(dialog).getByRole('listbox', { name: '搜索结果' }).getAttribute('aria-busy')).toBe('false'), { timeout: 5_000 });
+  waitFor(() => expect(within(dialog).getByRole('listbox', { name: '搜索结果' }).getAttribute('aria-busy')).toBe('false'), { timeout: 10_000 });
 
 export async function openPalette(user: User) {
   await user.keyboard('{Control>}k{/Control}');
