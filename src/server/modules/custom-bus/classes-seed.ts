@@ -26,7 +26,8 @@ const CANCEL_REASONS = ['道路施工，线路临时停运', '恶劣天气停运
  * the class's. A few classes ahead stay without a car or a driver (排班's work), 10 ahead are
  * cancelled. Seats are all free: the orders part sells them after this runs.
  */
-export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtId?: number } = {}) {
+export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtId?: number; pastDays?: number; aheadDays?: number } = {}) {
+  const { pastDays = SEED_PAST_DAYS, aheadDays = SEED_AHEAD_DAYS } = opts;
   const scope = opts.districtId;
   const lines = await db
     .select()
@@ -38,18 +39,18 @@ export async function seedClasses(db: Db, now: Date, rng: Rng, opts: { districtI
   const cars = await db
     .select()
     .from(customCars)
-    .where(and(eq(customCars.status, 1), gte(customCars.inspectionUntil, addDays(today, SEED_AHEAD_DAYS)), gte(customCars.insuranceUntil, addDays(today, SEED_AHEAD_DAYS)), scope ? eq(customCars.districtId, scope) : undefined))
+    .where(and(eq(customCars.status, 1), gte(customCars.inspectionUntil, addDays(today, aheadDays)), gte(customCars.insuranceUntil, addDays(today, aheadDays)), scope ? eq(customCars.districtId, scope) : undefined))
     .orderBy(asc(customCars.id));
   const drivers = await db
     .select()
     .from(customDrivers)
-    .where(and(eq(customDrivers.status, 1), gte(customDrivers.licenceUntil, addDays(today, SEED_AHEAD_DAYS)), scope ? eq(customDrivers.districtId, scope) : undefined))
+    .where(and(eq(customDrivers.status, 1), gte(customDrivers.licenceUntil, addDays(today, aheadDays)), scope ? eq(customDrivers.districtId, scope) : undefined))
     .orderBy(asc(customDrivers.id));
   const bases = new Map<number, SaleBase>();
   for (const districtId of new Set(lines.map((l) => l.districtId))) bases.set(districtId, await customBaseOf(db, districtId));
 
   const legs = lines.flatMap((l) => (l.direction === -1 ? [0, 1] : [l.direction]).map((direction) => ({ line: l, direction: direction as 0 | 1 })));
-  const days = Array.from({ length: SEED_PAST_DAYS + SEED_AHEAD_DAYS }, (_, i) => addDays(today, i - SEED_PAST_DAYS));
+  const days = Array.from({ length: pastDays + aheadDays }, (_, i) => addDays(today, i - pastDays));
   const weekday = (d: string) => new Date(`${d}T00:00:00Z`).getUTCDay() % 6 !== 0;
   const useDays = legs.length * days.filter(weekday).length >= SEED_TARGET ? days.filter(weekday) : days;
   // Enough legs for the target (a big city seeds more lines than 2,000 classes need).
