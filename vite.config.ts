@@ -18,7 +18,8 @@ const SLOWEST_FILES = './tests/support/slowest-files.ts';
  * attack surface (the sweep, escalation, permissions, request URLs, headers, static files),
  * sockets and floods (connections, login protection) and the masking crawl; the seed's isolation
  * compares two seeds with each other. Of the console's files, those of keys and shapes: the
- * palette's search and keys, the layout, hotkeys, forms, dialogs' focus, row selection and 基础设置.
+ * palette's search, keys and station merge, the layout, hotkeys, forms, dialogs' focus, row selection,
+ * 基础设置, the HTTP envelope, toasts, stale saves, the refund password and the live streams.
  * Everything that computes a day, a month or a deadline (rides, exports, versions, family
  * renewals, sessions, notices, the screens' default ranges, the Shanghai days themselves) stays in.
  */
@@ -40,7 +41,11 @@ const CLOCK_FREE = [
   'seed-isolation',
 ]
   .map((name) => `tests/server/${name}.test.ts`)
-  .concat(['palette', 'layout', 'hotkeys', 'forms', 'modal-focus', 'data-table-selection', 'base-setting'].map((name) => `tests/client/${name}.test.tsx`));
+  .concat(
+    ['palette', 'palette-merge', 'layout', 'hotkeys', 'forms', 'modal-focus', 'data-table-selection', 'base-setting', 'http-client', 'toasts', 'stale-save', 'refund-password', 'live-console', 'download-centre-tabs'].map(
+      (name) => `tests/client/${name}.test.tsx`,
+    ),
+  );
 
 export default defineConfig({
   // Brotli and gzip made once at build time; the server sends whichever the browser accepts. Brotli
