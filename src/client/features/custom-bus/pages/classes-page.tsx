@@ -27,10 +27,21 @@ const DIRECTION = ['上行', '下行'];
 const hm = (at: string) => formatDateTime(at, 'HH:mm');
 
 const columns: ListColumn<typeof classesPage>[] = [
-  { id: 'departAt', header: '发车', sort: 'departAt', fixed: true, cell: (c) => <span className="font-medium tabular-nums text-gray-800">{`${c.departDate} ${c.time}`}</span> },
+  // Arrival rides with the departure: one column fewer, so the row's actions fit at 1440 px.
+  {
+    id: 'departAt',
+    header: '发车 → 到达',
+    sort: 'departAt',
+    fixed: true,
+    cell: (c) => (
+      <span className="whitespace-nowrap tabular-nums">
+        <span className="font-medium text-gray-800">{`${c.departDate} ${c.time}`}</span>
+        <span className="text-gray-600">{` → ${hm(c.arriveAt)}`}</span>
+      </span>
+    ),
+  },
   { id: 'line', header: '线路', cell: (c) => `${c.lineNo} ${c.lineName}` },
   { id: 'direction', header: '方向', cell: (c) => DIRECTION[c.direction] ?? '' },
-  { id: 'arrive', header: '到达', cell: (c) => hm(c.arriveAt), className: 'tabular-nums' },
   { id: 'seats', header: '座位 已售/锁定/余票', align: 'right', cell: (c) => `${c.publish} · ${c.sold}/${c.held}/${c.stock}`, className: 'tabular-nums' },
   { id: 'sold', header: '上座率', sort: 'sold', align: 'right', cell: (c) => (c.publish ? `${Math.round((c.sold * 100) / c.publish)}%` : '—'), className: 'tabular-nums' },
   { id: 'price', header: '票价（元）', align: 'right', cell: (c) => fenToYuan(c.price), className: 'tabular-nums' },
