@@ -15,7 +15,10 @@ import { packagePayModule } from '../../src/shared/modules/package-pay';
 import * as pkg from '../../src/shared/api/package-pay';
 import { packageOrders } from '../../src/server/modules/package-pay/schema';
 import * as fleet from '../../src/shared/api/custom-bus/fleet';
-import { customDrivers } from '../../src/server/modules/custom-bus/schema';
+import * as customOrdersApi from '../../src/shared/api/custom-bus/orders';
+import * as customClassesApi from '../../src/shared/api/custom-bus/classes';
+import * as customDemandApi from '../../src/shared/api/custom-bus/demand';
+import { customClasses, customDemandRecords, customDrivers, customOrders } from '../../src/server/modules/custom-bus/schema';
 import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
@@ -266,6 +269,37 @@ describe('the masking crawl over the desk', () => {
     plain.add('13912340002');
     await crawl(fleet.driverUpdateStatus, { token: fleetToken, body: { id: newDriver.id, fromStatus: 1, toStatus: 2, reason: '请假，电话13912340002' } });
     for (const endpoint of [fleet.carExport, fleet.driverExport]) {
+      const { created, sheet } = await exportThroughTask(s, endpoint, fleetToken, {});
+      scan(endpoint.id, created);
+      scan(`${endpoint.id} xlsx`, sheet.rows);
+    }
+
+    // 定制公交's riders (订单记录, 班次详情's passengers, 定制记录): the same riders' numbers, masked in
+    // every list, body-form filter, detail and export, as the district's manager reads them.
+    const pagesAs = async (e: Endpoint, tok: string) => {
+      for (let page = 0; ; page++) {
+        const paging = { page, size: MAX_PAGE_SIZE };
+        const data = (await crawl(e, { token: tok, ...(e.bodyFormOf ? { body: paging } : { query: paging }) })) as { totalPages: number };
+        if (page + 1 >= data.totalPages) return;
+      }
+    };
+    const managerArea = (await db().select().from(t.users).where(eq(t.users.login, 'manager')))[0]!.districtId!;
+    for (const e of [customOrdersApi.customOrderPage, customOrdersApi.customOrderPageByBody, customDemandApi.customDemandRecordPage, customDemandApi.customDemandPage]) await pagesAs(e, fleetToken);
+    await crawl(customOrdersApi.customOrderTotal, { token: fleetToken });
+    const someOrders = await db().select().from(customOrders).where(eq(customOrders.districtId, managerArea)).orderBy(asc(customOrders.id)).limit(10);
+    expect(someOrders.length).toBeGreaterThan(0);
+    for (const o of someOrders) {
+      await crawl(customOrdersApi.customOrderMsg, { token: fleetToken, query: { id: o.id } });
+      if (o.classesId) await crawl(customClassesApi.classesById, { token: fleetToken, query: { id: o.classesId } });
+      const [buyer] = await db().select().from(t.riders).where(eq(t.riders.id, o.riderId));
+      await crawl(customOrdersApi.customOrderPageByBody, { token: fleetToken, body: { phone: pii.decrypt(buyer!.phoneEnc) } });
+      await crawl(customOrdersApi.customOrderTotalByBody, { token: fleetToken, body: { phone: pii.decrypt(buyer!.phoneEnc) } });
+    }
+    const [withClasses] = await db().select().from(customClasses).where(eq(customClasses.districtId, managerArea)).limit(1);
+    await crawl(customClassesApi.classesPage, { token: fleetToken, query: { lineId: withClasses!.lineId } });
+    const [record] = await db().select().from(customDemandRecords).where(eq(customDemandRecords.districtId, managerArea)).limit(1);
+    if (record?.demandId) await crawl(customDemandApi.customDemandById, { token: fleetToken, query: { id: record.demandId } });
+    for (const endpoint of [customOrdersApi.customOrderExport, customDemandApi.customDemandRecordExport, customClassesApi.classesExport]) {
       const { created, sheet } = await exportThroughTask(s, endpoint, fleetToken, {});
       scan(endpoint.id, created);
       scan(`${endpoint.id} xlsx`, sheet.rows);
