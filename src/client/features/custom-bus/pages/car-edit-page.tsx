@@ -3,8 +3,7 @@ import { useLocation } from 'wouter';
 import { type Car, SEATS_MAX, carById, carSave } from '../../../../shared/api/custom-bus/fleet';
 import { CAR_STATUS } from '../../../../shared/api/custom-bus/states';
 import { addDays, shanghaiDate } from '../../../../shared/domain/time';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EditPageButtons, LeaveEditDialog } from '../../../components/edit-page-footer';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
 import { RecordByIdBody } from '../../../components/record-by-id-body';
@@ -77,20 +76,9 @@ function CarForm({ car }: { car: Car | null }) {
           <Field labelWidth={112} label="年检有效期" required type="date" readOnly={readOnly} hint="最后有效日，含当天；过期不能排班" {...field('inspectionUntil')} />
           <Field labelWidth={112} label="保险有效期" required type="date" readOnly={readOnly} hint="最后有效日，含当天" {...field('insuranceUntil')} />
         </fieldset>
-        <div className="flex justify-end gap-2">
-          <Button onClick={back} hotkey="Esc">
-            {readOnly ? '返回' : '取消'}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" variant="primary" hotkey="Ctrl+S" disabled={form.busy || blocked}>
-              {form.busy ? '保存中…' : '保存'}
-            </Button>
-          )}
-        </div>
+        <EditPageButtons readOnly={readOnly} busy={form.busy} blocked={blocked} onBack={back} />
       </form>
-      <ConfirmDialog open={leaving} title="放弃修改" confirmLabel="放弃修改" danger onConfirm={back} onClose={() => setLeaving(false)}>
-        <p>有未保存的修改，返回车辆管理将丢失。按 Esc 继续编辑。</p>
-      </ConfirmDialog>
+      <LeaveEditDialog open={leaving} listName="车辆管理" onLeave={back} onClose={() => setLeaving(false)} />
     </>
   );
 }

@@ -3,8 +3,7 @@ import { useLocation } from 'wouter';
 import { type CustomLine, LINE_NAME_MAX, LINE_NO_MAX, LINE_REMARK_MAX, derivedPrice, lineById, lineSave, stationPage } from '../../../../shared/api/custom-bus/network';
 import { DISCOUNT_TYPE, LINE_DIRECTION, TICKET_TYPE } from '../../../../shared/api/custom-bus/states';
 import { fenToYuan, yuanToFen } from '../../../../shared/domain/money';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EditPageButtons, LeaveEditDialog } from '../../../components/edit-page-footer';
 import { Field } from '../../../components/field';
 import { CheckboxField, FormError, SelectField, TextAreaField } from '../../../components/form-controls';
 import { RecordByIdBody } from '../../../components/record-by-id-body';
@@ -172,20 +171,9 @@ function LineForm({ line }: { line: CustomLine | null }) {
           <Field labelWidth={112} label="排序" readOnly={readOnly} inputMode="numeric" maxLength={4} hint="小的在前" {...text('sort')} />
           <TextAreaField labelWidth={112} label="备注" readOnly={readOnly} rows={2} maxLength={LINE_REMARK_MAX} value={values.remark} onChange={(e) => set('remark', e.target.value)} error={errors.remark} />
         </fieldset>
-        <div className="flex justify-end gap-2">
-          <Button onClick={back} hotkey="Esc">
-            {readOnly ? '返回' : '取消'}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" variant="primary" hotkey="Ctrl+S" disabled={form.busy || blocked}>
-              {form.busy ? '保存中…' : '保存'}
-            </Button>
-          )}
-        </div>
+        <EditPageButtons readOnly={readOnly} busy={form.busy} blocked={blocked} onBack={back} />
       </form>
-      <ConfirmDialog open={leaving} title="放弃修改" confirmLabel="放弃修改" danger onConfirm={back} onClose={() => setLeaving(false)}>
-        <p>有未保存的修改，返回定制线路将丢失。按 Esc 继续编辑。</p>
-      </ConfirmDialog>
+      <LeaveEditDialog open={leaving} listName="定制线路" onLeave={back} onClose={() => setLeaving(false)} />
     </>
   );
 }

@@ -3,8 +3,7 @@ import { useLocation } from 'wouter';
 import { type Driver, LICENCE_CLASSES, driverById, driverSave } from '../../../../shared/api/custom-bus/fleet';
 import { DRIVER_STATUS } from '../../../../shared/api/custom-bus/states';
 import { addDays, shanghaiDate } from '../../../../shared/domain/time';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EditPageButtons, LeaveEditDialog } from '../../../components/edit-page-footer';
 import { Field } from '../../../components/field';
 import { FormError, SelectField } from '../../../components/form-controls';
 import { RecordByIdBody } from '../../../components/record-by-id-body';
@@ -85,20 +84,9 @@ function DriverForm({ driver }: { driver: Driver | null }) {
           <SelectField labelWidth={128} label="准驾车型" required disabled={readOnly} options={LICENCE_CLASSES.map((c) => ({ value: c, label: c }))} value={values.licenceClass} onChange={(e) => set('licenceClass', e.target.value)} error={errors.licenceClass} />
           <Field labelWidth={128} label="驾驶证有效期" required type="date" readOnly={readOnly} hint="最后有效日，含当天；过期不能排班" {...field('licenceUntil')} />
         </fieldset>
-        <div className="flex justify-end gap-2">
-          <Button onClick={back} hotkey="Esc">
-            {readOnly ? '返回' : '取消'}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" variant="primary" hotkey="Ctrl+S" disabled={form.busy || blocked}>
-              {form.busy ? '保存中…' : '保存'}
-            </Button>
-          )}
-        </div>
+        <EditPageButtons readOnly={readOnly} busy={form.busy} blocked={blocked} onBack={back} />
       </form>
-      <ConfirmDialog open={leaving} title="放弃修改" confirmLabel="放弃修改" danger onConfirm={back} onClose={() => setLeaving(false)}>
-        <p>有未保存的修改，返回司机管理将丢失。按 Esc 继续编辑。</p>
-      </ConfirmDialog>
+      <LeaveEditDialog open={leaving} listName="司机管理" onLeave={back} onClose={() => setLeaving(false)} />
     </>
   );
 }

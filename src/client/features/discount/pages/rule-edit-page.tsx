@@ -4,8 +4,7 @@ import { discount } from '../../../../shared/api';
 import type { DiscountProduct } from '../../../../shared/api/discount';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { pagePath } from '../../../../shared/modules';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EditPageButtons, LeaveEditDialog } from '../../../components/edit-page-footer';
 import { Field } from '../../../components/field';
 import { FormError, SelectField, TextAreaField } from '../../../components/form-controls';
 import { useScreenTitle } from '../../../lib/screen-title';
@@ -125,21 +124,9 @@ function RuleForm({ product }: { product: DiscountProduct | null }) {
           <Field label="有效天数" required readOnly={readOnly} inputMode="numeric" maxLength={4} value={values.validDays} onChange={(e) => set('validDays', e.target.value)} error={errors.validDays} hint="购买后多少天内有效，1–3660" note={<StaleNote form={form} field="validDays" />} />
           <TextAreaField label="说明" readOnly={readOnly} rows={3} maxLength={200} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.description} hint={`${values.description.length} / 200 字`} note={<StaleNote form={form} field="description" />} />
         </fieldset>
-        <div className="flex justify-end gap-2">
-          <Button onClick={back} hotkey="Esc">
-            {readOnly ? '返回' : '取消'}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" variant="primary" hotkey="Ctrl+S" disabled={form.busy || blocked}>
-              {form.busy ? '保存中…' : '保存'}
-            </Button>
-          )}
-        </div>
+        <EditPageButtons readOnly={readOnly} busy={form.busy} blocked={blocked} onBack={back} />
       </form>
-      {/* Outside the form: React bubbles a portal's keys through its parents, and the form's Esc would ask again. */}
-      <ConfirmDialog open={leaving} title="放弃修改" confirmLabel="放弃修改" danger onConfirm={back} onClose={() => setLeaving(false)}>
-        <p>有未保存的修改，返回规则设置将丢失。按 Esc 继续编辑。</p>
-      </ConfirmDialog>
+      <LeaveEditDialog open={leaving} listName="规则设置" onLeave={back} onClose={() => setLeaving(false)} />
     </>
   );
 }

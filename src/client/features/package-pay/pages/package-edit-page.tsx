@@ -3,8 +3,7 @@ import { useLocation } from 'wouter';
 import { PACKAGE_DESCRIPTION_MAX, PACKAGE_NAME_MAX, type Package, packageById, packageSave } from '../../../../shared/api/package-pay';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { addDays, shanghaiDate, shanghaiMidnight } from '../../../../shared/domain/time';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EditPageButtons, LeaveEditDialog } from '../../../components/edit-page-footer';
 import { Field } from '../../../components/field';
 import { FormError, TextAreaField } from '../../../components/form-controls';
 import { RecordByIdBody } from '../../../components/record-by-id-body';
@@ -143,20 +142,9 @@ function PackageForm({ pkg }: { pkg: Package | null }) {
           <Field labelWidth={112} label="排序" readOnly={readOnly} inputMode="numeric" maxLength={4} hint="小的在前" {...field('sort')} />
           <TextAreaField labelWidth={112} label="套餐说明" readOnly={readOnly} rows={3} maxLength={PACKAGE_DESCRIPTION_MAX} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.description} hint={`${values.description.length} / ${PACKAGE_DESCRIPTION_MAX} 字`} />
         </fieldset>
-        <div className="flex justify-end gap-2">
-          <Button onClick={back} hotkey="Esc">
-            {readOnly ? '返回' : '取消'}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" variant="primary" hotkey="Ctrl+S" disabled={form.busy || blocked}>
-              {form.busy ? '保存中…' : '保存'}
-            </Button>
-          )}
-        </div>
+        <EditPageButtons readOnly={readOnly} busy={form.busy} blocked={blocked} onBack={back} />
       </form>
-      <ConfirmDialog open={leaving} title="放弃修改" confirmLabel="放弃修改" danger onConfirm={back} onClose={() => setLeaving(false)}>
-        <p>有未保存的修改，返回套餐管理将丢失。按 Esc 继续编辑。</p>
-      </ConfirmDialog>
+      <LeaveEditDialog open={leaving} listName="套餐管理" onLeave={back} onClose={() => setLeaving(false)} />
     </>
   );
 }

@@ -4,8 +4,7 @@ import { type RechargePlan, planById, planSave } from '../../../../shared/api/wa
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime, parseTypedDateTime } from '../../../../shared/domain/time';
 import { pagePath } from '../../../../shared/modules';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EditPageButtons, LeaveEditDialog } from '../../../components/edit-page-footer';
 import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-controls';
 import { ScreenSection } from '../../../components/screen-section';
@@ -111,20 +110,9 @@ function PlanForm({ plan }: { plan: RechargePlan | null }) {
           <Field label="开售时间" placeholder="2026-12-01 08:00（可空）" value={values.saleStart} onChange={(e) => set('saleStart', e.target.value)} error={timeError.saleStart ?? errors.saleStart} />
           <Field label="停售时间" placeholder="可空：长期有效" value={values.saleEnd} onChange={(e) => set('saleEnd', e.target.value)} error={timeError.saleEnd ?? errors.saleEnd} />
         </fieldset>
-        <div className="flex justify-end gap-2">
-          <Button onClick={back} hotkey="Esc">
-            {canSave ? '取消' : '返回'}
-          </Button>
-          {canSave && (
-            <Button type="submit" variant="primary" hotkey="Ctrl+S" disabled={form.busy}>
-              {form.busy ? '保存中…' : '保存'}
-            </Button>
-          )}
-        </div>
+        <EditPageButtons readOnly={!canSave} busy={form.busy} onBack={back} />
       </form>
-      <ConfirmDialog open={leaving} title="放弃修改" confirmLabel="放弃修改" danger onConfirm={back} onClose={() => setLeaving(false)}>
-        <p>有未保存的修改，返回储值档位将丢失。按 Esc 继续编辑。</p>
-      </ConfirmDialog>
+      <LeaveEditDialog open={leaving} listName="储值档位" onLeave={back} onClose={() => setLeaving(false)} />
     </>
   );
 }
