@@ -1,12 +1,16 @@
 import { buildRegistry } from '../commands/registry';
 import { accountCommands, accountSources } from '../features/account/commands';
+import { activityCommands } from '../features/activity/commands';
 import { busCommands, busSources } from '../features/bus/commands';
+import { cardVerifyCommands } from '../features/card-verify/commands';
 import { customBusCommands } from '../features/custom-bus/commands';
 import { customBusSources } from '../features/custom-bus/order-source';
 import { customSettingCommands } from '../features/custom-setting/commands';
 import { discountCommands, discountSources } from '../features/discount/commands';
 import { familyCommands } from '../features/family/commands';
+import { handleApplyCommands } from '../features/handle-card/apply-commands';
 import { noticeCommands } from '../features/notice-report/commands';
+import { feedbackCommands } from '../features/notice-report/feedback-commands';
 import { packageCommands } from '../features/package-pay/commands';
 import { packageSources } from '../features/package-pay/order-source';
 import { rechargeCommands } from '../features/recharge/commands';
@@ -16,6 +20,7 @@ import { riderCommands, riderSources } from '../features/rider/commands';
 import { settingsCommands, settingsSources } from '../features/settings/commands';
 import { stationCommands, stationSources } from '../features/station/commands';
 import { versionCommands, versionSources } from '../features/version/commands';
+import { helpCommands } from '../features/version/help-commands';
 import { shellCommands, switchDistrictCommand } from './commands';
 
 /**
@@ -42,6 +47,11 @@ export const COMMANDS = buildRegistry(
   rechargeCommands,
   customBusCommands,
   customSettingCommands,
+  cardVerifyCommands,
+  handleApplyCommands,
+  feedbackCommands,
+  activityCommands,
+  helpCommands,
 );
 
 export const SOURCES = [accountSources, settingsSources, stationSources, versionSources, busSources, riderSources, discountSources, rideSources, packageSources, customBusSources].flat();

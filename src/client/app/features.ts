@@ -1,6 +1,8 @@
 import type { ScreenComponent } from '../../shared/api';
 import { accountFeature } from '../features/account';
+import { activityFeature } from '../features/activity';
 import { busFeature } from '../features/bus';
+import { cardVerifyFeature } from '../features/card-verify';
 import { customBusFeature } from '../features/custom-bus';
 import { customSettingFeature } from '../features/custom-setting';
 import { discountFeature } from '../features/discount';
@@ -22,7 +24,7 @@ import type { Screen } from '../lib/screen';
  * import each other). A new feature is one line in this list, and one in app/feature-commands.ts
  * for its commands and record sources.
  */
-export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature, rideFeature, noticeReportFeature, packagePayFeature, rechargeableFeature, rechargeFeature, customBusFeature, customSettingFeature] as const;
+export const FEATURES = [accountFeature, settingsFeature, stationFeature, versionFeature, busFeature, riderFeature, familyFeature, discountFeature, handleCardFeature, rideFeature, noticeReportFeature, packagePayFeature, rechargeableFeature, rechargeFeature, customBusFeature, customSettingFeature, cardVerifyFeature, activityFeature] as const;
 
 type ScreensOf<F> = F extends { screens: infer S } ? S : never;
 type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

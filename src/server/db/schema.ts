@@ -666,3 +666,32 @@ export const exportFileChunks = pgTable(
   },
   (t) => [primaryKey({ name: 'export_file_chunks_pk', columns: [t.taskId, t.seq] })],
 );
+
+/**
+ * Applicants' images (id cards, photos, proofs, feedback pictures) for the review queues of 线上验卡,
+ * 线上办卡 and 意见反馈 (second wave §1): sealed with the personal-data key (lib/sealed-files.ts),
+ * read only through a reasoned, audited call. Purging after the final decision drops the bytes and
+ * keeps the SHA-256, so a later dispute can still prove which file was judged.
+ */
+export const sealedFiles = pgTable(
+  'sealed_files',
+  {
+    id: serial('id').primaryKey(),
+    /** The owning module's kind: 'verify' | 'handle' | 'feedback' (SealedFileKind). */
+    kind: text('kind').notNull(),
+    /** The owning record's id (an application, a feedback). */
+    refId: integer('ref_id').notNull(),
+    /** What the file shows, as the reviewer reads it: 人像面, 国徽面, 学生证, 证件照… */
+    label: text('label').notNull(),
+    mime: text('mime').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    sha256: text('sha256').notNull(),
+    /** AES-256-GCM (iv ‖ tag ‖ body); null once purged. */
+    data: bytea('data'),
+    createdAt: ts('created_at').notNull(),
+    purgedAt: ts('purged_at'),
+  },
+  (t) => [index('sealed_files_ref_idx').on(t.kind, t.refId), check('sealed_files_kind_ck', sql`${t.kind} in ('verify', 'handle', 'feedback')`)],
+);

@@ -14,6 +14,9 @@ export interface Pii {
   decrypt(sealed: string): string;
   /** The blind index of a value, normalised the way it is looked up (trimmed, X upper-case, no spaces or dashes). */
   index(kind: 'citizen' | 'phone' | 'card', value: string): string;
+  /** Bytes (an applicant's image) sealed the same way: iv ‖ tag ‖ body. */
+  sealBytes(plain: Buffer): Buffer;
+  openBytes(sealed: Buffer): Buffer;
 }
 
 const VERSION = 'v1';
@@ -58,6 +61,17 @@ export function createPii(masterKey: Buffer): Pii {
       const decipher = createDecipheriv('aes-256-gcm', encKey, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    },
+    sealBytes(plain) {
+      const iv = nextIv();
+      const cipher = createCipheriv('aes-256-gcm', encKey, iv);
+      const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    },
+    openBytes(sealed) {
+      const decipher = createDecipheriv('aes-256-gcm', encKey, sealed.subarray(0, 12));
+      decipher.setAuthTag(sealed.subarray(12, 28));
+      return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
     },
     index(kind, value) {
       return createHmac('sha256', macKey).update(`${kind}:${normaliseForIndex(value)}`).digest('base64url');

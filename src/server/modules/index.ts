@@ -12,6 +12,8 @@ import { rechargeableServer } from './rechargeable/routes';
 import { rechargeServer } from './recharge/routes';
 import { rideServer } from './ride/routes';
 import { riderServer } from './rider/routes';
+import { activityServer } from './activity/routes';
+import { cardVerifyServer } from './card-verify/routes';
 import { customBusServer } from './custom-bus/routes';
 import { customSettingServer } from './custom-setting/routes';
 import { discountServer } from './discount/routes';
@@ -22,7 +24,7 @@ import { userServer } from './user/routes';
 import { versionServer } from './version/routes';
 
 /** Every server module, one line each. */
-export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer, rechargeableServer, rechargeServer, customSettingServer, customBusServer];
+export const SERVER_MODULES: readonly ServerModule[] = [shellServer, downloadServer, userServer, settingsServer, stationServer, versionServer, busServer, riderServer, discountServer, familyServer, handleCardServer, rideServer, noticeReportServer, packagePayServer, rechargeableServer, rechargeServer, customSettingServer, customBusServer, cardVerifyServer, activityServer];
 
 /**
  * Binds every module's routes, checking each binds exactly what its manifest declares: an endpoint

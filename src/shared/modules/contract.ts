@@ -1,7 +1,9 @@
 import * as account from '../api/account';
 import * as auth from '../api/auth';
 import * as busLine from '../api/bus-line';
+import * as activity from '../api/activity';
 import * as card from '../api/card';
+import * as cardVerify from '../api/card-verify';
 import * as customBus from '../api/custom-bus/buttons';
 import * as customClasses from '../api/custom-bus/classes';
 import * as customDemand from '../api/custom-bus/demand';
@@ -12,6 +14,9 @@ import * as customSetting from '../api/custom-setting';
 import * as discount from '../api/discount';
 import * as exportTask from '../api/export-task';
 import * as family from '../api/family';
+import * as feedback from '../api/feedback';
+import * as handleApply from '../api/handle-card';
+import * as help from '../api/help';
 import * as lineVersion from '../api/line-version';
 import * as notice from '../api/notice';
 import * as pkg from '../api/package-pay';
@@ -51,8 +56,14 @@ export const MODULE_CONTRACTS = {
     ],
   },
   settings: { buttons: {}, endpoints: [system.districtPage, system.agreementList, system.agreementSave, system.qrCode, system.cityLocation, system.configSave, system.payInfoList] },
-  version: { buttons: lineVersion.buttons, endpoints: [lineVersion.versionPage, lineVersion.versionInfo, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff] },
-  noticeReport: { buttons: notice.buttons, endpoints: [notice.noticePage, notice.noticeTotal, notice.noticeById, notice.noticeUpdateStatus, notice.noticeTop, notice.noticeDelete] },
+  version: {
+    buttons: { ...lineVersion.buttons, ...help.buttons },
+    endpoints: [lineVersion.versionPage, lineVersion.versionInfo, lineVersion.versionAdd, lineVersion.versionUpdateStatus, lineVersion.versionSetOnlineTime, lineVersion.versionDelete, lineVersion.versionDiff, ...help.endpoints],
+  },
+  noticeReport: {
+    buttons: { ...notice.buttons, ...feedback.buttons },
+    endpoints: [notice.noticePage, notice.noticeTotal, notice.noticeById, notice.noticeUpdateStatus, notice.noticeTop, notice.noticeDelete, ...feedback.endpoints],
+  },
   order: { buttons: ridership.buttons, endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage, ridership.recordExport, ridership.employeeRecordExport, ridership.ridershipExport] },
   busUser: {
     buttons: card.buttons,
@@ -195,14 +206,14 @@ export const MODULE_CONTRACTS = {
       discount.downloadOrder,
     ],
   },
-  handleCard: { buttons: {}, endpoints: [card.cardPage, card.cardStateCounts] },
-  cardVerify: { buttons: {}, endpoints: [] },
+  handleCard: { buttons: handleApply.buttons, endpoints: [card.cardPage, card.cardStateCounts, ...handleApply.endpoints] },
+  cardVerify: { buttons: cardVerify.buttons, endpoints: cardVerify.endpoints },
   customBus: {
     buttons: customBus.buttons,
     endpoints: [...customNetwork.endpoints, ...customFleet.endpoints, ...customClasses.endpoints, ...customOrders.endpoints, ...customDemand.endpoints],
   },
   customSetting: { buttons: customSetting.buttons, endpoints: customSetting.endpoints },
-  acitivity: { buttons: {}, endpoints: [] },
+  acitivity: { buttons: activity.buttons, endpoints: activity.endpoints },
 } as const satisfies Record<ModuleId, { buttons: Readonly<Record<string, string>>; endpoints: readonly Endpoint[] }>;
 
 type Contracts = typeof MODULE_CONTRACTS;

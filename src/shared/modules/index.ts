@@ -9,7 +9,8 @@ import { noticeReportModule } from './notice-report';
 import { packagePayModule } from './package-pay';
 import { rideModule } from './ride';
 import { riderModule } from './rider';
-import * as planned from './planned';
+import { activityModule } from './activity';
+import { cardVerifyModule } from './card-verify';
 import { customBusModule } from './custom-bus';
 import { customSettingModule } from './custom-setting';
 import { rechargeableModule } from './rechargeable';
@@ -31,13 +32,13 @@ export const MODULES = [
   rideModule,
   riderModule,
   rechargeModule,
-  planned.cardVerifyModule,
+  cardVerifyModule,
   stationModule,
   busModule,
   customBusModule,
   customSettingModule,
   packagePayModule,
-  planned.activityModule,
+  activityModule,
   rechargeableModule,
   familyModule,
   discountModule,

@@ -1,6 +1,6 @@
 import { defineModule } from './define';
 
-/** 公告与反馈: 公告管理 (notices riders read, their publishing and pinning); 意见反馈 still to come. */
+/** 公告与反馈 (second wave §2): 公告管理 (notices riders read, their publishing and pinning) and 意见反馈 (riders' feedback, triaged and answered). */
 export const noticeReportModule = defineModule({
   id: 'noticeReport',
   menu: {
@@ -10,7 +10,7 @@ export const noticeReportModule = defineModule({
     jumpKey: 'n',
     pages: [
       { key: 'notice', title: '公告管理', component: 'ListNotice' },
-      { key: 'feedback', title: '意见反馈', component: 'ListFeedback', planned: true },
+      { key: 'feedback', title: '意见反馈', component: 'ListFeedback' },
     ],
   },
   operations: {

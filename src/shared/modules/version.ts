@@ -1,6 +1,6 @@
 import { defineModule } from './define';
 
-/** 版本管理: line-network versions (the version screen to come), help and about. */
+/** 版本管理: line-network versions, 帮助中心 (docs for riders and staff, staff docs bound to console pages) and about. */
 export const versionModule = defineModule({
   id: 'version',
   menu: {
@@ -10,7 +10,7 @@ export const versionModule = defineModule({
     jumpKey: 'e',
     pages: [
       { key: 'version', title: '线网版本', component: 'ListVersion', actions: ['add', 'diff', 'pass', 'void', 'schedule'] },
-      { key: 'help-center', title: '帮助中心', component: 'HelpCenter', planned: true },
+      { key: 'help-center', title: '帮助中心', component: 'HelpCenter' },
       { key: 'about', title: '关于', component: 'About' },
     ],
   },

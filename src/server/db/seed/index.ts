@@ -12,10 +12,11 @@ export { DEMO_PASSWORD, PROFILES, type ModuleSeed, type SeedContext, type SeedGe
 /**
  * The frame's own tables: the log every module writes, the menu catalogue, the signing key, the
  * districts every module's rows belong to and the money modules' shared refund ledger (each module
- * writes, and seeds, only the rows of its own kind, through lib/refund-ledger.ts). Every other table
- * has exactly one owning module.
+ * writes, and seeds, only the rows of its own kind, through lib/refund-ledger.ts), and the review
+ * queues' sealed images (the same rule by kind, through lib/sealed-files.ts). Every other table has
+ * exactly one owning module.
  */
-export const FRAME_TABLES = [t.sysLog, t.authItems, t.serverSecret, t.districts, t.moneyRefunds] as const;
+export const FRAME_TABLES = [t.sysLog, t.authItems, t.serverSecret, t.districts, t.moneyRefunds, t.sealedFiles] as const;
 
 /** The menu catalogue, from the modules' manifests (src/shared/modules). */
 const catalogue = () => menuCatalogue(CONTRACT_MODULES);

@@ -1,14 +1,16 @@
 import * as notice from '../../../shared/api/notice';
 import type { ServerModule } from '../module';
+import { bindFeedback, feedbackExports, feedbackJobs, feedbackSeed } from './feedback-routes';
 import { notices } from './schema';
 import { noticeDemoSeed } from './seed';
 import * as service from './service';
 
-/** 公告与反馈: notices, their status moves and pins, and the job that publishes the scheduled ones. */
+/** 公告与反馈: notices, their status moves and pins, and the job that publishes the scheduled ones; 意见反馈 (feedback-routes.ts). */
 export const noticeReportServer: ServerModule = {
   id: 'noticeReport',
   // Authors are staff accounts: the user module seeds them first.
-  seed: { dependsOn: ['user'], demo: noticeDemoSeed },
+  seed: { dependsOn: ['user'], demo: [...noticeDemoSeed, ...feedbackSeed] },
+  exportKinds: [...feedbackExports],
   tables: [notices],
   routes(b, deps) {
     b.bind(notice.noticePage, ({ auth, query }) => service.pageNotices(deps, auth, query));
@@ -17,6 +19,7 @@ export const noticeReportServer: ServerModule = {
     b.bind(notice.noticeUpdateStatus, ({ auth, body }) => service.updateStatus(deps, auth, body));
     b.bind(notice.noticeTop, ({ auth, body }) => service.setTop(deps, auth, body));
     b.bind(notice.noticeDelete, ({ auth, query }) => service.deleteNotice(deps, auth, query.id));
+    bindFeedback(b, deps);
   },
-  jobs: [{ name: 'notice.publish', everyMs: 30_000, run: (deps) => service.publishDueNotices(deps) }],
+  jobs: [{ name: 'notice.publish', everyMs: 30_000, run: (deps) => service.publishDueNotices(deps) }, ...feedbackJobs],
 };

@@ -11,7 +11,7 @@ import { hashPassword } from '../../lib/password';
 export const GROUPS = {
   super: { name: '超级管理员组', description: '全部菜单与按钮' },
   manager: { name: '区域管理员组', description: '本区域的全部业务与账号管理' },
-  agent: { name: '客服坐席组', description: '查询乘客、卡片、乘车记录、储值、充值、套餐与定制公交订单，办理亲情卡业务与验票；不含退款' },
+  agent: { name: '客服坐席组', description: '查询乘客、卡片、乘车记录、储值、充值、套餐与定制公交订单，办理亲情卡业务与验票，审核验卡与办卡申请，处理意见反馈；不含退款' },
   viewer: { name: '只读组', description: '只能查看，不能修改' },
 } as const;
 
@@ -28,7 +28,19 @@ const GROUP_ITEMS: Record<keyof typeof GROUPS, () => string[]> = {
   manager: () => catalogue().map((r) => r.id).filter((id) => id !== 'settings.districts'),
   // A call is about a card's money too: the agent reads 储值, NFC充值 and 套餐 (refunds and 核实 stay the managers').
   // 定制公交: the agent answers riders' calls about their tickets and checks them (验票); refunds, cancelling and scheduling stay the managers'.
-  agent: () => [...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'handleCard', 'rechargeable', 'recharge', 'packagePay', 'customBus', 'station', 'bus', 'version']), 'ycOrder', 'RIDER_REVEAL', 'RIDER_ADD', 'FAMILY_CARD_EDIT', 'WALLET_ADJUST', 'CUSTOM_TICKET_CHECK'],
+  // The review queues (验卡, 办卡) and feedback triage are the desk's daily work (second wave §1); revoking, shipping and settings stay the managers'.
+  agent: () => [
+    ...menuItemIds(['order', 'busUser', 'callingCard', 'specialCode', 'handleCard', 'cardVerify', 'noticeReport', 'rechargeable', 'recharge', 'packagePay', 'customBus', 'station', 'bus', 'version']),
+    'ycOrder',
+    'RIDER_REVEAL',
+    'RIDER_ADD',
+    'FAMILY_CARD_EDIT',
+    'WALLET_ADJUST',
+    'CUSTOM_TICKET_CHECK',
+    'FEEDBACK_HANDLE',
+    'CARD_VERIFY_AUDIT',
+    'HANDLE_CARD_AUDIT',
+  ],
   viewer: () => menuItemIds(VIEWER_MENUS),
 };
 

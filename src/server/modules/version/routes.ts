@@ -3,12 +3,14 @@ import * as t from '../../db/schema';
 import type { ServerModule } from '../module';
 import { versionDemoSeed } from './seed';
 import { versionDiff } from './diff';
+import { bindHelp, helpExports, helpJobs, helpSeed } from './help-routes';
 import * as service from './service';
 
 /** 版本管理: line-network versions and the job that takes passed versions online on time. */
 export const versionServer: ServerModule = {
   id: 'version',
-  seed: { dependsOn: ['station'], demo: versionDemoSeed },
+  seed: { dependsOn: ['station'], demo: [...versionDemoSeed, ...helpSeed] },
+  exportKinds: [...helpExports],
   // A network belongs to its version (copied with it, diffed against it): the version module owns and seeds it; 线路列表 edits it.
   tables: [t.lineVersions, t.busLines, t.lineStations, t.lineRoutes, t.lineDetails, t.lineDetailStations],
   routes(b, deps) {
@@ -19,6 +21,7 @@ export const versionServer: ServerModule = {
     b.bind(lineVersion.versionSetOnlineTime, ({ auth, body }) => service.setOnlineTime(deps, auth, body));
     b.bind(lineVersion.versionDelete, ({ auth, body }) => service.deleteVersion(deps, auth, body));
     b.bind(lineVersion.versionDiff, ({ auth, query }) => versionDiff(deps, auth, query.id));
+    bindHelp(b, deps);
   },
-  jobs: [{ name: 'version-go-live', everyMs: 30_000, run: (deps) => service.takeDueVersionsOnline(deps) }],
+  jobs: [{ name: 'version-go-live', everyMs: 30_000, run: (deps) => service.takeDueVersionsOnline(deps) }, ...helpJobs],
 };
