@@ -100,15 +100,14 @@ describe('page titles', () => {
 });
 
 describe('g then a letter', () => {
-  it('g h opens 线上办卡’s first built page (卡片列表), not 办卡申请’s 「模块尚未上线」', async () => {
+  it('g h opens 线上办卡’s first page (办卡申请), built like every page', async () => {
     await signIn(s, 'admin');
     visit(s, '/user/user-list');
     const { user } = renderWithUser(<App />);
     await waitFor(() => expect(active()?.id).toBe('main'), { timeout: 5_000 });
     await user.keyboard('gh');
-    await waitFor(() => expect(window.location.pathname).toBe('/handleCard/card-list'));
-    await waitFor(async () => expect(await shownTitle()).toBe('卡片列表'));
-    expect(screen.queryByText(/尚未上线/)).toBeNull();
+    await waitFor(() => expect(window.location.pathname).toBe('/handleCard/handle-card-list'));
+    await waitFor(async () => expect(await shownTitle()).toBe('办卡申请'));
   });
 });
 

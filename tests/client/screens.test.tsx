@@ -17,7 +17,7 @@ clientSuite((server) => {
 });
 
 const built = MODULES.flatMap((m) =>
-  'menu' in m ? m.menu.pages.filter((p) => !('planned' in p && p.planned)).map((p) => ({ ...p, path: `/${m.menu.id}/${p.key}` })) : [],
+  'menu' in m ? m.menu.pages.map((p) => ({ ...p, path: `/${m.menu.id}/${p.key}` })) : [],
 );
 
 /** What each screen must show from the server's data: a row the demo city certainly holds. */

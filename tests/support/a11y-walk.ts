@@ -10,7 +10,7 @@ import { CONTRACT_MODULES } from '../../src/shared/api/contract';
 
 /**
  * axe-core over the whole console in Debian's Chromium against the real `npm start`: every page the
- * menu catalogue names (built and planned), the login and error pages, and every dialog a command
+ * menu catalogue names, the login and error pages, and every dialog a command
  * opens, at one width, as the super user who sees all of them. 0 critical, 0 serious. Each width is a
  * file of its own (tests/e2e/a11y-*.test.ts): one file walking both was the run's longest tail.
  */

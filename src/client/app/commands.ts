@@ -40,9 +40,9 @@ export const switchDistrictCommand: Command = {
 };
 
 /**
- * `g` then a menu's letter jumps to its first page that is built (`isBuilt`: the console has its
- * screen), so `g h` opens 卡片列表 rather than 办卡申请's 「模块尚未上线」; a menu with nothing built
- * yet still opens its first page, which says so. One command per menu the account has.
+ * `g` then a menu's letter jumps to its first page this console has a screen for (`isBuilt`: a
+ * server newer than the open console may name pages it lacks); a menu with none still opens its
+ * first page, which says so. One command per menu the account has.
  */
 export function jumpCommands(menus: readonly MenuEntry[], isBuilt: (component: string) => boolean = () => true): Command[] {
   return menus.flatMap((m) => {

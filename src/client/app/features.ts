@@ -31,7 +31,7 @@ type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I
 
 /**
  * Screens by the `component` the modules' pages name, merged from the features above. Typed as the
- * complete map: a page that is not planned but has no screen is a compile error, and a feature cannot
+ * complete map: a page without a screen is a compile error, and a feature cannot
  * offer a screen no page names.
  */
 export const SCREENS: Record<ScreenComponent, Screen> = Object.assign({}, ...FEATURES.map((f) => f.screens)) as AllOf<ScreensOf<(typeof FEATURES)[number]>>;

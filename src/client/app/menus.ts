@@ -73,9 +73,9 @@ export const menuIdsOf = (items: readonly AuthItem[]) => items.filter((i) => i.t
 export const firstPageOf = (menu: MenuEntry | undefined) => menu?.children.find((c) => !c.hidden);
 
 /**
- * Where `/` goes: spec §2's first visible child of the first permitted menu, but skipping pages not
- * built yet (`isBuilt`), so nobody's day starts on 「模块尚未上线」 (README decision 77); with nothing
- * built, the spec's page.
+ * Where `/` goes: spec §2's first visible child of the first permitted menu, but skipping pages this
+ * console has no screen for (`isBuilt`; README decision 77), so nobody's day starts on a page it
+ * cannot show; with none, the spec's page.
  */
 export function homePath(menus: readonly MenuEntry[], isBuilt: (component: string) => boolean = () => true): string {
   for (const m of menus) {

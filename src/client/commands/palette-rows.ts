@@ -135,13 +135,13 @@ export function emptyMessage(mode: Mode, text: string, records: number, sources:
   if (mode === 'riders' && sources.some((s) => s.prefix === '@' && s.query)) {
     return text.replace(/[\s-]/g, '').length < RIDER_QUERY_MIN ? `输入至少 ${RIDER_QUERY_MIN} 位卡号、手机号、身份证号或姓名查询乘客与卡片` : '没有匹配的乘客或卡片';
   }
-  if ((mode === 'stations' || mode === 'riders') && !records) return `${MODE_HINT[mode]}模块尚未上线，暂无可搜索的记录`;
+  if ((mode === 'stations' || mode === 'riders') && !records) return `当前账号没有可搜索的${MODE_HINT[mode]}记录`;
   const numbers = sniff(text).filter((s) => s.kind === 'card' || s.kind === 'citizen-id');
   // A card or id nobody here can look up: say why, rather than "no match".
   const lookedUp = (n: Sniffed) => sources.some((src) => {
     const r = src.lookup?.(n);
     return !!r && canOpen(r.path);
   });
-  if (numbers.length && !numbers.some(lookedUp)) return '卡片与乘客查询尚未上线，暂不能按卡号或身份证号查询';
+  if (numbers.length && !numbers.some(lookedUp)) return '当前账号没有卡片与乘客查询权限，不能按卡号或身份证号查询';
   return '没有匹配的结果';
 }

@@ -14,16 +14,14 @@ export interface PageDef {
   key: string;
   title: string;
   /**
-   * The screen the console renders; the client's screen map must hold every component of a page
-   * that is not `planned` (a compile error otherwise), and nothing else.
+   * The screen the console renders; the client's screen map must hold every page's component (a
+   * compile error otherwise), and nothing else.
    */
   component: string;
   /** Reached from another screen only (auth item type `page`), not listed in the menu. */
   hidden?: boolean;
   /** Routes the console filters by role (spec §6); the server enforces the same on the calls. */
   roles?: readonly Role[];
-  /** Not built yet: the console shows the honest "尚未上线" page (DESIGN §7). */
-  planned?: boolean;
   /**
    * What the page does when its address says `?action=…` (a palette command opening its dialog):
    * `pagePath` builds such addresses and `useScreenAction` handles them, both only for these.

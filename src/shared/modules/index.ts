@@ -53,8 +53,8 @@ type ComponentOf<P> = P extends { component: infer C extends string } ? C : neve
 export type ModuleId = Module['id'];
 /** System-log operation types: what the modules declare. */
 export type OperationType = OperationsOf<Module>;
-/** The screens the console must have: every component of a page that is not planned. */
-export type ScreenComponent = ComponentOf<Exclude<PagesOf<Module>, { planned: true }>>;
+/** The screens the console must have: every page's component. */
+export type ScreenComponent = ComponentOf<PagesOf<Module>>;
 
 type MenuModule = Extract<Module, { menu: unknown }>;
 /** A module that has pages (the shell and the download centre have none). */

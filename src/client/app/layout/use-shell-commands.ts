@@ -79,7 +79,7 @@ export function useCommandContext(navigate: (path: string) => void, shell: Recor
  * page a path leads to (`canOpen`) checks what the palette offers, a command, a record source and
  * each record row, so nothing offered ends on /404.
  */
-/** The console has a screen for it: not a planned page's 「模块尚未上线」. */
+/** This console build has a screen for it (the server may be newer than the open console). */
 const isBuilt = (component: string) => Object.hasOwn(SCREENS, component);
 
 const loadFeatureCommands = () => import('../feature-commands');

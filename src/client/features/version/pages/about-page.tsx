@@ -6,8 +6,8 @@ import { useRegistry } from '../../../commands/registry-context';
 
 const PRODUCT = '公交运营管理控制台';
 
-/** Screens that are live in this build, from the modules' manifests (planned ones are not). */
-const LIVE = MODULES.flatMap((m) => ('menu' in m ? m.menu.pages.filter((p) => !('planned' in p && p.planned) && p.component !== 'About').map((p) => p.title) : []));
+/** Screens that are live in this build, from the modules' manifests. */
+const LIVE = MODULES.flatMap((m) => ('menu' in m ? m.menu.pages.filter((p) => p.component !== 'About').map((p) => p.title) : []));
 
 /** 关于 (About): what this console is, its version, and the keys it answers to. */
 export function AboutPage() {
@@ -33,7 +33,7 @@ export function AboutPage() {
           控制台以键盘为先：常用操作无需鼠标即可完成。所有时间均按上海时间（Asia/Shanghai）显示；每项修改都记入系统日志。
         </p>
         <p className="mb-6 text-sm leading-7 text-gray-500">
-          本版本已提供：{LIVE.join('、')}；其余模块尚未上线，打开时页面会如实说明。
+          本版本已提供：{LIVE.join('、')}。
         </p>
         <h3 className="mb-3 text-base font-medium text-gray-800">键盘操作</h3>
         <div className="grid gap-5 md:grid-cols-2">
