@@ -5,6 +5,7 @@ import { fromVersion, id, isoDateTime, optionalText, requiredText, rowVersion, t
 import { pageOf, pageQuery } from './paging';
 import { grant, grantIn } from './permissions';
 import { statusFlow } from '../frame/status-flow';
+import { fenToYuan } from '../domain/money';
 
 /**
  * 活动管理 (second wave §8, prefix /buscodepc/fyapi): fare activities (activity/), the limits on
@@ -49,6 +50,16 @@ export type ActivityStatus = (typeof ACTIVITY_STATUS.codes)[number];
 export const ACTIVITY_TYPES = { 1: '折扣乘车', 2: '月累计阶梯', 3: '换乘优惠', 4: '次日返还' } as const;
 export type ActivityType = 1 | 2 | 3 | 4;
 export const activityTypeLabel = (t: number) => ACTIVITY_TYPES[t as ActivityType] ?? String(t);
+
+/** A rule in words: 8折, 满50元9折/满100元7折, 90分钟内换乘最高减2元（每日2次）, 次日返还50%. */
+export function ruleText(type: number, rule: ActivityRule): string {
+  const zhe = (rate: number) => `${(rate / 100).toFixed(2).replace(/\.?0+$/, '')}折`;
+  if (type === 1 && rule.rate !== undefined) return zhe(rule.rate);
+  if (type === 2) return (rule.tiers ?? []).map((x) => `月累计满${fenToYuan(x.fromFen)}元${zhe(x.rate)}`).join('，');
+  if (type === 3) return `${rule.windowMin ?? '?'}分钟内换乘最高减${fenToYuan(rule.maxFen ?? 0)}元${rule.perDay ? `（每日${rule.perDay}次）` : ''}`;
+  if (type === 4) return `次日返还${((rule.rebateRate ?? 0) / 10).toFixed(1).replace(/\.0$/, '')}%`;
+  return '';
+}
 
 /** The actions of update/status, in the operator's words. */
 export const ACTIVITY_ACTIONS = ['暂停', '恢复', '结束'] as const;

@@ -16,6 +16,7 @@ import {
   type ActivityStatus,
   activityTypeLabel,
   budgetBelowUsedRefusal,
+  ruleText,
   overlapRefusal,
 } from '../../../shared/api/activity';
 import { cardCategoryLabel } from '../../../shared/api/card';
@@ -130,16 +131,6 @@ export async function activityTotals(deps: AppDeps, a: AuthContext, q: Filters) 
     budgetFen: rows.reduce((s, r) => s + r.budget, 0),
     usedFen: rows.reduce((s, r) => s + r.used, 0),
   };
-}
-
-/** A rule in words: 8折, 满50元9折/满100元7折, 90分钟内换乘最高减2元（每日2次）, 次日返还50%. */
-export function ruleText(type: number, rule: ActivityRule): string {
-  const zhe = (rate: number) => `${(rate / 100).toFixed(2).replace(/\.?0+$/, '')}折`;
-  if (type === 1 && rule.rate !== undefined) return zhe(rule.rate);
-  if (type === 2) return (rule.tiers ?? []).map((x) => `月累计满${fenToYuan(x.fromFen)}元${zhe(x.rate)}`).join('，');
-  if (type === 3) return `${rule.windowMin ?? '?'}分钟内换乘最高减${fenToYuan(rule.maxFen ?? 0)}元${rule.perDay ? `（每日${rule.perDay}次）` : ''}`;
-  if (type === 4) return `次日返还${((rule.rebateRate ?? 0) / 10).toFixed(1).replace(/\.0$/, '')}%`;
-  return '';
 }
 
 const scopeText = (s: ActivityDto['scope']) =>
