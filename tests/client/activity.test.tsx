@@ -166,6 +166,40 @@ describe('活动列表', () => {
   });
 });
 
+describe('活动列表: export and the draft’s 预演', () => {
+  it('导出 Excel queues a task of the filtered activities, under the manager’s district', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/acitivity/activity?status=3');
+    const { user } = renderWithUser(<App />);
+    await rowOf('活动列表', '老年卡月累计阶梯');
+    await user.click(screen.getByRole('button', { name: '导出 Excel' }));
+    const task = await takeQueuedTask(db(), 'acitivity.activities');
+    expect(task).toEqual(expect.objectContaining({ title: '活动 已结束', districtScope: await xuhui(), params: expect.objectContaining({ status: 3 }) }));
+  });
+
+  it('the form’s 预演 runs the draft over the last 30 days before anything is saved', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/acitivity/activity');
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    await user.click(await within(main).findByRole('button', { name: '新增活动' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: '新增活动' });
+    await user.type(within(dialog).getByLabelText(/活动名称/), '客户端预演草稿');
+    await user.type(within(dialog).getByLabelText(/预算/), '1');
+    // Below 工作日早高峰8折 (priority 10, every line of 徐汇区) it would take no ride: it goes above.
+    const priority = within(dialog).getByLabelText(/优先级/);
+    await user.clear(priority);
+    await user.type(priority, '99');
+    await user.click(within(dialog).getByRole('button', { name: '预演（近30天）' }));
+    const sim = await screen.findByRole('dialog', { name: '活动预演 · 客户端预演草稿' }, { timeout: 5_000 });
+    expect(await within(sim).findByText('覆盖乘客', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(within(sim).getByText(/第 1 天即超出预算/)).toBeTruthy();
+    const overlap = within(sim).getByRole('table', { name: '与进行中活动的重叠' });
+    expect(within(overlap).getByText('工作日早高峰8折')).toBeTruthy();
+    expect(await db().select().from(activities).where(eq(activities.name, '客户端预演草稿'))).toHaveLength(0);
+  });
+});
+
 describe('优惠限制 and 操作记录', () => {
   it('lists the limits with the summary; 新增限制 stores one in fen', async () => {
     await signIn(s, 'manager');

@@ -254,6 +254,12 @@ describe('saveOrUpdate: the design’s refusals, verbatim, and nothing changed',
     const res = await save(manager, { ...draft(), id: foreign.id });
     expect(res.status).toBe(403);
     expect((await stored(foreign.id)).name).toBe(foreign.name);
+    // A city-wide activity is read by every district and changed by the super user only.
+    const [city] = await db().select().from(activities).where(eq(activities.name, '90分钟换乘优惠'));
+    expect(city!.districtId).toBeNull();
+    expect((await move(manager, { id: city!.id, action: '暂停' })).status).toBe(403);
+    expect((await s.call(api.activityById, { token: manager, query: { id: city!.id } })).body.data.name).toBe('90分钟换乘优惠');
+    expect((await stored(city!.id)).enabled).toBe(true);
     // The manager's district header is its own; the body's districtId is ignored.
     const mine = (await save(manager, { ...draft(), districtId: districts[0] })).body.data;
     expect(mine.districtId).toBe(districts[1]);

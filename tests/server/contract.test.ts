@@ -265,12 +265,13 @@ beforeAll(async () => {
   classesIds.nextMonday = monday.toISOString().slice(0, 10);
 });
 
-/** 活动管理's rows: any seeded activity of the home district, and its running one (to pause). */
+/** 活动管理's rows: any seeded activity of the home district, and a running one (to pause). */
 const actIds = { any: 0, running: 0 };
 beforeAll(async () => {
   const rows = await s.database.db.select({ id: activities.id, name: activities.name }).from(activities).where(eq(activities.districtId, ids.home));
   actIds.any = rows[0]!.id;
-  actIds.running = rows.find((r) => r.name === '90分钟换乘优惠')!.id;
+  // The city-wide one: the super user pauses it.
+  actIds.running = (await s.database.db.select({ id: activities.id }).from(activities).where(eq(activities.name, '90分钟换乘优惠')))[0]!.id;
 });
 
 /** The smallest input each endpoint accepts; a function so every call gets fresh unique values. */

@@ -7,11 +7,12 @@ import { activities, activityLimits } from './schema';
 
 /**
  * 活动 (second wave §13): 14 activities in every derived status (2 进行中, 3 未开始, 1 已暂停, 6 已结束,
- * 1 预算耗尽, 1 never enabled), 4 limits, usages on ≈18% of the last 30 days' rides (≈8,000 in the
- * demo, by one `insert … select` over ride_records, so the first start stays fast; the small profile
- * keeps the last two days, a few dozen), each activity's used amount their sum, and its operate
- * record: the ACTIVITY_* rows of the system log that its life so far would have written (≈150 in the
- * demo) — sys_log by its own operation types, as money_refunds is seeded by kind.
+ * 1 预算耗尽, 1 never enabled), 4 limits, usages on ≈18% of the last 30 days' rides (≈30% of the
+ * paid ones: a free ride — a monthly ticket, a staff card — has nothing to discount; ≈7,500 in the
+ * demo, by one `insert … select` per activity over ride_records, so the first start stays fast; the
+ * small profile keeps the last two days, a few dozen), each activity's used amount their sum, and
+ * its operate record: the ACTIVITY_* rows of the system log its life so far would have written
+ * (≈150 in the demo) — sys_log by its own operation types, as money_refunds is seeded by kind.
  */
 
 interface Plan {
@@ -33,15 +34,16 @@ interface Plan {
   budgetYuan: number;
   priority: number;
   stackable: boolean;
-  /** The hash buckets (of 100) of the area's rides in its window that it discounted. */
+  /** The hash buckets (of 100) of the area's paid rides in its window that it discounted (disjoint where two could meet one ride). */
   share?: [number, number];
   exhausted?: boolean;
 }
 
 const PLANS: Plan[] = [
   // 进行中
-  { name: '工作日早高峰8折', district: 1, type: 1, rule: { rate: 800 }, start: -20, end: 40, enabled: true, budgetYuan: 60_000, priority: 10, stackable: false, share: [0, 9] },
-  { name: '90分钟换乘优惠', district: 0, type: 3, rule: { windowMin: 90, maxFen: 200, perDay: 2 }, start: -25, end: 60, enabled: true, budgetYuan: 40_000, priority: 5, stackable: true, share: [9, 14] },
+  { name: '工作日早高峰8折', district: 1, type: 1, rule: { rate: 800 }, start: -20, end: 40, enabled: true, budgetYuan: 60_000, priority: 10, stackable: false, share: [30, 34] },
+  // City-wide (the super user's): most of the usages, on every district's rides.
+  { name: '90分钟换乘优惠', district: null, type: 3, rule: { windowMin: 90, maxFen: 200, perDay: 2 }, start: -29, end: 60, enabled: true, budgetYuan: 40_000, priority: 5, stackable: true, share: [0, 30] },
   // 未开始
   { name: '元旦出行9折', district: 0, type: 1, rule: { rate: 900 }, start: 24, end: 30, enabled: true, budgetYuan: 20_000, priority: 8, stackable: false },
   { name: '学生卡月累计阶梯优惠', district: 1, type: 2, rule: { tiers: [{ fromFen: 5_000, rate: 900 }, { fromFen: 10_000, rate: 700 }, { fromFen: 15_000, rate: 500 }] }, cardCategories: [4], start: 10, end: 100, enabled: true, budgetYuan: 30_000, priority: 6, stackable: true },
@@ -50,13 +52,13 @@ const PLANS: Plan[] = [
   { name: '夜班线路5折', district: 1, type: 1, rule: { rate: 500 }, lines: 3, start: -12, end: 50, enabled: false, budgetYuan: 8_000, priority: 9, stackable: false },
   // 已结束: four ran out their window, two were ended by an operator
   { name: '国庆假期8.5折', district: 0, type: 1, rule: { rate: 850 }, start: -68, end: -60, enabled: true, budgetYuan: 15_000, priority: 7, stackable: false },
-  { name: '十一月换乘返还', district: 2, type: 4, rule: { rebateRate: 300 }, start: -29, end: -8, enabled: true, budgetYuan: 12_000, priority: 4, stackable: false, share: [0, 18] },
+  { name: '十一月换乘返还', district: 2, type: 4, rule: { rebateRate: 300 }, start: -29, end: -8, enabled: true, budgetYuan: 12_000, priority: 4, stackable: false, share: [30, 34] },
   { name: '老年卡月累计阶梯', district: 1, type: 2, rule: { tiers: [{ fromFen: 3_000, rate: 900 }, { fromFen: 8_000, rate: 600 }] }, cardCategories: [5], start: -120, end: -90, enabled: true, budgetYuan: 9_000, priority: 2, stackable: true },
-  { name: '银联闪付立减', district: 0, type: 1, rule: { rate: 700 }, payChannels: ['银联闪付'], start: -45, end: 15, enabled: true, endedDaysAgo: 12, budgetYuan: 5_000, priority: 6, stackable: true, share: [14, 16] },
+  { name: '银联闪付立减', district: 0, type: 1, rule: { rate: 700 }, payChannels: ['银联闪付'], start: -45, end: 15, enabled: true, endedDaysAgo: 12, budgetYuan: 5_000, priority: 6, stackable: true, share: [30, 32] },
   { name: '全市公交周活动', district: null, type: 1, rule: { rate: 950 }, start: -200, end: -193, enabled: true, budgetYuan: 50_000, priority: 1, stackable: true },
   { name: '夏季夜间换乘', district: 1, type: 3, rule: { windowMin: 60, maxFen: 100, perDay: 0 }, start: -160, end: 20, enabled: true, endedDaysAgo: 90, budgetYuan: 6_000, priority: 4, stackable: true },
   // 预算耗尽
-  { name: '老年卡次日返还', district: 0, type: 4, rule: { rebateRate: 200 }, cardCategories: [5], start: -15, end: 45, enabled: true, budgetYuan: 300, priority: 2, stackable: true, share: [16, 18], exhausted: true },
+  { name: '老年卡次日返还', district: 0, type: 4, rule: { rebateRate: 200 }, cardCategories: [5], start: -15, end: 45, enabled: true, budgetYuan: 300, priority: 2, stackable: true, share: [32, 42], exhausted: true },
   // never enabled (a draft to look at first)
   { name: '周末亲子出行8.5折', district: 1, type: 1, rule: { rate: 850 }, start: 14, end: 74, enabled: false, neverEnabled: true, budgetYuan: 10_000, priority: 5, stackable: false },
 ];
@@ -139,11 +141,11 @@ async function seedActivities(ctx: SeedContext): Promise<void> {
   await db.execute(sql`update activities set budget_fen = greatest(used_fen, 1), used_fen = greatest(used_fen, 1) where name = '老年卡次日返还'`);
   await db.execute(sql`update activities set budget_fen = used_fen * 3 where used_fen * 3 > budget_fen and name <> '老年卡次日返还'`);
 
-  // 4 limits: two over every activity of an area, one on the transfer activity, one switched off.
+  // 4 limits: two over every activity of an area, one on the (city-wide) transfer activity, one switched off.
   const [morning, transfer] = [made[0]!, made[1]!];
   await db.insert(activityLimits).values([
     { districtId: morning.districtId, activityId: null, dimension: 'card', period: 'day', maxTimes: 4, maxFen: 0, enabled: true, createdAt: at(-30), updatedAt: at(-30) },
-    { districtId: transfer.districtId, activityId: null, dimension: 'rider', period: 'month', maxTimes: 0, maxFen: 3_000, enabled: true, createdAt: at(-30), updatedAt: at(-30) },
+    { districtId: districtOf(0), activityId: null, dimension: 'rider', period: 'month', maxTimes: 0, maxFen: 3_000, enabled: true, createdAt: at(-30), updatedAt: at(-30) },
     { districtId: transfer.districtId, activityId: transfer.id, dimension: 'card', period: 'day', maxTimes: 2, maxFen: 400, enabled: true, createdAt: at(-25), updatedAt: at(-25) },
     { districtId: morning.districtId, activityId: morning.id, dimension: 'rider', period: 'day', maxTimes: 0, maxFen: 500, enabled: false, createdAt: at(-20), updatedAt: at(-10) },
   ]);
@@ -175,7 +177,7 @@ async function seedActivities(ctx: SeedContext): Promise<void> {
     const s = snap(a);
     log.push(row(a, 'ACTIVITY_SAVE', a.createdAt, `新增活动「${a.name}」`, null, s));
     // The demo's fuller histories: edits before the start, pauses and resumes while running.
-    const edits = small ? 0 : rng.int(2, 5);
+    const edits = small ? 0 : rng.int(3, 6);
     for (let k = 0; k < edits; k++) {
       const when = new Date(a.createdAt.getTime() + (k + 1) * 3_600_000);
       const older = { ...s, name: k === 0 ? `${a.name}（草稿）` : a.name, priority: Math.max(0, a.priority - 1), endAt: new Date(a.endAt.getTime() - DAY_MS).toISOString() };

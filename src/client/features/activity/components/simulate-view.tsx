@@ -72,7 +72,14 @@ function SimulateResultView({ r }: { r: SimulateResult }) {
   const days = useMemo(() => r.days.map((d) => d.day), [r]);
   const series = useMemo(() => [{ name: '每日成本', values: r.days.map((d) => d.costFen) }, { name: '累计成本', values: r.days.map((d) => d.cumulativeFen) }], [r]);
   const flat = useMemo(() => ({ name: '预算', value: r.budgetFen }), [r]);
-  const runsOut = r.exhaustDate ? `预计 ${r.exhaustDate} 预算用完（约 ${r.budgetDays} 天）` : r.budgetDays ? `预算可用约 ${r.budgetDays} 天，活动结束前用不完` : '近30天没有产生优惠';
+  const lost = r.overlaps.reduce((n, o) => n + o.otherWins, 0);
+  const runsOut = r.exhaustDate
+    ? `预计 ${r.exhaustDate} 预算用完（约 ${r.budgetDays} 天）`
+    : r.budgetDays
+      ? `预算可用约 ${r.budgetDays} 天，活动结束前用不完`
+      : lost
+        ? `近30天没有产生优惠：命中的 ${lost} 笔乘车都由优先级更高的进行中活动享受`
+        : '近30天没有产生优惠';
   return (
     <div>
       <p className="mb-3 text-sm text-gray-700">
