@@ -95,6 +95,16 @@ describe('活动列表', () => {
     await waitFor(async () => expect((await stored(a.id)).enabled).toBe(true));
   });
 
+  it('a city-wide activity shows for the district (全市) with 查看, never 暂停', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/acitivity/activity?name=90分钟');
+    renderWithUser(<App />);
+    const row = await rowOf('活动列表', '90分钟换乘优惠');
+    expect(within(row).getByText('全市')).toBeTruthy();
+    await waitFor(() => expect(within(row).getByRole('button', { name: /^查看/ })).toBeTruthy());
+    expect(within(row).queryByRole('button', { name: /^暂停/ })).toBeNull();
+  });
+
   it('q asks before 结束 and ends it; an ended one offers no 恢复', async () => {
     const a = await running('客户端结束测试');
     await signIn(s, 'manager');

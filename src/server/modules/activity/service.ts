@@ -444,10 +444,13 @@ export async function simulateActivity(deps: AppDeps, a: AuthContext, body: Simu
   const from = shanghaiMidnight(fromDay);
   const to = shanghaiMidnight(today);
   const area = districtId === null ? sql`true` : sql`r.district_id = ${districtId}`;
+  // From the first of from's month: those rides only build each card's history (its month's spend
+  // for 月累计阶梯), so the first days of the run see the tier a rider really had reached.
+  const historyFrom = shanghaiMidnight(`${monthOf(fromDay)}-01`);
   const rides = rowsOf<RideRow>(
     await deps.db.execute(sql`select r.id, r.ride_at, r.district_id, r.line_code, r.card_no, r.card_category, r.pay_channel, r.amount, c.rider_id
       from ride_records r left join bus_cards c on c.card_no = r.card_no
-      where r.ride_at >= ${from} and r.ride_at < ${to} and r.pay_status = 1 and ${area}
+      where r.ride_at >= ${historyFrom} and r.ride_at < ${to} and r.pay_status = 1 and ${area}
       order by r.ride_at, r.id limit ${SIMULATE_MAX_RIDES}`),
   );
   // The running activities it could meet: enabled, in its area, live now.
@@ -478,7 +481,7 @@ export async function simulateActivity(deps: AppDeps, a: AuthContext, body: Simu
     const ride = { rideAt: at, lineCode: r.line_code, cardCategory: num(r.card_category), payChannel: r.pay_channel, amount: num(r.amount) };
     const spendKey = `${card}|${month}`;
     const history = (actId: number): RideHistory => ({ monthSpendFen: spend.get(spendKey) ?? 0, previous: previous.get(card) ?? null, transfersToday: transfers.get(`${actId}|${card}|${day}`) ?? 0 });
-    if (ride.amount > 0) {
+    if (ride.amount > 0 && at.getTime() >= from.getTime()) {
       const mine = rideInScope(draft, ride) ? discountOf(draft, ride, history(draft.id)) : 0;
       if (mine > 0) {
         const others = running.filter((o) => rideInScope(o, ride)).map((o) => ({ id: o.id, priority: o.priority, stackable: o.stackable, off: discountOf(o, ride, history(o.id)) }));

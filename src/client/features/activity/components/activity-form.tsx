@@ -116,6 +116,8 @@ export function ActivityFormDialog({ activity, onClose }: { activity: Activity |
     stale: { version: activity?.rowVersion, valuesOf },
   });
   const { values: v, errors, set } = form;
+  // A city-wide activity (district null) is the super user's, changed only across all areas.
+  const cityOnly = !!activity && activity.districtId === null && !noArea;
   const running = activity?.status === 1 || activity?.status === 4;
   const ended = activity?.status === 3;
   const ruleLocked = running || ended || !canEdit;
@@ -135,10 +137,11 @@ export function ActivityFormDialog({ activity, onClose }: { activity: Activity |
   const title = activity ? `编辑活动 · ${activity.name}` : '新增活动';
   return (
     <>
-      <Modal open title={title} width="max-w-2xl" onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} disabled={(!canEdit && !canBudget) || (!activity && noArea)} />}>
+      <Modal open title={title} width="max-w-2xl" onClose={onClose} dirty={form.dirty} onSubmit={() => void form.submit()} footer={<ModalActions onCancel={onClose} busy={form.busy} disabled={(!canEdit && !canBudget) || (!activity && noArea) || cityOnly} />}>
         <FormError>{errors[''] ?? draftError}</FormError>
         {!activity && noArea && <p className="mb-4 rounded bg-orange-50 px-3 py-2 text-sm text-orange-800">请先在顶部选择区域：新的活动属于该区域。</p>}
         {running && <p className="mb-4 rounded bg-amber-50 px-3 py-2 text-sm text-amber-800">进行中的活动不能修改优惠规则、范围、开始时间、优先级和叠加，请先暂停；名称、结束时间和预算可以修改。</p>}
+        {cityOnly && <p className="mb-4 rounded bg-gray-50 px-3 py-2 text-sm text-gray-700">全市活动只能由超级管理员在「全部区域」下修改。</p>}
         {ended && <p className="mb-4 rounded bg-gray-50 px-3 py-2 text-sm text-gray-700">活动已结束，不能修改，请复制为新活动。</p>}
         <fieldset disabled={form.busy} className="contents">
           <Field labelWidth={112} label="活动名称" required autoFocus readOnly={!canEdit || ended} maxLength={ACTIVITY_NAME_MAX} error={errors.name} {...text('name')} />

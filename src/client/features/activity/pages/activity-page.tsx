@@ -29,6 +29,7 @@ import { callAction, useRowActions } from '../../../components/resource/row-acti
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
 import { api } from '../../../lib/api-client';
+import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { ActivityFormDialog } from '../components/activity-form';
 import { EffectDialog, SimulateDialog } from '../components/simulate-view';
@@ -88,16 +89,19 @@ const move = (a: Activity, action: '暂停' | '恢复' | '结束') => ({ body: {
 const draftOf = (a: Activity) => ({ id: a.id, name: a.name, type: a.type, rule: a.rule, scope: { ...a.scope, payChannels: a.scope.payChannels as (typeof ACTIVITY_PAY_CHANNELS)[number][] }, startAt: a.startAt, endAt: a.endAt, budgetFen: a.budgetFen, priority: a.priority, stackable: a.stackable });
 
 function useActivityActions(open: { edit(a: Activity): void; simulate(a: Activity): void; effect(a: Activity): void; record(a: Activity): void }) {
+  // A city-wide activity is changed only across all areas (the super user with no area chosen), as the server enforces.
+  const acrossAll = useNoAreaChosen();
+  const mine = (a: Activity) => a.districtId !== null || acrossAll;
   return useRowActions<Activity>(
     [
-      { id: 'edit', label: (a) => (a.status === 3 ? '查看' : '编辑'), hotkey: 'e', primary: true, permission: ACTIVITY_SAVER, open: open.edit },
+      { id: 'edit', label: (a) => (a.status === 3 || !mine(a) ? '查看' : '编辑'), hotkey: 'e', primary: true, permission: ACTIVITY_SAVER, open: open.edit },
       callAction({
         id: 'pause',
         label: '暂停',
         hotkey: 'p',
         danger: true,
         permission: ACTIVITY_STATUS_MOVER,
-        when: (a) => a.status === 0 || a.status === 1 || a.status === 4,
+        when: (a) => mine(a) && (a.status === 0 || a.status === 1 || a.status === 4),
         endpoint: activityUpdateStatus,
         input: (a) => move(a, '暂停'),
         done: (a) => `已暂停活动「${a.name}」`,
@@ -108,7 +112,7 @@ function useActivityActions(open: { edit(a: Activity): void; simulate(a: Activit
         label: (a) => (a.neverEnabled ? '启用' : '恢复'),
         hotkey: 'r',
         permission: ACTIVITY_STATUS_MOVER,
-        when: (a) => a.status === 2,
+        when: (a) => mine(a) && a.status === 2,
         endpoint: activityUpdateStatus,
         input: (a) => move(a, '恢复'),
         done: (a) => `已${a.neverEnabled ? '启用' : '恢复'}活动「${a.name}」`,
@@ -119,7 +123,7 @@ function useActivityActions(open: { edit(a: Activity): void; simulate(a: Activit
         hotkey: 'q',
         danger: true,
         permission: ACTIVITY_STATUS_MOVER,
-        when: (a) => a.status !== 3,
+        when: (a) => mine(a) && a.status !== 3,
         endpoint: activityUpdateStatus,
         input: (a) => move(a, '结束'),
         done: (a) => `已结束活动「${a.name}」`,
@@ -130,6 +134,7 @@ function useActivityActions(open: { edit(a: Activity): void; simulate(a: Activit
         label: '复制',
         hotkey: 'c',
         permission: ACTIVITY_EDITOR,
+        when: mine,
         endpoint: activityCopy,
         input: (a) => ({ body: { id: a.id } }),
         done: (a) => `已复制活动「${a.name}」（副本未启用，从明天开始）`,
