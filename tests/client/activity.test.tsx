@@ -75,6 +75,32 @@ describe('the keyboard task: stop a runaway activity', () => {
   });
 });
 
+describe('palette: 活动效果 ‹活动› ‹近N天›', () => {
+  it('hdxg, the activity, 近7天: 活动列表 opens its effect over 7 days', async () => {
+    await signIn(s, 'manager');
+    visit(s, '/acitivity/activity');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const { dialog } = await openPalette(user);
+    await user.keyboard('hdxg');
+    await listSettled(dialog);
+    await waitFor(() => expect(selectedText(dialog).startsWith('活动效果')).toBe(true), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(within(dialog).getByRole('combobox').getAttribute('placeholder')).toContain('选择活动'), { timeout: 5_000 });
+    await user.keyboard('工作日早高峰');
+    await waitFor(() => expect(selectedText(dialog)).toContain('工作日早高峰8折'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(within(dialog).getByRole('combobox').getAttribute('placeholder')).toContain('选择天数'), { timeout: 5_000 });
+    await user.keyboard('7');
+    await waitFor(() => expect(selectedText(dialog)).toContain('近7天'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    const effect = await screen.findByRole('dialog', { name: '活动效果 · 工作日早高峰8折' }, { timeout: 5_000 });
+    const table = await within(effect).findByRole('table', { name: '活动效果每日明细' });
+    expect(within(table).getAllByRole('row')).toHaveLength(8);
+    expect(within(effect).getByRole('button', { name: '近7天' }).getAttribute('aria-pressed')).toBe('true');
+  });
+});
+
 describe('活动列表', () => {
   it('lists the district’s activities with the summary line; p pauses the row at once and Ctrl+Z takes it back', async () => {
     const a = await running('客户端暂停测试');
