@@ -93,9 +93,9 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   AgreementSetting: /请先在顶部选择区域/,
   ListCardVerify: /建设中/, // SKELETON: the page's builder sets what its screen shows
   CardVerifyConfig: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListActivity: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  DiscountLimit: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListOperateRecord: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListActivity: /工作日早高峰8折/,
+  DiscountLimit: '全部活动',
+  ListOperateRecord: /^新增活动「/,
   ListHandleCard: /建设中/, // SKELETON: the page's builder sets what its screen shows
   HandleCardSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
   HandleCardRuleEdit: /建设中/, // SKELETON: the page's builder sets what its screen shows

@@ -26,6 +26,7 @@ import { DEFAULT_LADDER } from '../../src/shared/custom/refund-ladder';
 import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine, fixturePaidOrder, fixtureStations } from '../support/custom-bus-fixture';
 
 import { customDemands } from '../../src/server/modules/custom-bus/schema';
+import { activities } from '../../src/server/modules/activity/schema';
 
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
@@ -262,6 +263,15 @@ beforeAll(async () => {
   const today = new Date(Date.now() + 8 * 3600_000);
   const monday = new Date(today.getTime() + (8 - (today.getUTCDay() || 7)) * 86_400_000 + 7 * 86_400_000);
   classesIds.nextMonday = monday.toISOString().slice(0, 10);
+});
+
+/** 活动管理's rows: any seeded activity of the home district, and a running one (to pause). */
+const actIds = { any: 0, running: 0 };
+beforeAll(async () => {
+  const rows = await s.database.db.select({ id: activities.id, name: activities.name }).from(activities).where(eq(activities.districtId, ids.home));
+  actIds.any = rows[0]!.id;
+  // The city-wide one: the super user pauses it.
+  actIds.running = (await s.database.db.select({ id: activities.id }).from(activities).where(eq(activities.name, '90分钟换乘优惠')))[0]!.id;
 });
 
 /** The smallest input each endpoint accepts; a function so every call gets fresh unique values. */
@@ -520,6 +530,19 @@ const VALID: Record<string, () => CallOptions> = {
   'customLine.delete': () => ({ query: { id: cids.lineToDelete } }),
   'customLine.path': () => ({ query: { lineId: cids.line } }),
   'customLine.pathSave': () => ({ body: { lineId: cids.line, direction: 0, stops: [{ stationId: cids.stationA, offsetMin: 0 }, { stationId: cids.stationB, offsetMin: 30 }], points: [] } }),
+  'activity.page': () => ({ query: { size: 5, status: '1', sort: 'priority,desc' } }),
+  'activity.queryById': () => ({ query: { id: actIds.any } }),
+  'activity.saveOrUpdate': () => ({ body: { name: `契约活动${next()}`.slice(0, 30), type: 1, rule: { rate: 800 }, scope: { lineCodes: ['C1'] }, startAt: '2030-01-01T00:00:00+08:00', endAt: '2030-02-01T00:00:00+08:00', budgetFen: 100_000, stackable: true }, district: ids.home }),
+  'activity.updateStatus': () => ({ body: { id: actIds.running, action: '暂停', reason: '契约暂停' } }),
+  'activity.copy': () => ({ body: { id: actIds.any } }),
+  'activity.total': () => ({ query: { type: '1' } }),
+  'activity.export': () => ({ query: { status: '1' } }),
+  'activity.simulate': () => ({ body: { name: '契约预演', type: 1, rule: { rate: 800 }, startAt: '2030-01-01T00:00:00+08:00', endAt: '2030-02-01T00:00:00+08:00', budgetFen: 100_000 }, district: ids.home }),
+  'activity.effect': () => ({ query: { id: actIds.any, days: 7 } }),
+  'activity.effectExport': () => ({ query: { id: actIds.any, days: 7 } }),
+  'discountLimit.list': () => ({}),
+  'discountLimit.saveOrUpdate': () => ({ body: { scope: 'all', dimension: 'card', period: 'day', maxTimes: 5, maxFen: 0 }, district: ids.home }),
+  'operateRecord.page': () => ({ query: { size: 5, operationType: 'ACTIVITY_SAVE' } }),
 };
 
 /** 定制公交设置's base form as the console sends it (the defaults). */
@@ -761,6 +784,18 @@ const INVALID: Record<string, () => CallOptions> = {
   'customLine.delete': () => ({ query: {} }),
   'customLine.path': () => ({ query: {} }),
   'customLine.pathSave': () => ({ body: { lineId: 1, direction: 2, stops: [], points: [] } }),
+  'activity.page': () => ({ query: { status: '5' } }),
+  'activity.queryById': () => ({ query: { id: '0' } }),
+  'activity.saveOrUpdate': () => ({ body: { name: '契约活动', type: 1, rule: { rate: 995 }, startAt: '2030-01-01T00:00:00+08:00', endAt: '2030-02-01T00:00:00+08:00', budgetFen: 100 } }),
+  'activity.updateStatus': () => ({ body: { id: 1, action: '删除' } }),
+  'activity.copy': () => ({ body: {} }),
+  'activity.total': () => ({ query: { type: '5' } }),
+  'activity.export': () => ({ query: { status: '9' } }),
+  'activity.simulate': () => ({ body: { name: '契约预演', type: 3, rule: { windowMin: 181, maxFen: 200 }, startAt: '2030-01-01T00:00:00+08:00', endAt: '2030-02-01T00:00:00+08:00', budgetFen: 100 } }),
+  'activity.effect': () => ({ query: { id: 1, days: '91' } }),
+  'activity.effectExport': () => ({ query: { id: 'x' } }),
+  'discountLimit.saveOrUpdate': () => ({ body: { scope: 'all', dimension: 'card', period: 'week', maxTimes: 1, maxFen: 0 } }),
+  'operateRecord.page': () => ({ query: { operationType: 'USER_ADD' } }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

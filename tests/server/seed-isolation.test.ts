@@ -120,13 +120,19 @@ describe('seed isolation', () => {
     const LEDGER_KINDS: Record<string, string> = { packagePay: 'package', recharge: 'nfc', rechargeable: 'wallet', customBus: 'custom' };
     const kinds = (await database.db.execute(sql`select distinct kind from money_refunds`)) as unknown as { rows: { kind: string }[] };
     expect(kinds.rows.map((r) => r.kind).filter((k) => !Object.values(LEDGER_KINDS).includes(k))).toEqual([]);
+    // The system log is the frame's too; 活动管理 seeds its activities' operate record there (a view over
+    // the log's ACTIVITY_* rows), only rows of its own operation types.
+    const LOG_TYPES: Record<string, RegExp> = { acitivity: /^ACTIVITY_/ };
+    const types = (await database.db.execute(sql`select distinct operation_type as t from sys_log`)) as unknown as { rows: { t: string }[] };
+    expect(types.rows.map((r) => r.t).filter((ty) => !Object.values(LOG_TYPES).some((re) => re.test(ty)))).toEqual([]);
     for (const m of SERVER_MODULES) {
-      const own = [...m.tables.map((tb) => getTableName(tb)), ...(LEDGER_KINDS[m.id] ? ['money_refunds'] : [])];
+      const own = [...m.tables.map((tb) => getTableName(tb)), ...(LEDGER_KINDS[m.id] ? ['money_refunds'] : []), ...(LOG_TYPES[m.id] ? ['sys_log'] : [])];
       expect((writes[m.id] ?? []).filter((name) => !own.includes(name)), m.id).toEqual([]);
     }
     expect(writes.rechargeable).toContain('money_refunds');
     expect(writes.packagePay).toContain('money_refunds');
     expect(writes.customBus).toContain('money_refunds');
+    expect(writes.acitivity).toContain('sys_log');
     // The family and discount rows are their modules' own, no longer the rider seed's.
     expect(writes.callingCard).toContain('family_bindings');
     expect(writes.specialCode).toContain('discount_orders');

@@ -9,10 +9,19 @@ export const activityModule = defineModule({
     icon: 'activity',
     jumpKey: 'a',
     pages: [
-      { key: 'activity', title: '活动列表', component: 'ListActivity' },
+      { key: 'activity', title: '活动列表', component: 'ListActivity', actions: ['export'] },
       { key: 'discount-limit', title: '优惠限制', component: 'DiscountLimit' },
       { key: 'operate-record', title: '操作记录', component: 'ListOperateRecord' },
     ],
   },
-  operations: {},
+  operations: {
+    ACTIVITY_SAVE: '保存活动',
+    ACTIVITY_BUDGET: '追加预算',
+    ACTIVITY_PAUSE: '暂停活动',
+    ACTIVITY_RESUME: '恢复活动',
+    ACTIVITY_END: '结束活动',
+    ACTIVITY_COPY: '复制活动',
+    ACTIVITY_LIMIT_SAVE: '保存优惠限制',
+    ACTIVITY_EXPORT: '导出活动数据',
+  },
 });
