@@ -18,7 +18,7 @@ import {
   deliveryLabel,
 } from '../../../shared/api/handle-card';
 import { isValidCitizenId } from '../../../shared/domain/citizen-id';
-import { maskCitizenId, maskName, maskPhone } from '../../../shared/domain/mask';
+import { maskCitizenId, maskInText, maskName, maskPhone } from '../../../shared/domain/mask';
 import { fenToYuan } from '../../../shared/domain/money';
 import { DAY_MS, shanghaiDate, shanghaiDateTime, shanghaiMidnight } from '../../../shared/domain/time';
 import type { AppDeps, AuthContext } from '../../context';
@@ -351,8 +351,9 @@ async function decide(deps: AppDeps, a: AuthContext, body: { id: number; fromSta
       type = 'HANDLE_CARD_APPROVE';
       summary = `${batch ? '批量' : ''}通过办卡申请 ${row.applyNo}（${cat}），预留卡号 ${cardNo}`;
     } else {
-      const reason = (body.reason ?? '').trim();
-      if (reason.length < api.REASON_MIN) throw failOn('reason', REFUSALS.reason);
+      if ((body.reason ?? '').trim().length < api.REASON_MIN) throw failOn('reason', REFUSALS.reason);
+      // The reason is shown in lists, exports and to the rider: a number typed into it is kept masked.
+      const reason = maskInText((body.reason ?? '').trim());
       if (from === 2 && row.cardNo) {
         // The card could not be made: its number goes back to the pool.
         await tx.update(pool).set({ state: 0, applicationId: null, updatedAt: now }).where(and(eq(pool.cardNo, row.cardNo), eq(pool.state, 1)));
