@@ -8,7 +8,7 @@ import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { placeholderImage } from '../../src/server/lib/sealed-files';
 import { handleCardApplications as apps, handleCardPool as pool, handleCardSettings } from '../../src/server/modules/handle-card/schema';
-import { cancelApplication, cancelUnpaid, payApplication, purgeImages, submitApplication, type SubmitInput } from '../../src/server/modules/handle-card/apply-service';
+import { cancelApplication, cancelUnpaid, completeDelivered, payApplication, purgeImages, submitApplication, type SubmitInput } from '../../src/server/modules/handle-card/apply-service';
 import { citizenIdOf } from '../../src/server/modules/handle-card/seed-plan';
 import { DAY, MINUTE } from '../support/clock';
 import { exportThroughTask } from '../support/export-task';
@@ -311,6 +311,20 @@ describe('寄出 / 待领取 / 完成', () => {
     expect((await s.call(api.applyComplete, { token: manager, body: { id: a.id } })).body.msg).toBe(REFUSALS.stale);
     expect(await audits('HANDLE_CARD_SHIP', a.id)).toHaveLength(1);
     expect(await audits('HANDLE_CARD_COMPLETE', a.id)).toHaveLength(1);
+  });
+
+  it('the autoComplete job completes what went out 15 days ago, once', async () => {
+    const a = await pending();
+    await audit(manager, { id: a.id, fromStatus: 1, toStatus: 2 });
+    await s.call(api.applyShip, { token: manager, body: { id: a.id, trackingNo: 'SF5550001' } });
+    s.clock.advance(14 * DAY);
+    expect(await completeDelivered(deps())).not.toContain(a.id);
+    s.clock.advance(1 * DAY + MINUTE);
+    expect(await completeDelivered(deps())).toContain(a.id);
+    expect(await completeDelivered(deps())).not.toContain(a.id);
+    expect((await stored(a.id)).status).toBe(5);
+    expect(await audits('HANDLE_CARD_COMPLETE', a.id)).toHaveLength(1);
+    await signIn();
   });
 
   it('自取 needs 待领取 confirmed', async () => {

@@ -37,6 +37,7 @@ export const applyTables = [handleCardSettings, handleCardApplications, handleCa
 export const applySeed: readonly SeedGenerator[] = handleCardSeed;
 export const applyJobs: readonly ModuleJob[] = [
   { name: 'handleCard.payTimeout', everyMs: 60_000, run: (deps) => service.cancelUnpaid(deps) },
+  { name: 'handleCard.autoComplete', everyMs: 60 * 60_000, run: (deps) => service.completeDelivered(deps) },
   { name: 'handleCard.imagePurge', everyMs: 60 * 60_000, run: (deps) => service.purgeImages(deps) },
   refundRetryJob('handle', 'handleCard.refundRetry', 5 * 60_000),
 ];

@@ -782,6 +782,37 @@ export async function cancelUnpaid(deps: Pick<AppDeps, 'db' | 'clock'>, batch = 
   }
 }
 
+/** A shipped card counts as received this many days after it went out (second wave §10: 15 days after delivery). */
+export const AUTO_COMPLETE_DAYS = 15;
+
+/** handleCard.autoComplete: 已寄出/待领取 for 15 days → 已完成, each row once across instances, one audit row each. */
+export async function completeDelivered(deps: Pick<AppDeps, 'db' | 'clock'>, batch = 200): Promise<number[]> {
+  const done: number[] = [];
+  for (;;) {
+    const now = deps.clock.now();
+    const ids = await deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: apps.id, applyNo: apps.applyNo, districtId: apps.districtId })
+        .from(apps)
+        .where(and(eq(apps.status, 4), lte(apps.shippedAt, new Date(now.getTime() - AUTO_COMPLETE_DAYS * DAY_MS))))
+        .orderBy(apps.id)
+        .limit(batch)
+        .for('update', { skipLocked: true });
+      if (!rows.length) return [];
+      await tx
+        .update(apps)
+        .set({ status: 5, completedAt: now, updatedAt: now })
+        .where(and(inArray(apps.id, rows.map((r) => r.id)), eq(apps.status, 4)));
+      for (const r of rows) {
+        await audit(tx, SYSTEM_ACTOR, { type: 'HANDLE_CARD_COMPLETE', targetDistrictId: r.districtId, target: `handle-card/${r.id}`, summary: `办卡申请 ${r.applyNo} 寄出/待领取满${AUTO_COMPLETE_DAYS}天，自动完成`, before: { status: 4 }, after: { status: 5 } }, now);
+      }
+      return rows.map((r) => r.id);
+    });
+    done.push(...ids);
+    if (ids.length < batch) return done;
+  }
+}
+
 /** The moment an application's images stop being needed: its final state's time. */
 const finalAt = sql`case ${apps.status} when 3 then ${apps.decidedAt} when 5 then ${apps.completedAt} when 6 then ${apps.cancelledAt} end`;
 

@@ -117,7 +117,7 @@ export const handleCardPlan: SeedPlan<{ applications: Rows; pool: Rows; refunds:
       const decidedAt = [2, 3, 4, 5].includes(status) ? new Date(paidAt!.getTime() + rng.int(DAY_MS / 24, Math.max(DAY_MS / 12, Math.min(2 * DAY_MS, nowMs - paidAt!.getTime() - 60_000)))) : null;
       const shippedAt = status === 4 || status === 5 ? new Date(Math.min(nowMs - 60_000, decidedAt!.getTime() + rng.int(DAY_MS, 7 * DAY_MS))) : null;
       const completedAt = status === 5 ? new Date(Math.min(nowMs - 30_000, shippedAt!.getTime() + rng.int(DAY_MS, 5 * DAY_MS))) : null;
-      const cancelledAt = status === 6 ? new Date(paidAt ? paidAt.getTime() + rng.int(60_000, DAY_MS) : created.getTime() + 30 * 60_000) : null;
+      const cancelledAt = status === 6 ? new Date(Math.min(nowMs - 1_000, paidAt ? paidAt.getTime() + rng.int(60_000, DAY_MS) : created.getTime() + 30 * 60_000)) : null;
       let cardNo: string | null = null;
       if (status === 2 || status === 4 || status === 5) {
         const seq = ++next[category]!;
@@ -176,7 +176,7 @@ export const handleCardPlan: SeedPlan<{ applications: Rows; pool: Rows; refunds:
         shippedAt,
         completedAt,
         cancelledAt,
-        purged ? new Date(finalAt.getTime() + 30 * DAY_MS + 3_600_000) : null,
+        purged ? new Date(Math.min(nowMs - 1_000, finalAt.getTime() + 30 * DAY_MS + 3_600_000)) : null,
         finalAt ?? shippedAt ?? decidedAt ?? paidAt ?? created,
       ]);
       if (refunded) {
