@@ -96,9 +96,10 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListActivity: /工作日早高峰8折/,
   DiscountLimit: '全部活动',
   ListOperateRecord: /^新增活动「/,
-  ListHandleCard: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  HandleCardSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  HandleCardRuleEdit: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListHandleCard: /共 \d+ 条 · 待审核 \d+（预检全绿 \d+）/,
+  HandleCardSetting: /办卡须知：.*线上办理须知/,
+  // Opened without ?id= it says where to start (tests/client/handle-card-apply.test.tsx opens a real one).
+  HandleCardRuleEdit: '请从办卡设置中选择要编辑办卡须知的卡类型。',
   ListFeedback: /建设中/, // SKELETON: the page's builder sets what its screen shows
   HelpCenter: /建设中/, // SKELETON: the page's builder sets what its screen shows
 };

@@ -12,13 +12,17 @@ import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from
 import { createPii } from '../../src/server/lib/pii';
 import { notices } from '../../src/server/modules/notice-report/schema';
 import { packageOrders, packages } from '../../src/server/modules/package-pay/schema';
+import { auditApply, payApplication, shipApply, submitApplication } from '../../src/server/modules/handle-card/apply-service';
+import { handleCardSettings } from '../../src/server/modules/handle-card/schema';
+import { citizenIdOf } from '../../src/server/modules/handle-card/seed-plan';
+import { placeholderImage } from '../../src/server/lib/sealed-files';
 import { cardLoaded, createOrder as createRechargeOrder, failWrite, pay, startWrite } from '../../src/server/modules/recharge/rider-side';
 import { rechargeOrders } from '../../src/server/modules/recharge/schema';
 import { businessRows } from '../support/business-rows';
 import { DEFAULT_SETTING } from '../../src/shared/api/wallet';
 import { rechargePlans, walletAdjustments } from '../../src/server/modules/rechargeable/schema';
 import { createOrder, payNotify } from '../../src/server/modules/rechargeable/money';
-import type { AppDeps } from '../../src/server/context';
+import type { AppDeps, AuthContext } from '../../src/server/context';
 import { shanghaiDate } from '../../src/shared/domain/time';
 import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import { customRefundRules } from '../../src/server/modules/custom-setting/schema';
@@ -208,6 +212,29 @@ beforeAll(async () => {
   [demandIds.handle, demandIds.toLine] = [await demand(), await demand()];
 });
 
+/** 办卡申请 of the contract's own in the home district: one to approve, one for the batch, one 制卡中 to ship, one 已寄出 to complete, a material to open. */
+const hcIds = { audit: 0, batch: 0, ship: 0, complete: 0, material: 0, setting: 0 };
+beforeAll(async () => {
+  const db = s.database.db;
+  const hdeps = { db, clock: s.clock, pii: createPii(TEST_PII_KEY) } as unknown as AppDeps;
+  const [rider] = await db.select({ id: t.riders.id }).from(t.riders).limit(1);
+  const year = Number(shanghaiDate(s.clock.now()).slice(0, 4)) - 31;
+  const code = (await db.select({ code: t.districts.code }).from(t.districts).where(eq(t.districts.id, ids.home)))[0]!.code;
+  const apply = async (n: number) => {
+    const a = await submitApplication(hdeps, { riderId: rider!.id, districtId: ids.home, cardCategory: 2, name: '契约申请', idNo: citizenIdOf(code, `${year}-02-0${n}`, 900 + n, false), phone: '13900009999', address: '上海市黄浦区南京东路1号', delivery: 2, photo: placeholderImage('照片', 358, 441), idFront: placeholderImage('正面', 428, 270), idBack: placeholderImage('反面', 428, 270) });
+    return payApplication(hdeps, a.id);
+  };
+  const [a1, a2, a3, a4] = [await apply(1), await apply(2), await apply(3), await apply(4)];
+  [hcIds.audit, hcIds.batch, hcIds.ship, hcIds.complete] = [a1.id, a2.id, a3.id, a4.id];
+  const admin0 = await db.select().from(t.users).where(eq(t.users.login, 'admin'));
+  const auth = { user: admin0[0]!, districtScope: null, actor: { id: admin0[0]!.id, login: 'admin', districtId: null, ip: null } } as unknown as AuthContext;
+  await auditApply(hdeps, auth, { id: a3.id, fromStatus: 1, toStatus: 2, idempotencyKey: 'contract-hc-ship-1' });
+  await auditApply(hdeps, auth, { id: a4.id, fromStatus: 1, toStatus: 2, idempotencyKey: 'contract-hc-done-1' });
+  await shipApply(hdeps, auth, { id: a4.id, trackingNo: 'SF0000000001' });
+  hcIds.material = (await db.select({ id: t.sealedFiles.id }).from(t.sealedFiles).where(and(eq(t.sealedFiles.kind, 'handle'), eq(t.sealedFiles.refId, a1.id))).limit(1))[0]!.id;
+  hcIds.setting = (await db.select({ id: handleCardSettings.id }).from(handleCardSettings).where(eq(handleCardSettings.districtId, ids.home)).limit(1))[0]!.id;
+});
+
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
 async function lineNetwork(district: number) {
   const db = s.database.db;
@@ -364,6 +391,21 @@ const VALID: Record<string, () => CallOptions> = {
   'customClasses.assign': () => ({ body: { id: classesIds.cls, carId: classesIds.car, driverId: classesIds.driver } }),
   'customClasses.options': () => ({}),
   'package.page': () => ({ query: { size: 5, status: '1', sort: 'price,asc' } }),
+  'handleCard.page': () => ({ query: { size: 5, status: '1', cardCategory: '2', precheck: 'green', sort: 'createdDate,desc' } }),
+  'handleCard.pageByBody': () => ({ body: { size: 5, phone: '13900009999', idNo: '310101199001011234' } }),
+  'handleCard.total': () => ({ query: { status: '1' } }),
+  'handleCard.totalByBody': () => ({ body: { phone: '13900009999' } }),
+  'handleCard.msg': () => ({ query: { id: hcIds.audit } }),
+  'handleCard.audit': () => ({ body: { id: hcIds.audit, fromStatus: 1, toStatus: 2, idempotencyKey: 'contract-hc-audit-1' } }),
+  'handleCard.auditBatch': () => ({ body: { ids: [hcIds.batch], idempotencyKey: 'contract-hc-batch-1' } }),
+  'handleCard.ship': () => ({ body: { id: hcIds.ship, trackingNo: 'SF0000000002' } }),
+  'handleCard.complete': () => ({ body: { id: hcIds.complete } }),
+  'handleCard.material': () => ({ body: { id: hcIds.audit, materialId: hcIds.material, reason: '契约查看材料' } }),
+  'handleCard.factoryExport': () => ({ query: { batchDate: '2026-11-01' } }),
+  'handleCard.export': () => ({ query: { status: '1' } }),
+  'handleCard.settingList': () => ({ query: { cardCategory: '2' } }),
+  'handleCard.settingById': () => ({ query: { id: hcIds.setting } }),
+  'handleCard.settingSave': () => ({ body: { id: hcIds.setting, cardCategory: 2, open: true, ageMin: 0, ageMax: 120, feeFen: 2000, deliveryModes: [1, 2], materials: ['photo', 'idFront', 'idBack'], onePerId: true, dailyQuota: 0 } }),
   'package.total': () => ({}),
   'package.export': () => ({ query: { status: '1' } }),
   'package.queryById': () => ({ query: { id: ids.pkg } }),
@@ -650,6 +692,21 @@ const INVALID: Record<string, () => CallOptions> = {
   'packageOrder.refundPreview': () => ({ query: {} }),
   'packageOrder.refund': () => ({ body: { id: 1, amount: 100, reason: '短', idempotencyKey: 'contract-package-bad' } }),
   'packageOrder.export': () => ({ query: { status: '9' } }),
+  'handleCard.page': () => ({ query: { cardCategory: '1' } }),
+  'handleCard.pageByBody': () => ({ body: { idNo: 'x'.repeat(21) } }),
+  'handleCard.total': () => ({ query: { precheck: 'yellow' } }),
+  'handleCard.totalByBody': () => ({ body: { status: 9 } }),
+  'handleCard.msg': () => ({ query: { id: 'abc' } }),
+  'handleCard.audit': () => ({ body: { id: 1, fromStatus: 1, toStatus: 4, idempotencyKey: 'contract-hc-bad-1' } }),
+  'handleCard.auditBatch': () => ({ body: { ids: [], idempotencyKey: 'contract-hc-bad-2' } }),
+  'handleCard.ship': () => ({ body: { id: 1, trackingNo: 'SF 1' } }),
+  'handleCard.complete': () => ({ body: {} }),
+  'handleCard.material': () => ({ body: { id: 1, materialId: 1, reason: '看' } }),
+  'handleCard.factoryExport': () => ({ query: { batchDate: '2026/11/01' } }),
+  'handleCard.export': () => ({ query: { status: '8' } }),
+  'handleCard.settingList': () => ({ query: { cardCategory: '3' } }),
+  'handleCard.settingById': () => ({ query: {} }),
+  'handleCard.settingSave': () => ({ body: { cardCategory: 2, open: true, ageMin: 60, ageMax: 10, feeFen: 0, deliveryModes: [1], materials: [], onePerId: true, dailyQuota: 0 } }),
   'customOrder.page': () => ({ query: { ticketType: '3' } }),
   'customOrder.pageByBody': () => ({ body: { orderNo: 'x'.repeat(41) } }),
   'customOrder.total': () => ({ query: { startDate: '2026/01/01' } }),

@@ -10,6 +10,11 @@ import { cardLoaded, createOrder, failWrite, pay, startWrite } from '../../src/s
 import { rechargeOrders } from '../../src/server/modules/recharge/schema';
 import { familyModule } from '../../src/shared/modules/family';
 import { handleCardModule } from '../../src/shared/modules/handle-card';
+import * as handleApi from '../../src/shared/api/handle-card';
+import { handleCardApplications, handleCardSettings } from '../../src/server/modules/handle-card/schema';
+import { payApplication, submitApplication } from '../../src/server/modules/handle-card/apply-service';
+import { citizenIdOf } from '../../src/server/modules/handle-card/seed-plan';
+import { placeholderImage } from '../../src/server/lib/sealed-files';
 import { riderModule } from '../../src/shared/modules/rider';
 import { packagePayModule } from '../../src/shared/modules/package-pay';
 import * as pkg from '../../src/shared/api/package-pay';
@@ -305,6 +310,57 @@ describe('the masking crawl over the desk', () => {
       scan(`${endpoint.id} xlsx`, sheet.rows);
     }
 
+    // 办卡申请 (线上办卡): the applicants' names, ids and phones are sealed; every list (the phone and id
+    // filters of the body forms with the real numbers), summary, detail, change, the material (an image,
+    // no personal string) and the masked export. The factory file is the one that names the holder in
+    // clear, by design (HANDLE_CARD_FACTORY_EXPORT, audited): it is read for phones and ids only.
+    const hcApps = await db().select().from(handleCardApplications);
+    for (const a of hcApps) plain.add(pii.decrypt(a.nameEnc)).add(pii.decrypt(a.idEnc)).add(pii.decrypt(a.phoneEnc));
+    await crawlPages(handleApi.applyPage);
+    await crawlPages(handleApi.applyPageByBody);
+    await crawl(handleApi.applyTotal);
+    await crawl(handleApi.applyTotalByBody, { body: {} });
+    await crawl(handleApi.settingList);
+    const hcArea = await agentArea();
+    const hcHere = hcApps.filter((a) => a.districtId === hcArea);
+    for (const a of hcHere) {
+      await crawl(handleApi.applyMsg, { query: { id: a.id } });
+      await crawl(handleApi.applyPageByBody, { body: { phone: pii.decrypt(a.phoneEnc) } });
+      await crawl(handleApi.applyTotalByBody, { body: { idNo: pii.decrypt(a.idEnc) } });
+    }
+    const hcSetting = (await db().select().from(handleCardSettings).where(eq(handleCardSettings.districtId, hcArea)))[0]!;
+    await crawl(handleApi.settingById, { query: { id: hcSetting.id } });
+    const hcManager = await s.login('manager');
+    const hcManagerArea = await managerDistrict();
+    const hcMine = hcApps.filter((a) => a.districtId === hcManagerArea);
+    const waiting = hcMine.filter((a) => a.status === 1);
+    const shipped = hcMine.find((a) => a.status === 4);
+    if (waiting[0]) await crawl(handleApi.applyAudit, { token: hcManager, body: { id: waiting[0].id, fromStatus: 1, toStatus: 3, reason: '巡检驳回，乘客13812345678来电', idempotencyKey: 'crawl-hc-audit-1' } });
+    await crawl(handleApi.applyAuditBatch, { token: hcManager, body: { ids: waiting.slice(1).map((a) => a.id).concat([999_999]), idempotencyKey: 'crawl-hc-batch-1' } });
+    // One of the crawl's own, submitted and paid on the rider side, approved and shipped here.
+    const [hcRider] = await db().select({ id: t.riders.id }).from(t.riders).limit(1);
+    const hcCode = (await db().select().from(t.districts).where(eq(t.districts.id, hcManagerArea)))[0]!.code;
+    const hcDeps = { db: db(), clock: s.clock, pii } as unknown as Parameters<typeof submitApplication>[0];
+    const fresh = await submitApplication(hcDeps, { riderId: hcRider!.id, districtId: hcManagerArea, cardCategory: 6, name: '巡检申请人', idNo: citizenIdOf(hcCode, '1990-04-04', 777, false), phone: '13955554444', address: '上海市徐汇区衡山路9号', delivery: 2, photo: placeholderImage('照片', 358, 441), idFront: placeholderImage('正面', 428, 270), idBack: placeholderImage('反面', 428, 270) });
+    await payApplication(hcDeps, fresh.id);
+    plain.add('巡检申请人').add('13955554444').add(citizenIdOf(hcCode, '1990-04-04', 777, false));
+    await crawl(handleApi.applyAudit, { token: hcManager, body: { id: fresh.id, fromStatus: 1, toStatus: 2, idempotencyKey: 'crawl-hc-approve-1' } });
+    const making = fresh;
+    if (making) await crawl(handleApi.applyShip, { token: hcManager, body: { id: making.id, trackingNo: 'SF9000000001', pickupReady: true } });
+    if (shipped) await crawl(handleApi.applyComplete, { token: hcManager, body: { id: shipped.id } });
+    const hcFile = (await db().select().from(t.sealedFiles).where(and(eq(t.sealedFiles.kind, 'handle'), isNotNull(t.sealedFiles.data), inArray(t.sealedFiles.refId, hcMine.map((a) => a.id)))).limit(1))[0]!;
+    await crawl(handleApi.applyMaterial, { token: hcManager, body: { id: hcFile.refId, materialId: hcFile.id, reason: '巡检查看材料' } });
+    await crawl(handleApi.settingSave, { token: hcManager, body: { id: hcSetting.id, cardCategory: hcSetting.cardCategory, open: hcSetting.open, ageMin: hcSetting.ageMin, ageMax: hcSetting.ageMax, feeFen: hcSetting.feeFen, deliveryModes: hcSetting.deliveryModes, materials: hcSetting.materials, onePerId: hcSetting.onePerId, dailyQuota: hcSetting.dailyQuota } }, hcSetting.districtId === hcManagerArea ? 200 : 403);
+    called.add(handleApi.applyExport.id);
+    const hcExport = await exportThroughTask(s, handleApi.applyExport, token, {});
+    scan(handleApi.applyExport.id, hcExport.created);
+    scan(`${handleApi.applyExport.id} xlsx`, hcExport.sheet.rows);
+    called.add(handleApi.applyFactoryExport.id);
+    const batchDay = hcMine.find((a) => a.batchNo)?.batchNo ?? '2026-11-01';
+    const factory = await exportThroughTask(s, handleApi.applyFactoryExport, hcManager, { batchDate: batchDay });
+    scan(handleApi.applyFactoryExport.id, factory.created);
+    for (const cell of factory.sheet.rows.flat()) if (PHONE.test(cell) || CITIZEN.test(cell) || hcApps.some((a) => cell === pii.decrypt(a.idEnc) || cell === pii.decrypt(a.phoneEnc))) leaks.push(`factory xlsx: ${cell}`);
+
     // The audit rows the crawl wrote, and every other desk row.
     scan('sys_log', await db().select().from(t.sysLog));
 
@@ -332,6 +388,12 @@ describe('the masking crawl over the desk', () => {
   });
 });
 
+
+/** The district manager's district (the changes are the manager's). */
+async function managerDistrict(): Promise<number> {
+  const [u] = await db().select().from(t.users).where(eq(t.users.login, 'manager'));
+  return u!.districtId!;
+}
 
 /** The agent's own district: the crawl reads what the desk of that area reads. */
 async function agentArea(): Promise<number> {

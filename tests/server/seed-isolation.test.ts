@@ -117,7 +117,11 @@ describe('seed isolation', () => {
     opened.push(database);
     await database.migrate(() => runSeed({ db: database.db, now: NOW, seed: 42, demo: true, profile: PROFILES.small, passwordMaxAgeDays: 90, pii: createPii(TEST_PII_KEY), modules: watched }).then(() => undefined));
     // The shared refund ledger is the frame's; each money module seeds the rows of its own kind there.
-    const LEDGER_KINDS: Record<string, string> = { packagePay: 'package', recharge: 'nfc', rechargeable: 'wallet', customBus: 'custom' };
+    const LEDGER_KINDS: Record<string, string> = { packagePay: 'package', recharge: 'nfc', rechargeable: 'wallet', customBus: 'custom', handleCard: 'handle' };
+    // The sealed images are the frame's too; each review module seeds the files of its own kind.
+    const FILE_KINDS: Record<string, string> = { handleCard: 'handle' };
+    const files = (await database.db.execute(sql`select distinct kind from sealed_files`)) as unknown as { rows: { kind: string }[] };
+    expect(files.rows.map((r) => r.kind).filter((k) => !Object.values(FILE_KINDS).includes(k))).toEqual([]);
     const kinds = (await database.db.execute(sql`select distinct kind from money_refunds`)) as unknown as { rows: { kind: string }[] };
     expect(kinds.rows.map((r) => r.kind).filter((k) => !Object.values(LEDGER_KINDS).includes(k))).toEqual([]);
     // The system log is the frame's too; 活动管理 seeds its activities' operate record there (a view over
@@ -126,13 +130,19 @@ describe('seed isolation', () => {
     const types = (await database.db.execute(sql`select distinct operation_type as t from sys_log`)) as unknown as { rows: { t: string }[] };
     expect(types.rows.map((r) => r.t).filter((ty) => !Object.values(LOG_TYPES).some((re) => re.test(ty)))).toEqual([]);
     for (const m of SERVER_MODULES) {
-      const own = [...m.tables.map((tb) => getTableName(tb)), ...(LEDGER_KINDS[m.id] ? ['money_refunds'] : []), ...(LOG_TYPES[m.id] ? ['sys_log'] : [])];
+      const own = [
+        ...m.tables.map((tb) => getTableName(tb)),
+        ...(LEDGER_KINDS[m.id] ? ['money_refunds'] : []),
+        ...(FILE_KINDS[m.id] ? ['sealed_files'] : []),
+        ...(LOG_TYPES[m.id] ? ['sys_log'] : []),
+      ];
       expect((writes[m.id] ?? []).filter((name) => !own.includes(name)), m.id).toEqual([]);
     }
     expect(writes.rechargeable).toContain('money_refunds');
     expect(writes.packagePay).toContain('money_refunds');
     expect(writes.customBus).toContain('money_refunds');
     expect(writes.acitivity).toContain('sys_log');
+    expect(writes.handleCard).toEqual(expect.arrayContaining(['money_refunds', 'sealed_files']));
     // The family and discount rows are their modules' own, no longer the rider seed's.
     expect(writes.callingCard).toContain('family_bindings');
     expect(writes.specialCode).toContain('discount_orders');

@@ -6,7 +6,7 @@ import { fail } from './errors';
 import { outRefundNo } from './payment-channel';
 
 /** The money modules whose refunds share `money_refunds` (second-wave §1). */
-export type RefundKind = 'wallet' | 'nfc' | 'package' | 'custom';
+export type RefundKind = 'wallet' | 'nfc' | 'package' | 'custom' | 'handle';
 export type MoneyRefund = typeof moneyRefunds.$inferSelect;
 
 export const REFUND_STATE_LABEL: Record<number, string> = { 0: '退款中', 1: '退款成功', 2: '退款异常' };

@@ -70,13 +70,109 @@ CREATE TABLE "activity_usages" (
 	CONSTRAINT "activity_usages_discount_ck" CHECK ("activity_usages"."discount_fen" > 0 and "activity_usages"."discount_fen" <= "activity_usages"."amount_fen")
 );
 --> statement-breakpoint
+CREATE TABLE "handle_card_applications" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"apply_no" text NOT NULL,
+	"district_id" integer NOT NULL,
+	"rider_id" integer NOT NULL,
+	"card_category" smallint NOT NULL,
+	"name_enc" text NOT NULL,
+	"id_enc" text NOT NULL,
+	"id_hash" text NOT NULL,
+	"phone_enc" text NOT NULL,
+	"phone_idx" text NOT NULL,
+	"address_enc" text,
+	"address_street" text,
+	"birth_date" date NOT NULL,
+	"guardian_consent" boolean DEFAULT false NOT NULL,
+	"school" text,
+	"delivery" smallint NOT NULL,
+	"pickup_point" text,
+	"fee" integer NOT NULL,
+	"pay_status" smallint DEFAULT 0 NOT NULL,
+	"status" smallint DEFAULT 0 NOT NULL,
+	"reason" text,
+	"reviewer_id" integer,
+	"decision_key" text,
+	"card_no" text,
+	"batch_no" text,
+	"tracking_no" text,
+	"precheck" jsonb NOT NULL,
+	"precheck_green" boolean NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"paid_at" timestamp with time zone,
+	"decided_at" timestamp with time zone,
+	"shipped_at" timestamp with time zone,
+	"completed_at" timestamp with time zone,
+	"cancelled_at" timestamp with time zone,
+	"images_purged_at" timestamp with time zone,
+	"updated_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "handle_card_applications_status_ck" CHECK ("handle_card_applications"."status" between 0 and 6),
+	CONSTRAINT "handle_card_applications_pay_ck" CHECK ("handle_card_applications"."pay_status" between 0 and 2),
+	CONSTRAINT "handle_card_applications_category_ck" CHECK ("handle_card_applications"."card_category" in (2, 4, 5, 6)),
+	CONSTRAINT "handle_card_applications_delivery_ck" CHECK ("handle_card_applications"."delivery" in (1, 2)),
+	CONSTRAINT "handle_card_applications_fee_ck" CHECK ("handle_card_applications"."fee" >= 0),
+	CONSTRAINT "handle_card_applications_card_ck" CHECK ("handle_card_applications"."status" not in (2, 4, 5) or "handle_card_applications"."card_no" is not null),
+	CONSTRAINT "handle_card_applications_tracking_ck" CHECK ("handle_card_applications"."status" not in (4, 5) or "handle_card_applications"."delivery" = 1 or "handle_card_applications"."tracking_no" is not null)
+);
+--> statement-breakpoint
+CREATE TABLE "handle_card_pool" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"card_no" text NOT NULL,
+	"card_category" smallint NOT NULL,
+	"state" smallint DEFAULT 0 NOT NULL,
+	"application_id" integer,
+	"updated_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "handle_card_pool_state_ck" CHECK ("handle_card_pool"."state" in (0, 1, 2)),
+	CONSTRAINT "handle_card_pool_app_ck" CHECK ("handle_card_pool"."state" = 0 or "handle_card_pool"."application_id" is not null)
+);
+--> statement-breakpoint
+CREATE TABLE "handle_card_settings" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"district_id" integer NOT NULL,
+	"card_category" smallint NOT NULL,
+	"open" boolean DEFAULT false NOT NULL,
+	"age_min" integer DEFAULT 0 NOT NULL,
+	"age_max" integer DEFAULT 120 NOT NULL,
+	"fee_fen" integer DEFAULT 0 NOT NULL,
+	"delivery_modes" integer[] NOT NULL,
+	"materials" text[] NOT NULL,
+	"one_per_id" boolean DEFAULT true NOT NULL,
+	"daily_quota" integer DEFAULT 0 NOT NULL,
+	"rule_text" text DEFAULT '' NOT NULL,
+	"updated_by" integer,
+	"updated_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "handle_card_settings_category_ck" CHECK ("handle_card_settings"."card_category" in (2, 4, 5, 6)),
+	CONSTRAINT "handle_card_settings_age_ck" CHECK ("handle_card_settings"."age_min" >= 0 and "handle_card_settings"."age_min" <= "handle_card_settings"."age_max" and "handle_card_settings"."age_max" <= 120),
+	CONSTRAINT "handle_card_settings_fee_ck" CHECK ("handle_card_settings"."fee_fen" >= 0 and "handle_card_settings"."daily_quota" >= 0),
+	CONSTRAINT "handle_card_settings_rule_ck" CHECK (char_length("handle_card_settings"."rule_text") <= 5000)
+);
+--> statement-breakpoint
 ALTER TABLE "activities" ADD CONSTRAINT "activities_district_id_districts_id_fk" FOREIGN KEY ("district_id") REFERENCES "public"."districts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "activities" ADD CONSTRAINT "activities_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "activity_limits" ADD CONSTRAINT "activity_limits_district_id_districts_id_fk" FOREIGN KEY ("district_id") REFERENCES "public"."districts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "activity_limits" ADD CONSTRAINT "activity_limits_activity_id_activities_id_fk" FOREIGN KEY ("activity_id") REFERENCES "public"."activities"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "activity_usages" ADD CONSTRAINT "activity_usages_activity_id_activities_id_fk" FOREIGN KEY ("activity_id") REFERENCES "public"."activities"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_district_id_districts_id_fk" FOREIGN KEY ("district_id") REFERENCES "public"."districts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_rider_id_riders_id_fk" FOREIGN KEY ("rider_id") REFERENCES "public"."riders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_reviewer_id_users_id_fk" FOREIGN KEY ("reviewer_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_pool" ADD CONSTRAINT "handle_card_pool_application_id_handle_card_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."handle_card_applications"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_settings" ADD CONSTRAINT "handle_card_settings_district_id_districts_id_fk" FOREIGN KEY ("district_id") REFERENCES "public"."districts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_settings" ADD CONSTRAINT "handle_card_settings_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "activities_district_idx" ON "activities" USING btree ("district_id","start_at");--> statement-breakpoint
 CREATE INDEX "activities_live_idx" ON "activities" USING btree ("end_at") WHERE "activities"."enabled" and "activities"."ended_at" is null;--> statement-breakpoint
 CREATE INDEX "activity_limits_district_idx" ON "activity_limits" USING btree ("district_id");--> statement-breakpoint
 CREATE INDEX "activity_usages_activity_idx" ON "activity_usages" USING btree ("activity_id","ride_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "activity_usages_ride_uq" ON "activity_usages" USING btree ("activity_id","ride_record_id") WHERE "activity_usages"."ride_record_id" is not null;
+CREATE UNIQUE INDEX "activity_usages_ride_uq" ON "activity_usages" USING btree ("activity_id","ride_record_id") WHERE "activity_usages"."ride_record_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "handle_card_applications_no_uq" ON "handle_card_applications" USING btree ("apply_no");--> statement-breakpoint
+CREATE UNIQUE INDEX "handle_card_applications_live_uq" ON "handle_card_applications" USING btree ("id_hash","card_category") WHERE "handle_card_applications"."status" in (0, 1, 2, 4);--> statement-breakpoint
+CREATE UNIQUE INDEX "handle_card_applications_card_uq" ON "handle_card_applications" USING btree ("card_no") WHERE "handle_card_applications"."card_no" is not null and "handle_card_applications"."status" in (2, 4, 5);--> statement-breakpoint
+CREATE UNIQUE INDEX "handle_card_applications_decision_uq" ON "handle_card_applications" USING btree ("decision_key");--> statement-breakpoint
+CREATE INDEX "handle_card_applications_district_idx" ON "handle_card_applications" USING btree ("district_id","created_at");--> statement-breakpoint
+CREATE INDEX "handle_card_applications_status_idx" ON "handle_card_applications" USING btree ("status","created_at");--> statement-breakpoint
+CREATE INDEX "handle_card_applications_phone_idx" ON "handle_card_applications" USING btree ("phone_idx");--> statement-breakpoint
+CREATE INDEX "handle_card_applications_id_idx" ON "handle_card_applications" USING btree ("id_hash");--> statement-breakpoint
+CREATE INDEX "handle_card_applications_batch_idx" ON "handle_card_applications" USING btree ("batch_no");--> statement-breakpoint
+CREATE UNIQUE INDEX "handle_card_pool_no_uq" ON "handle_card_pool" USING btree ("card_no");--> statement-breakpoint
+CREATE INDEX "handle_card_pool_free_idx" ON "handle_card_pool" USING btree ("card_category","id") WHERE "handle_card_pool"."state" = 0;--> statement-breakpoint
+CREATE UNIQUE INDEX "handle_card_settings_uq" ON "handle_card_settings" USING btree ("district_id","card_category");

@@ -1,12 +1,12 @@
 import { card } from '../../../shared/api';
 import type { ServerModule } from '../module';
-import { applyExports, applyJobs, applySeed, bindApply } from './apply-routes';
+import { applyExports, applyJobs, applySeed, applyTables, bindApply } from './apply-routes';
 import * as service from './service';
 
 /** 线上办卡: the area's card list, and the applications (apply-routes.ts). */
 export const handleCardServer: ServerModule = {
   id: 'handleCard',
-  tables: [],
+  tables: [...applyTables],
   seed: { dependsOn: ['user', 'settings', 'busUser'], demo: [...applySeed] },
   jobs: [...applyJobs],
   exportKinds: [...applyExports],
