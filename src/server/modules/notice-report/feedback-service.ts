@@ -272,16 +272,22 @@ export async function feedbackById(deps: AppDeps, a: AuthContext, id: number) {
   };
 }
 
-/** Rows under their locks, in id order (two calls locking overlapping sets never deadlock). */
+/**
+ * Rows under their locks, in id order (two calls locking overlapping sets never deadlock). The
+ * handlers' names are read after the lock: a join in the locking query would name the handler the
+ * row had before a concurrent claim committed (PostgreSQL re-reads only the locked row).
+ */
 async function lockRows(tx: Db, ids: readonly number[]) {
   const rows = await tx
-    .select({ f: feedback, handlerName: t.users.firstName })
+    .select()
     .from(feedback)
-    .leftJoin(t.users, eq(t.users.id, feedback.handlerId))
     .where(inArray(feedback.id, [...ids]))
     .orderBy(asc(feedback.id))
-    .for('update', { of: feedback });
-  return new Map(rows.map((r) => [r.f.id, r]));
+    .for('update');
+  const handlerIds = [...new Set(rows.map((f) => f.handlerId).filter((h): h is number => h !== null))];
+  const names = handlerIds.length ? await tx.select({ id: t.users.id, name: t.users.firstName }).from(t.users).where(inArray(t.users.id, handlerIds)) : [];
+  const nameOf = new Map(names.map((n) => [n.id, n.name]));
+  return new Map(rows.map((f) => [f.id, { f, handlerName: f.handlerId === null ? null : (nameOf.get(f.handlerId) ?? null) }]));
 }
 
 type Locked = { f: typeof feedback.$inferSelect; handlerName: string | null };
