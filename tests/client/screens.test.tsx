@@ -99,7 +99,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListHandleCard: /建设中/, // SKELETON: the page's builder sets what its screen shows
   HandleCardSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
   HandleCardRuleEdit: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  ListFeedback: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListFeedback: /共 \d+ 条 · 未处理 \d+ · 处理中 \d+ · 已处理 \d+ · 不处理 \d+ · 超时 \d+/,
   HelpCenter: /建设中/, // SKELETON: the page's builder sets what its screen shows
 };
 
