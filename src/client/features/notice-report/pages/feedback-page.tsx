@@ -95,13 +95,16 @@ export function FeedbackPage() {
   const { mine: _mine, ...exportFilters } = list.filterQuery as Record<string, string>;
   const exporter = useExportAction({ on: ['noticeReport', 'feedback', 'export'], endpoint: api.feedbackExport, filters: exportFilters as never, refusal: list.refusal });
   const [, navigate] = useLocation();
-  const { search } = useScreenLocation();
+  const { search, active } = useScreenLocation();
 
-  // Arriving with nothing asked, the page is the triage queue.
-  const arrived = useRef(search);
+  // Arriving with nothing asked, the page is the triage queue: once, when it is the screen shown (a
+  // tab loaded in the background must not pull the address away from the page the user went on to).
+  const arrived = useRef(false);
   useEffect(() => {
-    if (!new URLSearchParams(arrived.current).toString()) navigate(pagePath('noticeReport', 'feedback', { query: QUEUE }), { replace: true });
-  }, [navigate]);
+    if (!active || arrived.current) return;
+    arrived.current = true;
+    if (!new URLSearchParams(search).toString()) navigate(pagePath('noticeReport', 'feedback', { query: QUEUE }), { replace: true });
+  }, [active, search, navigate]);
 
   // 处理反馈 ‹编号› from the palette.
   useScreenAction(['noticeReport', 'feedback', 'open'], (args) => {
