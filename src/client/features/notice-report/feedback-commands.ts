@@ -11,6 +11,17 @@ const page = pagePath('noticeReport', 'feedback');
  */
 export const feedbackCommands: readonly Command[] = [
   {
+    id: 'feedback.queue',
+    title: '待处理反馈',
+    group: GROUP,
+    keywords: ['待处理', '未处理', '反馈', '意见', '分诊', 'daichuli', 'fankui', 'yijian'],
+    permission: api.FEEDBACK_READ,
+    page,
+    // The triage queue is daily work: a chord of its own (g y, 意见), as 可疑订单 has g q; g n is the menu's (公告管理).
+    hotkey: 'g>y',
+    run: (ctx) => ctx.navigate(pagePath('noticeReport', 'feedback', { query: { status: 0, sort: 'dueAt,asc' } })),
+  },
+  {
     id: 'feedback.handle',
     title: '处理反馈',
     group: GROUP,
