@@ -9,6 +9,7 @@ import { placeholderImage } from '../../src/server/lib/sealed-files';
 import { type NewFeedback, submitFeedback } from '../../src/server/modules/notice-report/feedback-service';
 import { feedback } from '../../src/server/modules/notice-report/schema';
 import { DAY, MINUTE } from '../support/clock';
+import { openPalette, selectedText } from '../support/palette-client';
 import { takeQueuedTask } from '../support/queued-task';
 import { clientSuite, renderWithUser, visit } from '../support/render';
 import { signIn } from '../support/request-log';
@@ -127,7 +128,7 @@ describe('意见反馈', () => {
     await waitFor(async () => expect(await stored(decline)).toMatchObject({ status: 2, closeReason: '无关，与公交服务无关' }), { timeout: 5_000 });
   });
 
-  it('o reopens an answered item for an administrator (asked first); the agent has no such key', async () => {
+  it('o reopens an answered item for an administrator (asked first); the server stored it', async () => {
     const id = await make({ content: '客户端重新打开测试' });
     await db().update(feedback).set({ status: 1, reply: '已回复', repliedAt: s.clock.now(), handlerId: (await db().select().from(t.users).where(eq(t.users.login, 'agent')))[0]!.id }).where(eq(feedback.id, id));
     await signIn(s, 'manager');
@@ -160,6 +161,27 @@ describe('意见反馈', () => {
     expect(await within(material).findByRole('button', { name: '查看联系电话 13955556666' }, { timeout: 5_000 })).toBeTruthy();
     const log = await db().select().from(t.sysLog).where(inArray(t.sysLog.operationType, ['FEEDBACK_MATERIAL']));
     expect(log.filter((l) => l.target === `feedback/${id}`)).toHaveLength(2);
+  });
+
+  it('the palette: 超时反馈 (by pinyin) lists only the overdue ones, soonest due first; g y opens the triage queue', async () => {
+    const late = await make({ content: '客户端超时测试' }, 50);
+    await signIn(s, 'agent');
+    visit(s, '/noticeReport/notice');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    const { dialog } = await openPalette(user);
+    await user.keyboard('>chaoshi');
+    await waitFor(() => expect(selectedText(dialog)).toContain('超时反馈'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(window.location.pathname).toBe('/noticeReport/feedback'));
+    expect(window.location.search).toContain('overdue=true');
+    const tb = await table('意见反馈列表');
+    await rowOf('意见反馈列表', `#${late}`);
+    expect(within(tb).getAllByRole('row').slice(1).every((r) => r.textContent?.includes('超时'))).toBe(true);
+    (document.activeElement as HTMLElement | null)?.blur();
+    await user.keyboard('gy');
+    await waitFor(() => expect(window.location.search).toContain('status=0'), { timeout: 5_000 });
+    await table('待处理反馈队列');
   });
 
   it('导出 Excel queues a 下载中心 task with the list’s filters', async () => {
