@@ -133,10 +133,14 @@ describe('area selector', () => {
     const token = await signIn(s, 'admin');
     const districts = (await s.call(system.districtPage, { token, query: { page: 0, size: 1000 } })).body.data.content;
     expect(districts.length).toBeGreaterThan(1);
-    // A page that asks the server nothing of its own: every call seen after the switch is the reload's.
-    visit(s, '/noticeReport/feedback');
+    // A page whose own calls are all answered first (意见反馈 on its queue, with its summary): every
+    // call seen after the switch is the reload's.
+    visit(s, '/noticeReport/feedback?status=0&sort=dueAt,asc');
     const { user } = renderWithUser(<App />);
     await mainMenu();
+    const queue = await screen.findByRole('table', { name: '待处理反馈队列' }, { timeout: 8_000 });
+    await waitFor(() => expect(within(queue).getAllByText('未处理').length).toBeGreaterThan(0), { timeout: 8_000 });
+    await screen.findByLabelText('意见反馈统计', undefined, { timeout: 8_000 });
     const select = await screen.findByRole('combobox', { name: '切换区域' });
     await waitFor(() => expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['全部区域', ...districts.map((d) => d.name)]));
     expect((select as HTMLSelectElement).value).toBe('');

@@ -100,7 +100,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   HandleCardSetting: /办卡须知：.*线上办理须知/,
   // Opened without ?id= it says where to start (tests/client/handle-card-apply.test.tsx opens a real one).
   HandleCardRuleEdit: '请从办卡设置中选择要编辑办卡须知的卡类型。',
-  ListFeedback: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListFeedback: /共 \d+ 条 · 未处理 \d+ · 处理中 \d+ · 已处理 \d+ · 不处理 \d+ · 超时 \d+/,
   HelpCenter: /建设中/, // SKELETON: the page's builder sets what its screen shows
 };
 

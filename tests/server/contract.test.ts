@@ -31,6 +31,7 @@ import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine, fixturePaidOrder,
 
 import { customDemands } from '../../src/server/modules/custom-bus/schema';
 import { activities } from '../../src/server/modules/activity/schema';
+import { submitFeedback } from '../../src/server/modules/notice-report/feedback-service';
 
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
@@ -43,6 +44,8 @@ let admin: string;
 const customIds = { order: 0, refundTicket: '', checkTicket: '', cancelClass: 0 };
 const ids = { viewer: 0, expired: 0, viewerGroup: 0, home: 0, second: 0, pendingVersion: 0, passedVersion: 0, openVersion: 0, keepStation: 0, keepStationState: 1, mergeStation: 0, third: 0, line: 0, deleteLine: 0, downStop: 0, route: 0, subLine: 0, deleteSubLine: 0, subLineStop: 0, card: '', paidOrder: 0, bound: { id: 0, cardNo: '', citizen: '' }, boundByBody: { cardNo: '', citizen: '' }, bound2: 0, product: 0, freshProduct: 0, abnormalRider: 0, ride: 0, doneTask: 0, openTask: 0, oldTask: 0, notice: 0, noticeDraft: 0, noticeToDelete: 0, pkg: 0, pkgDraft: 0, pkgToDelete: 0, pkgOrder: 0, plan: 0, planToDelete: 0, walletOrder: 0, wallet: 0, walletToFreeze: 0, walletAdjust: 0, recharge: 0, rechargeSuspect: 0, rechargeFailed: 0, fleetCar: 0, fleetDriver: 0, customDraft: 0, customPending: 0 };
 /** 定制公交's rows (custom-network). */
+/** 意见反馈's rows of the contract's own: one to claim, one to answer, one to decline, one with an image to open. */
+const fbIds = { claim: 0, reply: 0, decline: 0, material: 0, file: 0 };
 const cids = { station: 0, stationToDelete: 0, line: 0, draftLine: 0, lineToDelete: 0, stationA: 0, stationB: 0 };
 
 beforeAll(async () => {
@@ -120,6 +123,13 @@ beforeAll(async () => {
   const notice = (status: number) =>
     db.insert(notices).values({ districtId: ids.home, title: `契约公告${status}`, type: 1, content: '契约', status, publishAt: status ? s.clock.now() : null, createdAt: s.clock.now(), updatedAt: s.clock.now() }).returning().then((r) => r[0]!.id);
   [ids.notice, ids.noticeDraft, ids.noticeToDelete] = [await notice(2), await notice(0), await notice(0)];
+  {
+    const fbDeps = { db, clock: s.clock, pii: createPii(TEST_PII_KEY) } as unknown as AppDeps;
+    const [rider] = await db.select({ id: t.riders.id }).from(t.riders).where(eq(t.riders.districtId, ids.home)).limit(1);
+    const item = (images = 0) => submitFeedback(fbDeps, { riderId: rider!.id, category: 2, content: '契约反馈', images: Array.from({ length: images }, () => placeholderImage('契约', 40, 40)) });
+    [fbIds.claim, fbIds.reply, fbIds.decline, fbIds.material] = [await item(), await item(), await item(), await item(1)];
+    fbIds.file = (await db.select({ id: t.sealedFiles.id }).from(t.sealedFiles).where(and(eq(t.sealedFiles.kind, 'feedback'), eq(t.sealedFiles.refId, fbIds.material))))[0]!.id;
+  }
   // Packages of the contract's own in the home district: a draft to put on sale, one to delete, one
   // on sale with an active order to refund.
   const pkg = (status: number) =>
@@ -467,6 +477,14 @@ const VALID: Record<string, () => CallOptions> = {
   'notice.updateStatus': () => ({ body: { id: ids.noticeDraft, fromStatus: 0, toStatus: 2 } }),
   'notice.top': () => ({ body: { id: ids.notice, top: 0 } }),
   'notice.delete': () => ({ query: { id: ids.noticeToDelete } }),
+  'feedback.page': () => ({ query: { size: 5, status: '0', sort: 'dueAt,asc' } }),
+  'feedback.queryById': () => ({ query: { id: fbIds.material } }),
+  'feedback.assign': () => ({ body: { id: fbIds.claim } }),
+  'feedback.reply': () => ({ body: { id: fbIds.reply, fromStatus: 0, reply: '契约回复' } }),
+  'feedback.updateStatus': () => ({ body: { id: fbIds.decline, fromStatus: 0, toStatus: 2, reason: '契约不处理' } }),
+  'feedback.summary': () => ({ query: { overdue: 'true' } }),
+  'feedback.export': () => ({ query: { status: '1' } }),
+  'feedback.material': () => ({ body: { id: fbIds.material, fileId: fbIds.file, reason: '契约查看图片' } }),
   'recharge.page': () => ({ query: { size: 5, writeState: '2', sort: 'createdDate,asc' } }),
   'recharge.total': () => ({}),
   'recharge.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
@@ -739,6 +757,14 @@ const INVALID: Record<string, () => CallOptions> = {
   'notice.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 1, publishAt: '明天' } }),
   'notice.top': () => ({ body: { id: 1, top: 2 } }),
   'notice.delete': () => ({ query: {} }),
+  'feedback.page': () => ({ query: { status: '9' } }),
+  'feedback.queryById': () => ({ query: { id: 'x' } }),
+  'feedback.assign': () => ({ body: { id: 0 } }),
+  'feedback.reply': () => ({ body: { id: 1, fromStatus: 0, reply: 'x'.repeat(501) } }),
+  'feedback.updateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 1 } }),
+  'feedback.summary': () => ({ query: { category: '8' } }),
+  'feedback.export': () => ({ query: { overdue: 'maybe' } }),
+  'feedback.material': () => ({ body: { id: 1, reason: '短' } }),
   'recharge.page': () => ({ query: { writeState: '9' } }),
   'recharge.total': () => ({ query: { payStatus: '5' } }),
   'recharge.pageByBody': () => ({ body: { writeState: 9 } }),

@@ -32,6 +32,9 @@ import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from
 import { readXlsx } from '../support/xlsx-read';
 import { exportThroughTask } from '../support/export-task';
 import { CONTRACT_MODULES, MODULE_CONTRACTS } from '../../src/shared/api/contract';
+import * as fb from '../../src/shared/api/feedback';
+import { feedback } from '../../src/server/modules/notice-report/schema';
+import { submitFeedback } from '../../src/server/modules/notice-report/feedback-service';
 
 /**
  * The masking crawl (issue 11): every call of the desk's modules, answered to an account holding
@@ -360,6 +363,29 @@ describe('the masking crawl over the desk', () => {
     const factory = await exportThroughTask(s, handleApi.applyFactoryExport, hcManager, { batchDate: batchDay });
     scan(handleApi.applyFactoryExport.id, factory.created);
     for (const cell of factory.sheet.rows.flat()) if (PHONE.test(cell) || CITIZEN.test(cell) || hcApps.some((a) => cell === pii.decrypt(a.idEnc) || cell === pii.decrypt(a.phoneEnc))) leaks.push(`factory xlsx: ${cell}`);
+    // 意见反馈: the riders' phones, the contact phones they left and numbers typed into the words, the
+    // replies and reasons, masked in the list, summary, detail (with the linked rides and the cluster),
+    // the changes' answers, the export and the audit rows, as the desk (agent) reads them.
+    const desk = await s.login('agent');
+    for (const f of await db().select().from(feedback)) if (f.contactPhoneEnc) plain.add(pii.decrypt(f.contactPhoneEnc));
+    const deskArea = (await db().select().from(t.users).where(eq(t.users.login, 'agent')))[0]!.districtId!;
+    const [fbRider] = await db().select().from(t.riders).where(eq(t.riders.districtId, deskArea)).limit(1);
+    const fbDeps = { db: db(), clock: s.clock, pii } as unknown as Parameters<typeof submitFeedback>[0];
+    const said = await Promise.all([0, 1, 2].map(() => submitFeedback(fbDeps, { riderId: fbRider!.id, category: 2, content: '司机态度差，请回电13812345678，身份证110105194912310037', contactPhone: '13912349999' })));
+    plain.add('13912349999');
+    await pagesAs(fb.feedbackPage, desk);
+    await crawl(fb.feedbackSummary, { token: desk });
+    for (const f of await db().select({ id: feedback.id }).from(feedback).where(eq(feedback.districtId, deskArea)).orderBy(asc(feedback.id)).limit(20)) await crawl(fb.feedbackById, { token: desk, query: { id: f.id } });
+    await crawl(fb.feedbackAssign, { token: desk, body: { id: said[0] } });
+    await crawl(fb.feedbackReply, { token: desk, body: { id: said[0], fromStatus: 3, reply: '已致电13812345678核实', clusterIds: [said[1]] } });
+    await crawl(fb.feedbackUpdateStatus, { token: desk, body: { id: said[2], fromStatus: 0, toStatus: 2, reason: '乘客13812345678要求撤回' } });
+    // The one call that opens the phone is refused to the crawler (no FEEDBACK_HANDLE).
+    await crawl(fb.feedbackMaterial, { body: { id: said[0], reason: '巡检不应看到' } }, 403);
+    {
+      const { created, sheet } = await exportThroughTask(s, fb.feedbackExport, desk, {});
+      scan(fb.feedbackExport.id, created);
+      scan(`${fb.feedbackExport.id} xlsx`, sheet.rows);
+    }
 
     // The audit rows the crawl wrote, and every other desk row.
     scan('sys_log', await db().select().from(t.sysLog));

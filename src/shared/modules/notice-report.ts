@@ -10,7 +10,7 @@ export const noticeReportModule = defineModule({
     jumpKey: 'n',
     pages: [
       { key: 'notice', title: '公告管理', component: 'ListNotice' },
-      { key: 'feedback', title: '意见反馈', component: 'ListFeedback' },
+      { key: 'feedback', title: '意见反馈', component: 'ListFeedback', actions: ['open', 'export'] },
     ],
   },
   operations: {
@@ -22,5 +22,12 @@ export const noticeReportModule = defineModule({
     NOTICE_EXPIRE: '公告到期下线',
     NOTICE_TOP: '置顶公告',
     NOTICE_DELETE: '删除公告',
+    FEEDBACK_ASSIGN: '认领意见反馈',
+    FEEDBACK_TAKEOVER: '接管意见反馈',
+    FEEDBACK_REPLY: '回复意见反馈',
+    FEEDBACK_DECLINE: '不处理意见反馈',
+    FEEDBACK_REOPEN: '重新打开意见反馈',
+    FEEDBACK_MATERIAL: '查看反馈图片与联系电话',
+    FEEDBACK_EXPORT: '导出意见反馈',
   },
 });

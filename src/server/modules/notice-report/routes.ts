@@ -1,17 +1,21 @@
 import * as notice from '../../../shared/api/notice';
 import type { ServerModule } from '../module';
 import { bindFeedback, feedbackExports, feedbackJobs, feedbackSeed } from './feedback-routes';
-import { notices } from './schema';
+import * as t from '../../db/schema';
+import { feedback, notices } from './schema';
 import { noticeDemoSeed } from './seed';
 import * as service from './service';
 
 /** 公告与反馈: notices, their status moves and pins, and the job that publishes the scheduled ones; 意见反馈 (feedback-routes.ts). */
 export const noticeReportServer: ServerModule = {
   id: 'noticeReport',
-  // Authors are staff accounts: the user module seeds them first.
-  seed: { dependsOn: ['user'], demo: [...noticeDemoSeed, ...feedbackSeed] },
+  // Authors and handlers are staff accounts; feedback comes from riders on the lines and rides they
+  // took (the rider, version and ride modules seed those first).
+  seed: { dependsOn: ['user', 'busUser', 'version', 'order'], demo: [...noticeDemoSeed, ...feedbackSeed] },
   exportKinds: [...feedbackExports],
-  tables: [notices],
+  tables: [notices, feedback],
+  // Feedback images are sealed in the frame's sealed_files (kind 'feedback'); the ride tables are only read.
+  writes: [t.sealedFiles],
   routes(b, deps) {
     b.bind(notice.noticePage, ({ auth, query }) => service.pageNotices(deps, auth, query));
     b.bind(notice.noticeTotal, ({ auth, query }) => service.noticeTotals(deps, auth, query));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-import { districts, rowVersion, users } from '../../db/schema';
+import { bigint, check, index, integer, pgTable, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { districts, riders, rowVersion, users } from '../../db/schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -42,5 +42,59 @@ export const notices = pgTable(
     check('notices_content_ck', sql`char_length(${t.content}) <= 50000`),
     check('notices_scheduled_ck', sql`${t.status} = 0 or ${t.publishAt} is not null`),
     check('notices_expire_ck', sql`${t.expireAt} is null or ${t.publishAt} is null or ${t.expireAt} > ${t.publishAt}`),
+  ],
+);
+
+/**
+ * 意见反馈 (second wave §2): a rider's feedback. The contact phone is sealed (lib/pii.ts); images sit in
+ * `sealed_files` (kind 'feedback'). status 0 未处理 / 3 处理中 / 1 已处理 / 2 不处理 (FEEDBACK_STATUS);
+ * dueAt is 3 working days after it came in (feedbackDueAt). linkedRideIds: the rider's own rides
+ * ±30 min matched when it came in (★ 反馈关联乘车); line and bus are filled from the nearest one when
+ * the rider named none.
+ */
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: serial('id').primaryKey(),
+    districtId: integer('district_id')
+      .notNull()
+      .references(() => districts.id),
+    riderId: integer('rider_id')
+      .notNull()
+      .references(() => riders.id),
+    contactPhoneEnc: text('contact_phone_enc'),
+    /** 1 线路与班次, 2 司乘服务, 3 车辆设施, 4 乘车码与支付, 5 其他. */
+    category: smallint('category').notNull(),
+    content: text('content').notNull(),
+    imageCount: smallint('image_count').notNull().default(0),
+    lineCode: text('line_code'),
+    lineName: text('line_name'),
+    busNo: text('bus_no'),
+    occurredAt: ts('occurred_at'),
+    status: smallint('status').notNull().default(0),
+    handlerId: integer('handler_id').references(() => users.id),
+    reply: text('reply'),
+    repliedAt: ts('replied_at'),
+    closeReason: text('close_reason'),
+    dueAt: ts('due_at').notNull(),
+    linkedRideIds: bigint('linked_ride_ids', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    index('feedback_district_idx').on(t.districtId, t.status, t.dueAt),
+    // ★ 同车同时段: the items on one bus by time.
+    index('feedback_bus_idx').on(t.busNo, t.occurredAt),
+    index('feedback_handler_idx').on(t.handlerId, t.status),
+    index('feedback_rider_idx').on(t.riderId),
+    check('feedback_status_ck', sql`${t.status} between 0 and 3`),
+    check('feedback_category_ck', sql`${t.category} between 1 and 5`),
+    check('feedback_content_ck', sql`char_length(${t.content}) between 1 and 500`),
+    check('feedback_reply_ck', sql`${t.reply} is null or char_length(${t.reply}) <= 500`),
+    check('feedback_images_ck', sql`${t.imageCount} between 0 and 3`),
+    // 已处理 carries its reply; 不处理 its reason; 处理中 its handler.
+    check('feedback_replied_ck', sql`${t.status} <> 1 or (${t.reply} is not null and ${t.repliedAt} is not null and ${t.handlerId} is not null)`),
+    check('feedback_declined_ck', sql`${t.status} <> 2 or (${t.closeReason} is not null and ${t.handlerId} is not null)`),
+    check('feedback_handling_ck', sql`${t.status} <> 3 or ${t.handlerId} is not null`),
   ],
 );
