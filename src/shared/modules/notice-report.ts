@@ -22,5 +22,6 @@ export const noticeReportModule = defineModule({
     NOTICE_EXPIRE: '公告到期下线',
     NOTICE_TOP: '置顶公告',
     NOTICE_DELETE: '删除公告',
+    NOTICE_SAVE: '保存公告',
   },
 });

@@ -20,5 +20,11 @@ export const versionModule = defineModule({
     VERSION_ONLINE_TIME: '设置上线时间',
     VERSION_ONLINE: '版本上线',
     VERSION_ONLINE_HELD: '版本未上线',
+    HELP_CATALOG_SAVE: '保存帮助目录',
+    HELP_CATALOG_DELETE: '删除帮助目录',
+    HELP_DOC_SAVE: '保存帮助文档',
+    HELP_DOC_PUBLISH: '发布帮助文档',
+    HELP_DOC_WITHDRAW: '下线帮助文档',
+    HELP_DOC_DELETE: '删除帮助文档',
   },
 });

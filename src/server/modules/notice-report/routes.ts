@@ -8,8 +8,8 @@ import * as service from './service';
 /** 公告与反馈: notices, their status moves and pins, and the job that publishes the scheduled ones; 意见反馈 (feedback-routes.ts). */
 export const noticeReportServer: ServerModule = {
   id: 'noticeReport',
-  // Authors are staff accounts: the user module seeds them first.
-  seed: { dependsOn: ['user'], demo: [...noticeDemoSeed, ...feedbackSeed] },
+  // Authors are staff accounts: the user module seeds them first; 线路调整 notices name the version module's lines.
+  seed: { dependsOn: ['user', 'version'], demo: [...noticeDemoSeed, ...feedbackSeed] },
   exportKinds: [...feedbackExports],
   tables: [notices],
   routes(b, deps) {
@@ -19,6 +19,7 @@ export const noticeReportServer: ServerModule = {
     b.bind(notice.noticeUpdateStatus, ({ auth, body }) => service.updateStatus(deps, auth, body));
     b.bind(notice.noticeTop, ({ auth, body }) => service.setTop(deps, auth, body));
     b.bind(notice.noticeDelete, ({ auth, query }) => service.deleteNotice(deps, auth, query.id));
+    b.bind(notice.noticeSave, ({ auth, body }) => service.saveNotice(deps, auth, body));
     bindFeedback(b, deps);
   },
   jobs: [{ name: 'notice.publish', everyMs: 30_000, run: (deps) => service.publishDueNotices(deps) }, ...feedbackJobs],
