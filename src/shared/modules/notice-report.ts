@@ -9,7 +9,7 @@ export const noticeReportModule = defineModule({
     icon: 'notice',
     jumpKey: 'n',
     pages: [
-      { key: 'notice', title: '公告管理', component: 'ListNotice' },
+      { key: 'notice', title: '公告管理', component: 'ListNotice', actions: ['add'] },
       { key: 'feedback', title: '意见反馈', component: 'ListFeedback' },
     ],
   },
