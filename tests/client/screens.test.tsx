@@ -100,7 +100,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   HandleCardSetting: /建设中/, // SKELETON: the page's builder sets what its screen shows
   HandleCardRuleEdit: /建设中/, // SKELETON: the page's builder sets what its screen shows
   ListFeedback: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  HelpCenter: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  HelpCenter: '如何开通乘车码？',
 };
 
 describe('every built screen', () => {

@@ -10,7 +10,7 @@ export const versionModule = defineModule({
     jumpKey: 'e',
     pages: [
       { key: 'version', title: '线网版本', component: 'ListVersion', actions: ['add', 'diff', 'pass', 'void', 'schedule'] },
-      { key: 'help-center', title: '帮助中心', component: 'HelpCenter' },
+      { key: 'help-center', title: '帮助中心', component: 'HelpCenter', actions: ['add', 'edit-page'] },
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
