@@ -4,7 +4,7 @@ import type { Command } from '../../commands/types';
 
 /** The page the console is on, as 帮助中心 names pages (`cardVerify/card-verify-list`), or null on none. */
 const currentPageKey = () => {
-  const key = window.location.pathname.replace(/^\/+|\/+$/g, '');
+  const key = (typeof window === 'undefined' ? '' : window.location.pathname).replace(/^\/+|\/+$/g, '');
   return /^[A-Za-z][\w-]*\/[\w-]+$/.test(key) ? key : null;
 };
 
