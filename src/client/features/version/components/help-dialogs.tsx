@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from 'react';
+import { type KeyboardEvent, useEffect } from 'react';
 import {
   HELP_AUDIENCE,
   HELP_CATALOG_NAME_MAX,
@@ -140,7 +140,9 @@ export function HelpCatalogDialog({ catalog, parent, tree, onClose }: { catalog?
 export function HelpPreviewDialog({ doc, onClose }: { doc: HelpDoc; onClose(): void }) {
   const full = useApi(helpDocById, { query: { id: doc.id } }, { keepPreviousData: false });
   const counted = full.data?.id === doc.id && doc.status === 1;
-  if (counted) void viewOnce(doc.id);
+  useEffect(() => {
+    if (counted) void viewOnce(doc.id);
+  }, [counted, doc.id]);
   return (
     <Modal open width="max-w-3xl" title={`预览 · ${doc.title}`} onClose={onClose}>
       <p className="mb-2 text-xs text-gray-500">
