@@ -166,5 +166,20 @@ describe('新建公告 / 编辑公告', () => {
     expect(await stored(n.id)).toMatchObject({ title: '客户端编辑后', content: '<p>新文</p>', rowVersion: n.rowVersion + 1 });
     expect((window as unknown as { __xss?: number }).__xss).toBeUndefined();
   });
-});
 
+  it('Enter previews a notice through the allow-list: markup stored past the server shows as text and runs nothing', async () => {
+    const n = await make('客户端预览公告', 2);
+    await db().update(notices).set({ content: '<h3>安排</h3><p>可见正文</p><img src=x onerror="window.__xss=6"><svg onload="window.__xss=7"></svg>' }).where(eq(notices.id, n.id));
+    await signIn(s, 'manager');
+    visit(s, '/noticeReport/notice?title=客户端预览公告');
+    const { user } = renderWithUser(<App />);
+    const row = await rowOf(n.title);
+    row.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: `预览 · ${n.title}` });
+    const body = await within(dialog).findByLabelText(`${n.title} 正文`);
+    expect(body.innerHTML).toBe('<h3>安排</h3><p>可见正文</p>');
+    expect(dialog.querySelector('img, svg, [onerror], [onload]')).toBeNull();
+    expect((window as unknown as { __xss?: number }).__xss).toBeUndefined();
+  });
+});

@@ -1,10 +1,10 @@
 import type { KeyboardEvent } from 'react';
-import { NOTICE_CONTENT_MAX, NOTICE_TITLE_MAX, NOTICE_TYPE, type Notice, noticeById, noticeSave } from '../../../../shared/api/notice';
+import { NOTICE_CONTENT_MAX, NOTICE_STATUS, NOTICE_TITLE_MAX, NOTICE_TYPE, type Notice, noticeById, noticeSave } from '../../../../shared/api/notice';
 import { formatDateTime, parseTypedDateTime } from '../../../../shared/domain/time';
 import { Field } from '../../../components/field';
 import { FormError, SelectField } from '../../../components/form-controls';
 import { Modal, ModalActions } from '../../../components/modal';
-import { RichTextEditor } from '../../../components/rich-text';
+import { RichTextEditor, RichTextView } from '../../../components/rich-text';
 import { StaleNote } from '../../../components/stale-note';
 import { useNoAreaChosen } from '../../../lib/current-user';
 import { useApi } from '../../../lib/use-api';
@@ -108,6 +108,21 @@ function NoticeForm({ notice, title, onClose }: { notice?: Saved; title?: string
         <Field label="下线时间" inputMode="numeric" placeholder="YYYY-MM-DD HH:mm" value={values.expireAt} onChange={(e) => set('expireAt', e.target.value)} error={errors.expireAt} hint="可留空：不自动下线" />
         <RichTextEditor label="内容" required value={values.content} onChange={(html) => set('content', html)} error={errors.content} maxLength={NOTICE_CONTENT_MAX} hint="Ctrl+S 保存" />
       </div>
+    </Modal>
+  );
+}
+
+/** 预览: the notice as riders read it, through the allow-list (the server's own). */
+export function NoticePreviewDialog({ notice, onClose }: { notice: Notice; onClose(): void }) {
+  const full = useApi(noticeById, { query: { id: notice.id } }, { keepPreviousData: false });
+  const lines = notice.lineCodes.length ? ` · 线路 ${notice.lineCodes.join('、')}` : '';
+  return (
+    <Modal open width="max-w-3xl" title={`预览 · ${notice.title}`} onClose={onClose}>
+      <p className="mb-2 text-xs text-gray-500">
+        {NOTICE_TYPE.label(notice.type)} · {NOTICE_STATUS.label(notice.status)} · {notice.districtName ?? '全市'}
+        {lines}
+      </p>
+      {full.data?.id === notice.id ? <RichTextView html={full.data.content} label={`${notice.title} 正文`} /> : <p role="status">{full.error ? '公告加载失败' : '加载中…'}</p>}
     </Modal>
   );
 }

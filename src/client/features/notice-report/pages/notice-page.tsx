@@ -21,7 +21,7 @@ import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
 import { useAllowed } from '../../../lib/permission';
 import { useScreenAction } from '../../../lib/screen-action';
-import { NoticeFormDialog } from '../components/notice-form-dialog';
+import { NoticeFormDialog, NoticePreviewDialog } from '../components/notice-form-dialog';
 import { ScheduleDialog } from '../components/schedule-dialog';
 
 const minute = (at: string | null) => (at ? formatDateTime(at, 'YYYY-MM-DD HH:mm') : '—');
@@ -52,9 +52,10 @@ const columns: ListColumn<typeof noticePage>[] = [
 const move = (n: Notice, toStatus: Notice['status'], publishAt?: string) => ({ body: { id: n.id, fromStatus: n.status, toStatus, rowVersion: n.rowVersion, ...(publishAt ? { publishAt } : {}) } });
 
 /** The row actions of 公告管理; 编辑 and 定时发布 open the page's dialogs. */
-function useNoticeActions(schedule: (n: Notice) => void, edit: (n: Notice) => void) {
+function useNoticeActions(schedule: (n: Notice) => void, edit: (n: Notice) => void, preview: (n: Notice) => void) {
   return useRowActions<Notice>(
     [
+      { id: 'preview', label: '预览', hotkey: 'v', primary: true, permission: noticePage.permission, when: () => true, open: preview },
       { id: 'edit', label: '编辑', hotkey: 'e', permission: NOTICE_EDITOR, when: (n) => n.manageable && n.status === 0, open: edit },
       callAction({
         id: 'publish',
@@ -139,7 +140,8 @@ export function NoticePage() {
   // 新建 (with the palette's title, if any) or 编辑 a draft.
   const [editing, setEditing] = useState<{ notice?: Notice; title?: string } | null>(null);
   const canEdit = useAllowed(NOTICE_EDITOR);
-  const actions = useNoticeActions(setScheduling, (notice) => setEditing({ notice }));
+  const [previewing, setPreviewing] = useState<Notice | null>(null);
+  const actions = useNoticeActions(setScheduling, (notice) => setEditing({ notice }), setPreviewing);
   useScreenAction(['noticeReport', 'notice', 'add'], (args) => canEdit && setEditing({ title: args.get('title') ?? undefined }), ['title']);
   return (
     <ScreenSection title="公告管理">
@@ -160,6 +162,7 @@ export function NoticePage() {
         }
       />
       {scheduling && <ScheduleDialog notice={scheduling} onClose={() => setScheduling(null)} />}
+      {previewing && <NoticePreviewDialog notice={previewing} onClose={() => setPreviewing(null)} />}
       {editing && <NoticeFormDialog key={editing.notice?.id ?? 'new'} notice={editing.notice} title={editing.title} onClose={() => setEditing(null)} />}
     </ScreenSection>
   );
