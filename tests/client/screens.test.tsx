@@ -101,7 +101,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   // Opened without ?id= it says where to start (tests/client/handle-card-apply.test.tsx opens a real one).
   HandleCardRuleEdit: '请从办卡设置中选择要编辑办卡须知的卡类型。',
   ListFeedback: /共 \d+ 条 · 未处理 \d+ · 处理中 \d+ · 已处理 \d+ · 不处理 \d+ · 超时 \d+/,
-  HelpCenter: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  HelpCenter: '如何开通乘车码？',
 };
 
 describe('every built screen', () => {

@@ -102,6 +102,78 @@ describe('markup stored in text fields is shown as text and never runs', () => {
   });
 });
 
+/** Rich text (公告, 帮助文档) is markup by design: what the server's allow-list lets through is all that is ever drawn. */
+const RICH_PAYLOADS = [
+  '<img src=x onerror="window.__xss=11">',
+  '<script>window.__xss=12</script>',
+  '<svg onload="window.__xss=13"><circle r="1"/></svg>',
+  '<a href="javascript:window.__xss=14">链接</a>',
+  '<iframe src="javascript:window.__xss=15"></iframe>',
+  '<style>*{background:url(javascript:window.__xss=16)}</style>',
+  '<p onclick="window.__xss=17" style="color:red">段落</p>',
+];
+
+describe('rich text of notices and help docs runs nothing where it is shown', () => {
+  it_('a notice in its editor, a help doc in 帮助中心’s preview and in the page’s ? sheet', async () => {
+    // Written through the API by the manager before the browser's own login (one session per account).
+    const manager = (await api('/busline/api/authenticate', { method: 'POST', body: { username: 'manager', password: DEMO_PASSWORD } })) as { idToken: string };
+    const content = `<p>正文可见</p>${RICH_PAYLOADS.join('')}`;
+    const title = '<img src=x onerror="window.__xss=10">';
+    await api('/busline/api/bus/notice/saveOrUpdate', { method: 'POST', token: manager.idToken, body: { title, type: 2, content } });
+    const tree = (await api('/busline/api/bus/help/catalog/tree', { method: 'GET', token: manager.idToken })) as { id: number; audience: number }[];
+    const doc = (await api('/busline/api/bus/help/doc/saveOrUpdate', {
+      method: 'POST',
+      token: manager.idToken,
+      body: { catalogId: tree.find((c) => c.audience === 2)!.id, title: '<svg onload="window.__xss=18">帮助', content, pageKey: 'noticeReport/notice' },
+    })) as { id: number };
+    await api('/busline/api/bus/help/doc/update/status', { method: 'POST', token: manager.idToken, body: { id: doc.id, fromStatus: 0, toStatus: 1 } });
+
+    const { context, page, errors } = await openConsole(browser!);
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const noMarkup = async () => expect(await page.locator('[role="dialog"] img, [role="dialog"] svg, [role="dialog"] iframe, [role="dialog"] script, [role="dialog"] [onerror], [role="dialog"] [onclick], main img[src="x"]').count()).toBe(0);
+    try {
+      await page.goto(`${server.url}/login`);
+      await loginThroughPage(page, 'manager');
+      // The notice's draft opened in its editor (e on the row): the text arrives through the allow-list.
+      await page.goto(`${server.url}/noticeReport/notice?status=0&sort=createdDate,desc`);
+      await page.getByText(title, { exact: false }).first().waitFor({ timeout: 10_000 });
+      await page.evaluate(() => document.getElementById('main')?.focus());
+      await page.keyboard.press('j');
+      await page.keyboard.press('e');
+      await page.getByRole('textbox', { name: '内容' }).getByText('正文可见').waitFor({ timeout: 10_000 });
+      await noScriptRan(page);
+      await noMarkup();
+      await page.keyboard.press('Escape');
+      // The page's own doc at the top of the ? sheet, then whole.
+      await page.evaluate(() => document.getElementById('main')?.focus());
+      await page.keyboard.press('?');
+      await page.getByRole('region', { name: '本页帮助' }).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page.getByRole('article').getByText('正文可见').waitFor({ timeout: 10_000 });
+      await noScriptRan(page);
+      await noMarkup();
+      await page.keyboard.press('Escape');
+      // 帮助中心's preview of the same doc.
+      await page.goto(`${server.url}/version/help-center?pageKey=noticeReport/notice&status=1`);
+      await page.getByText('帮助', { exact: false }).first().waitFor({ timeout: 10_000 });
+      await page.evaluate(() => document.getElementById('main')?.focus());
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog').getByText('正文可见').waitFor({ timeout: 10_000 });
+      await noScriptRan(page);
+      await noMarkup();
+      expect(dialogs).toEqual([]);
+      expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 /** A server that counts every request made to it: what markup built from a name would fetch. */
 async function startBait(): Promise<{ hits: string[]; origin: string; close: () => Promise<void> }> {
   const hits: string[] = [];

@@ -11,6 +11,7 @@ import { VIEWER_MENUS } from '../../src/server/modules/user/seed';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { createPii } from '../../src/server/lib/pii';
 import { notices } from '../../src/server/modules/notice-report/schema';
+import { helpCatalogs, helpDocs } from '../../src/server/modules/version/schema';
 import { packageOrders, packages } from '../../src/server/modules/package-pay/schema';
 import { auditApply, payApplication, shipApply, submitApplication } from '../../src/server/modules/handle-card/apply-service';
 import { handleCardSettings } from '../../src/server/modules/handle-card/schema';
@@ -204,6 +205,23 @@ beforeAll(async () => {
   const draftLine = await fixtureLine(cf, ids.home, { status: 0 });
   [cids.draftLine, cids.stationA, cids.stationB] = [draftLine.line.id, draftLine.stations[0].id, draftLine.stations[1].id];
   cids.lineToDelete = (await fixtureLine(cf, ids.home, { status: 2 })).line.id;
+});
+
+/** 帮助中心's rows of the contract's own: an empty catalogue to delete, a published staff doc, a draft to publish, one to delete. */
+const hids = { catalog: 0, catalogToDelete: 0, doc: 0, docDraft: 0, docToDelete: 0 };
+beforeAll(async () => {
+  const db = s.database.db;
+  const now = s.clock.now();
+  const [catalog] = await db.insert(helpCatalogs).values({ name: '契约目录', audience: 2, level: 1, createdAt: now, updatedAt: now }).returning();
+  const [empty] = await db.insert(helpCatalogs).values({ name: '契约空目录', audience: 2, level: 1, createdAt: now, updatedAt: now }).returning();
+  [hids.catalog, hids.catalogToDelete] = [catalog!.id, empty!.id];
+  const doc = (title: string, status: number) =>
+    db
+      .insert(helpDocs)
+      .values({ catalogId: hids.catalog, title, content: '<p>契约</p>', contentText: '契约', audience: 2, pageKey: 'version/help-center', status, createdAt: now, updatedAt: now })
+      .returning()
+      .then((r) => r[0]!.id);
+  [hids.doc, hids.docDraft, hids.docToDelete] = [await doc('契约文档', 1), await doc('契约草稿', 0), await doc('契约待删', 0)];
 });
 
 /** 定制列表's rows of the contract's own: a demand to decline (处理 0 → 2) and one to make a line of (需求成线), between two stops of the home district. */
@@ -485,6 +503,18 @@ const VALID: Record<string, () => CallOptions> = {
   'feedback.summary': () => ({ query: { overdue: 'true' } }),
   'feedback.export': () => ({ query: { status: '1' } }),
   'feedback.material': () => ({ body: { id: fbIds.material, fileId: fbIds.file, reason: '契约查看图片' } }),
+  'notice.saveOrUpdate': () => ({ body: { title: '契约新公告', type: 1, content: '<p>契约</p>' } }),
+  'help.catalogTree': () => ({}),
+  'help.catalogSave': () => ({ body: { name: '契约新目录', audience: 1 } }),
+  'help.catalogDelete': () => ({ query: { id: hids.catalogToDelete } }),
+  'help.docPage': () => ({ query: { size: 5, status: '1', sort: 'views,desc' } }),
+  'help.docById': () => ({ query: { id: hids.doc } }),
+  'help.docSave': () => ({ body: { catalogId: hids.catalog, title: '契约新文档', content: '<p>契约</p>', pageKey: 'user/user-list' } }),
+  'help.docUpdateStatus': () => ({ body: { id: hids.docDraft, fromStatus: 0, toStatus: 1 } }),
+  'help.docDelete': () => ({ query: { id: hids.docToDelete } }),
+  'help.docByPage': () => ({ query: { pageKey: 'version/help-center' } }),
+  'help.docRate': () => ({ body: { id: hids.doc, helpful: true } }),
+  'help.docView': () => ({ body: { id: hids.doc } }),
   'recharge.page': () => ({ query: { size: 5, writeState: '2', sort: 'createdDate,asc' } }),
   'recharge.total': () => ({}),
   'recharge.pageByBody': () => ({ body: { size: 5, phone: '13800138000' } }),
@@ -765,6 +795,18 @@ const INVALID: Record<string, () => CallOptions> = {
   'feedback.summary': () => ({ query: { category: '8' } }),
   'feedback.export': () => ({ query: { overdue: 'maybe' } }),
   'feedback.material': () => ({ body: { id: 1, reason: '短' } }),
+  'notice.saveOrUpdate': () => ({ body: { title: '', type: 1, content: '<p>x</p>' } }),
+  'help.catalogTree': () => ({ query: { audience: '3' } }),
+  'help.catalogSave': () => ({ body: { name: '长'.repeat(21), audience: 1 } }),
+  'help.catalogDelete': () => ({ query: { id: 'x' } }),
+  'help.docPage': () => ({ query: { status: '9' } }),
+  'help.docById': () => ({ query: { id: '0' } }),
+  'help.docSave': () => ({ body: { catalogId: 1, title: '长'.repeat(51), content: '<p>x</p>' } }),
+  'help.docUpdateStatus': () => ({ body: { id: 1, fromStatus: 0, toStatus: 7 } }),
+  'help.docDelete': () => ({ query: {} }),
+  'help.docByPage': () => ({ query: { pageKey: '../etc' } }),
+  'help.docRate': () => ({ body: { id: 1, helpful: 'yes' } }),
+  'help.docView': () => ({ body: { id: -1 } }),
   'recharge.page': () => ({ query: { writeState: '9' } }),
   'recharge.total': () => ({ query: { payStatus: '5' } }),
   'recharge.pageByBody': () => ({ body: { writeState: 9 } }),

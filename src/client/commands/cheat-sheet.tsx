@@ -1,3 +1,4 @@
+import { Suspense, lazy } from 'react';
 import { Modal } from '../components/modal';
 import { COMPONENT_KEYS } from './keymap';
 import { keyLabel } from './keys';
@@ -8,9 +9,12 @@ interface Row {
   what: string;
 }
 
+// ★ 页内帮助 comes with the sheet, not the shell: its call and text are loaded the first time `?` opens.
+const PageHelp = lazy(() => import('../components/page-help'));
+
 const rowsOf = (commands: readonly Command[]): Row[] => commands.filter((c) => c.hotkey).map((c) => ({ keys: keyLabel(c.hotkey as string), what: c.title }));
 
-/** `?`: every hotkey, from the registry (commands and module jumps) and the components' key map. */
+/** `?`: the page's own help doc (帮助中心), then every hotkey, from the registry (commands and module jumps) and the components' key map. */
 export function CheatSheet({ open, onClose, commands, jumps }: { open: boolean; onClose(): void; commands: readonly Command[]; jumps: readonly Command[] }) {
   const sections = [
     { title: '全局', rows: rowsOf(commands) },
@@ -19,6 +23,7 @@ export function CheatSheet({ open, onClose, commands, jumps }: { open: boolean; 
   ];
   return (
     <Modal open={open} onClose={onClose} title="快捷键一览" width="max-w-2xl">
+      <Suspense fallback={null}>{open && <PageHelp />}</Suspense>
       <div className="grid gap-4 sm:grid-cols-2">
         {sections.map((s) => (
           <section key={s.title}>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
-import { fromVersion, id, isoDateTime, optionalText, rowVersion, timestamp } from './fields';
+import { fromVersion, id, isoDateTime, optionalText, requiredText, rowVersion, timestamp } from './fields';
+import { richText } from './rich-text-field';
 import { pageOf, pageQuery } from './paging';
 import { grant, grantIn } from './permissions';
 import { onOffFlow, statusFlow } from '../frame/status-flow';
@@ -58,6 +59,8 @@ export const NOTICE_TOP = onOffFlow('置顶', { code: 1, label: '置顶' }, { co
 export const NOTICE_TOP_LIMIT = 3;
 export const NOTICE_TITLE_MAX = 50;
 export const NOTICE_CONTENT_MAX = 50_000;
+/** A 线路调整 notice names the lines it is about (the mini-program shows it on their pages). */
+export const NOTICE_LINES_MAX = 50;
 
 export const noticeRow = z.object({
   id: z.number().int(),
@@ -71,6 +74,8 @@ export const noticeRow = z.object({
   publishAt: timestamp.nullable(),
   expireAt: timestamp.nullable(),
   viewCount: z.number().int(),
+  /** The lines it is about (线路调整); empty: none in particular. */
+  lineCodes: z.array(z.string()),
   createdByName: z.string().nullable(),
   publishedByName: z.string().nullable(),
   createdDate: timestamp,
@@ -125,6 +130,38 @@ export const noticeById = endpoint({
   query: z.object({ id: id('公告ID') }),
   response: noticeRow.extend({ content: z.string() }),
   permission: READERS,
+});
+
+const lineCodes = z
+  .array(z.string({ error: '线路编号必须是文本' }).trim().min(1, { error: '线路编号不能为空' }).max(20, { error: '线路编号不能超过20个字符' }), { error: '线路应为线路编号的列表' })
+  .max(NOTICE_LINES_MAX, { error: `线路最多${NOTICE_LINES_MAX}条` });
+
+/**
+ * 新建公告 / 编辑公告: drafts only (status 0). The content is rich text the server passes through the
+ * allow-list (shared/domain/rich-text.ts) before storing; nothing left of it is `公告内容不能为空`.
+ */
+export const noticeSave = endpoint({
+  id: 'notice.saveOrUpdate',
+  title: '保存公告',
+  method: 'POST',
+  path: `${N}/saveOrUpdate`,
+  body: z.object({
+    id: id('公告ID').optional(),
+    /**
+     * A new notice's area when the account works across all (全部区域): a district, or null for a
+     * city-wide notice (the super user's alone). Otherwise the account's own area; ignored on edit.
+     */
+    districtId: id('区域').nullable().optional(),
+    title: requiredText('标题', NOTICE_TITLE_MAX),
+    type: NOTICE_TYPE.schema,
+    content: richText('公告内容', NOTICE_CONTENT_MAX),
+    lineCodes: lineCodes.default([]),
+    /** When it comes down by itself (the job); null: stays until withdrawn. */
+    expireAt: isoDateTime('下线时间').nullable().optional(),
+    rowVersion: fromVersion,
+  }),
+  response: noticeRow.extend({ content: z.string() }),
+  permission: NOTICE_EDITOR,
 });
 
 export const noticeUpdateStatus = endpoint({

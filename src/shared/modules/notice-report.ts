@@ -9,7 +9,7 @@ export const noticeReportModule = defineModule({
     icon: 'notice',
     jumpKey: 'n',
     pages: [
-      { key: 'notice', title: '公告管理', component: 'ListNotice' },
+      { key: 'notice', title: '公告管理', component: 'ListNotice', actions: ['add'] },
       { key: 'feedback', title: '意见反馈', component: 'ListFeedback', actions: ['open', 'export'] },
     ],
   },
@@ -29,5 +29,6 @@ export const noticeReportModule = defineModule({
     FEEDBACK_REOPEN: '重新打开意见反馈',
     FEEDBACK_MATERIAL: '查看反馈图片与联系电话',
     FEEDBACK_EXPORT: '导出意见反馈',
+    NOTICE_SAVE: '保存公告',
   },
 });

@@ -10,7 +10,7 @@ export const versionModule = defineModule({
     jumpKey: 'e',
     pages: [
       { key: 'version', title: '线网版本', component: 'ListVersion', actions: ['add', 'diff', 'pass', 'void', 'schedule'] },
-      { key: 'help-center', title: '帮助中心', component: 'HelpCenter' },
+      { key: 'help-center', title: '帮助中心', component: 'HelpCenter', actions: ['add', 'edit-page'] },
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
@@ -20,5 +20,11 @@ export const versionModule = defineModule({
     VERSION_ONLINE_TIME: '设置上线时间',
     VERSION_ONLINE: '版本上线',
     VERSION_ONLINE_HELD: '版本未上线',
+    HELP_CATALOG_SAVE: '保存帮助目录',
+    HELP_CATALOG_DELETE: '删除帮助目录',
+    HELP_DOC_SAVE: '保存帮助文档',
+    HELP_DOC_PUBLISH: '发布帮助文档',
+    HELP_DOC_WITHDRAW: '下线帮助文档',
+    HELP_DOC_DELETE: '删除帮助文档',
   },
 });

@@ -1,4 +1,4 @@
-import { NOTICE_PUBLISHER, type NoticeStatus, noticePage, noticeUpdateStatus } from '../../../shared/api/notice';
+import { NOTICE_EDITOR, NOTICE_PUBLISHER, NOTICE_TITLE_MAX, type NoticeStatus, noticePage, noticeUpdateStatus } from '../../../shared/api/notice';
 import { pagePath } from '../../../shared/modules';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
@@ -38,7 +38,20 @@ function moveCommand(id: string, title: string, from: NoticeStatus, to: NoticeSt
   };
 }
 
+/** 新建公告 ‹标题›: the form opens on 公告管理 with the title typed here (the rest is typed there). */
+const newNotice: Command = {
+  id: 'notice.add',
+  title: '新建公告',
+  group: '公告与反馈',
+  keywords: ['新建', '新增', '公告', '通知', 'xinjian', 'gonggao', 'xjgg'],
+  permission: NOTICE_EDITOR,
+  page: pagePath('noticeReport', 'notice'),
+  args: [{ name: 'title', label: '公告标题（可留空）', kind: 'text', optional: true, validate: (v) => (v.trim().length > NOTICE_TITLE_MAX ? `标题不能超过${NOTICE_TITLE_MAX}个字符` : null) }],
+  run: (ctx, a) => ctx.navigate(pagePath('noticeReport', 'notice', { action: 'add', query: { title: a.title?.trim() } })),
+};
+
 export const noticeCommands: Command[] = [
+  newNotice,
   moveCommand('notice.publish', '发布公告', 0, 2, ['发布', '公告', '通知', 'fabu', 'gonggao']),
   moveCommand('notice.withdraw', '撤回公告', 2, 3, ['撤回', '下线', '公告', 'chehui', 'gonggao']),
 ];

@@ -10,7 +10,7 @@ import * as service from './service';
 export const noticeReportServer: ServerModule = {
   id: 'noticeReport',
   // Authors and handlers are staff accounts; feedback comes from riders on the lines and rides they
-  // took (the rider, version and ride modules seed those first).
+  // took, and 线路调整 notices name the version module's lines (those modules seed first).
   seed: { dependsOn: ['user', 'busUser', 'version', 'order'], demo: [...noticeDemoSeed, ...feedbackSeed] },
   exportKinds: [...feedbackExports],
   tables: [notices, feedback],
@@ -23,6 +23,7 @@ export const noticeReportServer: ServerModule = {
     b.bind(notice.noticeUpdateStatus, ({ auth, body }) => service.updateStatus(deps, auth, body));
     b.bind(notice.noticeTop, ({ auth, body }) => service.setTop(deps, auth, body));
     b.bind(notice.noticeDelete, ({ auth, query }) => service.deleteNotice(deps, auth, query.id));
+    b.bind(notice.noticeSave, ({ auth, body }) => service.saveNotice(deps, auth, body));
     bindFeedback(b, deps);
   },
   jobs: [{ name: 'notice.publish', everyMs: 30_000, run: (deps) => service.publishDueNotices(deps) }, ...feedbackJobs],

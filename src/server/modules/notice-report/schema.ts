@@ -6,7 +6,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 /**
  * 公告: the notice module's own table (kept in its folder; `npm run db:generate` reads every module's
- * schema.ts). Content is plain text until the sanitised rich text of issue 24.
+ * schema.ts). Content is rich text the server sanitised (shared/domain/rich-text.ts) before storing.
  */
 export const notices = pgTable(
   'notices',
@@ -18,6 +18,8 @@ export const notices = pgTable(
     /** 1 通知, 2 公告, 3 线路调整. */
     type: smallint('type').notNull(),
     content: text('content').notNull(),
+    /** The lines a 线路调整 notice is about; empty for the rest. */
+    lineCodes: text('line_codes').array().notNull().default(sql`'{}'::text[]`),
     top: smallint('top').notNull().default(0),
     /** 0 草稿, 1 待发布, 2 已发布, 3 已下线 (NOTICE_STATUS). */
     status: smallint('status').notNull().default(0),

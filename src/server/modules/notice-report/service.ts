@@ -1,9 +1,10 @@
-import { and, count, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { isAllowed } from '../../../shared/api';
 import * as notice from '../../../shared/api/notice';
 import { NOTICE_STATUS, NOTICE_TOP_LIMIT, type NoticeStatus, noticeMovePermission } from '../../../shared/api/notice';
+import { richTextEmpty, sanitizeRichText } from '../../../shared/domain/rich-text';
 import { formatDateTime } from '../../../shared/domain/time';
 import { type AppDeps, type AuthContext, isSuperUser } from '../../context';
 import type { Db } from '../../db/connection';
@@ -21,6 +22,7 @@ type PageQuery = z.output<typeof notice.noticePage.query>;
 type TotalQuery = z.output<typeof notice.noticeTotal.query>;
 type StatusBody = z.output<typeof notice.noticeUpdateStatus.body>;
 type TopBody = z.output<typeof notice.noticeTop.body>;
+type SaveBody = z.output<typeof notice.noticeSave.body>;
 type Scope = Pick<AuthContext, 'districtScope' | 'roles'>;
 
 const creator = alias(t.users, 'notice_creator');
@@ -37,6 +39,7 @@ const columns = {
   publishAt: notices.publishAt,
   expireAt: notices.expireAt,
   viewCount: notices.viewCount,
+  lineCodes: notices.lineCodes,
   createdAt: notices.createdAt,
   updatedAt: notices.updatedAt,
   rowVersion: notices.rowVersion,
@@ -77,6 +80,7 @@ const dto = (r: Row, a: Scope) => ({
   publishAt: r.publishAt ? iso(r.publishAt) : null,
   expireAt: r.expireAt ? iso(r.expireAt) : null,
   viewCount: r.viewCount,
+  lineCodes: r.lineCodes,
   createdByName: r.createdByName,
   publishedByName: r.publishedByName,
   createdDate: iso(r.createdAt),
@@ -131,6 +135,73 @@ export async function noticeById(deps: AppDeps, a: AuthContext, id: number) {
   const [row] = await select(deps.db).where(and(eq(notices.id, id), visibleTo(a)));
   if (!row) throw notFound('公告不存在');
   const [body] = await deps.db.select({ content: notices.content }).from(notices).where(eq(notices.id, id));
+  return { ...dto(row, a), content: body?.content ?? '' };
+}
+
+/** What a draft in each other status must do before it can be edited. */
+const NOT_EDITABLE: Record<number, string> = {
+  1: '待发布的公告不能修改，请先取消定时',
+  2: '已发布的公告不能修改，请先撤回',
+  3: '已下线的公告不能修改，请先转为草稿',
+};
+
+/** The lines named, each once, refused when one is no line of the network (any version). */
+async function knownLines(db: Db, codes: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(codes)];
+  if (!unique.length) return [];
+  const found = new Set((await db.selectDistinct({ code: t.busLines.code }).from(t.busLines).where(inArray(t.busLines.code, unique))).map((r) => r.code));
+  const missing = unique.filter((c) => !found.has(c));
+  if (missing.length) throw failOn('lineCodes', `线路不存在：${missing.slice(0, 5).join('、')}${missing.length > 5 ? ' 等' : ''}`);
+  return unique;
+}
+
+/**
+ * 新建公告 / 编辑公告: a draft only. The content goes through the allow-list before anything else
+ * looks at it, so the emptiness and the length checked are those of what is stored; the title is
+ * plain text (the console and the mini-program show it as text, never as markup).
+ */
+export async function saveNotice(deps: AppDeps, a: AuthContext, body: SaveBody) {
+  const now = deps.clock.now();
+  const content = sanitizeRichText(body.content);
+  if (richTextEmpty(content)) throw failOn('content', '公告内容不能为空');
+  if (content.length > notice.NOTICE_CONTENT_MAX) throw failOn('content', `公告内容不能超过${notice.NOTICE_CONTENT_MAX}个字符`);
+  if (body.type === 3 && !body.lineCodes.length) throw failOn('lineCodes', '线路调整公告请选择调整的线路');
+  // A draft is published now at the earliest, so an expiry already past could never come after it.
+  const expireAt = body.expireAt ? new Date(body.expireAt) : null;
+  if (expireAt && expireAt.getTime() <= now.getTime()) throw failOn('expireAt', '下线时间必须晚于发布时间');
+  return deps.db.transaction(async (tx) => {
+    const lineCodes = await knownLines(tx, body.lineCodes);
+    const fields = { title: body.title, type: body.type, content, lineCodes, expireAt };
+    if (body.id === undefined) {
+      const districtId = a.districtScope ?? body.districtId ?? null;
+      if (districtId === null && !isSuperUser(a)) throw failOn('districtId', '请选择公告所属区域（全市公告只有超级管理员可以发布）');
+      assertManageable(a, districtId);
+      const [row] = await tx
+        .insert(notices)
+        .values({ ...fields, districtId, status: 0, top: 0, createdBy: a.user.id, createdAt: now, updatedAt: now })
+        .returning({ id: notices.id });
+      const after = await withContent(tx, a, row!.id);
+      await audit(tx, a.actor, { type: 'NOTICE_SAVE', targetDistrictId: districtId, target: `notice/${row!.id}`, summary: `新建公告「${body.title}」（${after.districtName ?? '全市'}）`, after: { ...after, content: undefined } }, now);
+      return after;
+    }
+    const row = await lockManageable(tx, a, body.id);
+    const before = await withContent(tx, a, row.id);
+    await checkVersion(row, body.rowVersion, async () => before);
+    if (row.status !== 0) throw fail(NOT_EDITABLE[row.status] ?? '只能修改草稿');
+    await tx
+      .update(notices)
+      .set({ ...fields, updatedAt: now, rowVersion: nextVersion(notices.rowVersion) })
+      .where(and(eq(notices.id, row.id), eq(notices.status, 0)));
+    const after = await withContent(tx, a, row.id);
+    await audit(tx, a.actor, { type: 'NOTICE_SAVE', targetDistrictId: row.districtId, target: `notice/${row.id}`, summary: `编辑公告「${body.title}」`, before: { ...before, content: undefined }, after: { ...after, content: undefined } }, now);
+    return after;
+  });
+}
+
+/** A notice with its content, as saving answers it. */
+async function withContent(db: Db, a: Scope, id: number) {
+  const row = await load(db, id);
+  const [body] = await db.select({ content: notices.content }).from(notices).where(eq(notices.id, id));
   return { ...dto(row, a), content: body?.content ?? '' };
 }
 

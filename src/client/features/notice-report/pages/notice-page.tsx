@@ -17,7 +17,11 @@ import { FlowBadge } from '../../../components/resource/status-badge';
 import { flowFilter, textFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
 import { callAction, useRowActions } from '../../../components/resource/row-actions';
+import { Button } from '../../../components/button';
 import { ScreenSection } from '../../../components/screen-section';
+import { useAllowed } from '../../../lib/permission';
+import { useScreenAction } from '../../../lib/screen-action';
+import { NoticeFormDialog, NoticePreviewDialog } from '../components/notice-form-dialog';
 import { ScheduleDialog } from '../components/schedule-dialog';
 
 const minute = (at: string | null) => (at ? formatDateTime(at, 'YYYY-MM-DD HH:mm') : '—');
@@ -47,10 +51,12 @@ const columns: ListColumn<typeof noticePage>[] = [
 /** A status move as the row saw it: the server refuses it when the notice moved meanwhile. */
 const move = (n: Notice, toStatus: Notice['status'], publishAt?: string) => ({ body: { id: n.id, fromStatus: n.status, toStatus, rowVersion: n.rowVersion, ...(publishAt ? { publishAt } : {}) } });
 
-/** The row actions of 公告管理; 定时发布 opens the page's time dialog. */
-function useNoticeActions(schedule: (n: Notice) => void) {
+/** The row actions of 公告管理; 编辑 and 定时发布 open the page's dialogs. */
+function useNoticeActions(schedule: (n: Notice) => void, edit: (n: Notice) => void, preview: (n: Notice) => void) {
   return useRowActions<Notice>(
     [
+      { id: 'preview', label: '预览', hotkey: 'v', primary: true, permission: noticePage.permission, when: () => true, open: preview },
+      { id: 'edit', label: '编辑', hotkey: 'e', permission: NOTICE_EDITOR, when: (n) => n.manageable && n.status === 0, open: edit },
       callAction({
         id: 'publish',
         label: '立即发布',
@@ -131,7 +137,12 @@ export function NoticePage() {
     summary: listSummary(noticeTotal, '公告统计', (t) => `共 ${t.total} 条 · 草稿 ${t.byStatus.draft} · 待发布 ${t.byStatus.scheduled} · 已发布 ${t.byStatus.published} · 已下线 ${t.byStatus.offline} · 置顶 ${t.top}`),
   });
   const [scheduling, setScheduling] = useState<Notice | null>(null);
-  const actions = useNoticeActions(setScheduling);
+  // 新建 (with the palette's title, if any) or 编辑 a draft.
+  const [editing, setEditing] = useState<{ notice?: Notice; title?: string } | null>(null);
+  const canEdit = useAllowed(NOTICE_EDITOR);
+  const [previewing, setPreviewing] = useState<Notice | null>(null);
+  const actions = useNoticeActions(setScheduling, (notice) => setEditing({ notice }), setPreviewing);
+  useScreenAction(['noticeReport', 'notice', 'add'], (args) => canEdit && setEditing({ title: args.get('title') ?? undefined }), ['title']);
   return (
     <ScreenSection title="公告管理">
       <ResourceTable
@@ -142,8 +153,17 @@ export function NoticePage() {
         columns={columns}
         rowKey={(n) => n.id}
         emptyText={list.table.filters.title ? '暂无数据：没有标题包含该文字的公告' : '暂无数据'}
+        toolbar={
+          canEdit && (
+            <Button variant="primary" className="h-8" onClick={() => setEditing({})}>
+              ＋ 新建公告
+            </Button>
+          )
+        }
       />
       {scheduling && <ScheduleDialog notice={scheduling} onClose={() => setScheduling(null)} />}
+      {previewing && <NoticePreviewDialog notice={previewing} onClose={() => setPreviewing(null)} />}
+      {editing && <NoticeFormDialog key={editing.notice?.id ?? 'new'} notice={editing.notice} title={editing.title} onClose={() => setEditing(null)} />}
     </ScreenSection>
   );
 }
