@@ -9,7 +9,7 @@ export const cardVerifyModule = defineModule({
     icon: 'verify',
     jumpKey: 'v',
     pages: [
-      { key: 'card-verify-list', title: '验卡记录', component: 'ListCardVerify', actions: ['next', 'batch', 'radar', 'remind', 'export'] },
+      { key: 'card-verify-list', title: '验卡记录', component: 'ListCardVerify', actions: ['next', 'batch', 'radar', 'export'] },
       { key: 'card-verify-config', title: '验卡配置', component: 'CardVerifyConfig' },
     ],
   },
