@@ -38,7 +38,7 @@ async function submitOld(n: number, faceScore = 95) {
   const made = [];
   for (let i = 0; i < n; i++) {
     const c = cards[i]!;
-    const a = await submitApplication(deps, { cardNo: c.cardNo, name: '王小明', idNo: pii.decrypt(c.citizenEnc!), phone: '13911119999', faceScore, at: new Date(s.clock.now().getTime() - (400 - i) * DAY) });
+    const a = await submitApplication(deps, { cardNo: c.cardNo, name: '王小明', idNo: pii.decrypt(c.citizenEnc!), phone: '13911119999', faceScore, guardianConsent: true, at: new Date(s.clock.now().getTime() - (400 - i) * DAY) });
     made.push(a);
   }
   return made;

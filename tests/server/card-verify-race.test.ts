@@ -42,7 +42,7 @@ describe.skipIf(skipWithoutPostgres('card-verify races (two reviewers, batch vs 
   const submit = async () => {
     const c = cards.shift();
     if (!c) throw new Error('out of test cards');
-    return submitApplication(deps(), { cardNo: c.cardNo, name: '李四', idNo: c.idNo, phone: '13911112222', faceScore: 95 });
+    return submitApplication(deps(), { cardNo: c.cardNo, name: '李四', idNo: c.idNo, phone: '13911112222', faceScore: 95, guardianConsent: true });
   };
   const stored = async (id: number) => (await db().select().from(apps).where(eq(apps.id, id)))[0]!;
   const audits = (type: string, id: number) => db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, type), eq(t.sysLog.target, `cardVerify/${id}`)));

@@ -60,9 +60,9 @@ const take = (list: Card[], category?: number) => {
 };
 
 /** An application of the test's own, as the rider submits it. */
-async function submit(opts: { district?: 'xuhui' | 'huangpu'; category?: number; faceScore?: number; idNo?: string } = {}) {
+async function submit(opts: { district?: 'xuhui' | 'huangpu'; category?: number; faceScore?: number; idNo?: string; guardianConsent?: boolean } = {}) {
   const card = take(opts.district === 'huangpu' ? huangpuCards : xuhuiCards, opts.category);
-  const row = await submitApplication(deps(), { cardNo: card.cardNo, name: '张三丰', idNo: opts.idNo ?? card.idNo, phone: '13912345678', faceScore: opts.faceScore ?? 92 });
+  const row = await submitApplication(deps(), { cardNo: card.cardNo, name: '张三丰', idNo: opts.idNo ?? card.idNo, phone: '13912345678', faceScore: opts.faceScore ?? 92, guardianConsent: opts.guardianConsent ?? true });
   return { ...row, card };
 }
 const stored = async (id: number) => (await db().select().from(apps).where(eq(apps.id, id)))[0]!;
@@ -232,7 +232,21 @@ describe('audit', () => {
     await expect(withdrawApplication(deps(), a.id)).rejects.toThrow(REFUSAL.withdrawOnlyPending);
     // One pending application per card.
     const b = await submit();
-    await expect(submitApplication(deps(), { cardNo: b.cardNo, name: '张三', idNo: b.card.idNo, phone: '13912345678', faceScore: 90 })).rejects.toThrow(REFUSAL.duplicatePending);
+    await expect(submitApplication(deps(), { cardNo: b.cardNo, name: '张三', idNo: b.card.idNo, phone: '13912345678', faceScore: 90, guardianConsent: true })).rejects.toThrow(REFUSAL.duplicatePending);
+  });
+});
+
+describe('minors', () => {
+  it('an applicant under 14 needs the guardian’s consent', async () => {
+    const thisYear = Number(s.clock.now().toISOString().slice(0, 4));
+    const i = xuhuiCards.findIndex((c) => c.category === 4 && thisYear - c.birthYear <= 12);
+    expect(i, 'a student card of a child in 徐汇区').toBeGreaterThanOrEqual(0);
+    const child = xuhuiCards.splice(i, 1)[0]!;
+    await expect(submitApplication(deps(), { cardNo: child.cardNo, name: '小明', idNo: child.idNo, phone: '13912345678', faceScore: 90 })).rejects.toThrow(REFUSAL.guardian);
+    expect(await db().select().from(apps).where(and(eq(apps.cardId, child.id), eq(apps.status, 0)))).toHaveLength(0);
+    const ok = await submitApplication(deps(), { cardNo: child.cardNo, name: '小明', idNo: child.idNo, phone: '13912345678', faceScore: 90, guardianConsent: true });
+    expect(ok.guardianConsent).toBe(true);
+    expect((await s.call(api.verifyMsg, { token: agent, query: { id: ok.id } })).body.data.guardianConsent).toBe(true);
   });
 });
 

@@ -216,7 +216,7 @@ beforeAll(async () => {
   const deps = { db, clock: s.clock, pii } as unknown as AppDeps;
   const free = (await db.execute(sql`select c.card_no, r.citizen_enc from bus_cards c join riders r on r.id = c.rider_id
     where c.category in (4, 5) and c.state = 1 and r.citizen_enc is not null and not exists (select 1 from card_verify_applications a where a.card_id = c.id) order by c.id limit 4`)) as unknown as { rows: { card_no: string; citizen_enc: string }[] };
-  const [read, audit, batch, revoke] = await Promise.all(free.rows.map((c) => submitVerify(deps, { cardNo: c.card_no, name: '契约', idNo: pii.decrypt(c.citizen_enc), phone: '13900000000', faceScore: 95 })));
+  const [read, audit, batch, revoke] = await Promise.all(free.rows.map((c) => submitVerify(deps, { cardNo: c.card_no, name: '契约', idNo: pii.decrypt(c.citizen_enc), phone: '13900000000', faceScore: 95, guardianConsent: true })));
   Object.assign(cv, { read: read!.id, audit: audit!.id, batch: batch!.id, revoke: revoke!.id });
   await db.execute(sql`update card_verify_applications set status = 1, reviewed_at = now(), valid_until = '2027-12-31' where id = ${revoke!.id}`);
   cv.material = ((await db.execute(sql`select id from sealed_files where kind = 'verify' and ref_id = ${read!.id} order by id limit 1`)) as unknown as { rows: { id: number }[] }).rows[0]!.id;

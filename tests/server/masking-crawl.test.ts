@@ -316,7 +316,7 @@ describe('the masking crawl over the desk', () => {
     const verifyCards = await db().select({ cardNo: t.busCards.cardNo, citizenEnc: t.riders.citizenEnc }).from(t.busCards).innerJoin(t.riders, eq(t.riders.id, t.busCards.riderId)).where(and(eq(t.busCards.districtId, managerArea), inArray(t.busCards.category, [4, 5]), eq(t.busCards.state, 1), isNotNull(t.riders.citizenEnc), sql`not exists (select 1 from card_verify_applications x where x.card_id = ${t.busCards.id})`)).limit(3);
     const submitted = [];
     for (const c of verifyCards) {
-      submitted.push(await submitVerify(verifyDeps, { cardNo: c.cardNo, name: '巡检申请人', idNo: pii.decrypt(c.citizenEnc!), phone: '13912340003', faceScore: 95 }));
+      submitted.push(await submitVerify(verifyDeps, { cardNo: c.cardNo, name: '巡检申请人', idNo: pii.decrypt(c.citizenEnc!), phone: '13912340003', faceScore: 95, guardianConsent: true }));
       plain.add('13912340003');
     }
     await pagesAs(verifyApi.verifyPage, fleetToken);

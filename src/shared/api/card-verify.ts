@@ -77,6 +77,8 @@ export const CLAIM_MS = 10 * 60_000;
 /** Face and ID images are purged this long after the final decision (second wave §1; the hash stays). */
 export const PURGE_AFTER_DAYS = 30;
 export const BATCH_MAX = 100;
+/** Applicants younger than this need a guardian's consent (PIPL Art. 31). */
+export const GUARDIAN_AGE = 14;
 /** The radar looks this far ahead. */
 export const RADAR_DAYS = 90;
 /** What one review takes, for the workload forecast (the queue's keyboard path: take, look, decide). */
@@ -118,6 +120,8 @@ export const REFUSAL = {
   ageRange: '年龄下限不能大于上限',
   duplicatePending: '该卡已有待审核的验卡申请',
   withdrawOnlyPending: '只能撤销待审核的申请',
+  /** 线上办卡's words (second wave §10), for the same rule here. */
+  guardian: '未满14周岁的申请须有监护人同意',
 } as const;
 
 export const checksRow = z.object({ idChecksum: z.boolean(), age: z.boolean(), cardState: z.boolean(), holderMatch: z.boolean(), face: z.boolean() });
@@ -148,6 +152,7 @@ export const verifyRow = z.object({
   /** Whole years at submission, from the id's birth date. */
   age: z.number().int().nullable(),
   school: z.string().nullable(),
+  guardianConsent: z.boolean(),
   faceScore: z.number().int().nullable(),
   checks: checksRow,
   autoPass: z.boolean(),

@@ -11,6 +11,7 @@ CREATE TABLE "card_verify_applications" (
 	"id_idx" text NOT NULL,
 	"phone_enc" text NOT NULL,
 	"birth_date" date,
+	"guardian_consent" boolean DEFAULT false NOT NULL,
 	"school" text,
 	"grade" text,
 	"face_score" smallint,

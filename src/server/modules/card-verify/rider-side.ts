@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { REFUSAL, type VerifyCategory } from '../../../shared/api/card-verify';
+import { GUARDIAN_AGE, REFUSAL, type VerifyCategory } from '../../../shared/api/card-verify';
 import { shanghaiDate } from '../../../shared/domain/time';
 import type { AppDeps } from '../../context';
 import * as t from '../../db/schema';
@@ -23,6 +23,8 @@ export interface Submission {
   phone: string;
   /** The face match's score (null: none taken). */
   faceScore?: number | null;
+  /** A guardian agreed (the mini-program's consent step): needed under 14. */
+  guardianConsent?: boolean;
   school?: string | null;
   grade?: string | null;
   /** The uploaded images; omitted, generated placeholders of the configured materials. */
@@ -48,7 +50,9 @@ export async function submitApplication(deps: Pick<AppDeps, 'db' | 'pii' | 'cloc
   const idNo = s.idNo.trim().toUpperCase();
   const idIdx = deps.pii.index('citizen', idNo);
   const faceScore = s.faceScore ?? null;
-  const { checks, birthDate, autoPass } = computeChecks({ idNo, category, cardState: card.state, holderIdx: card.citizenIdx, idIdx, faceScore, config, now });
+  const { checks, birthDate, age, autoPass } = computeChecks({ idNo, category, cardState: card.state, holderIdx: card.citizenIdx, idIdx, faceScore, config, now });
+  // Minors' data is sensitive (PIPL Art. 31): under 14 the application needs a guardian's consent.
+  if (age !== null && age < GUARDIAN_AGE && !s.guardianConsent) throw fail(REFUSAL.guardian);
   try {
     return await deps.db.transaction(async (tx) => {
       const [inserted] = await tx
@@ -66,6 +70,7 @@ export async function submitApplication(deps: Pick<AppDeps, 'db' | 'pii' | 'cloc
           idIdx,
           phoneEnc: deps.pii.encrypt(s.phone.trim()),
           birthDate,
+          guardianConsent: !!s.guardianConsent,
           school: s.school ?? null,
           grade: s.grade ?? null,
           faceScore,

@@ -39,6 +39,8 @@ export const cardVerifyApplications = pgTable(
     phoneEnc: text('phone_enc').notNull(),
     /** From the id number (null when it has no valid date): the age check and the list's age. */
     birthDate: date('birth_date', { mode: 'string' }),
+    /** A guardian's consent, required of applicants under 14 (PIPL Art. 31; second wave §1). */
+    guardianConsent: boolean('guardian_consent').notNull().default(false),
     school: text('school'),
     grade: text('grade'),
     /** 0–100 (null: no face match asked). */

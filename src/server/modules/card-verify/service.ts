@@ -78,6 +78,7 @@ function dto(deps: Pick<AppDeps, 'pii' | 'clock'>, r: Row): api.VerifyApplicatio
     phone: maskPhone(deps.pii.decrypt(r.v.phoneEnc)),
     age: ageOn(r.v.birthDate, shanghaiDate(r.v.createdAt)),
     school: r.v.school,
+    guardianConsent: r.v.guardianConsent,
     faceScore: r.v.faceScore,
     checks: r.v.checks,
     autoPass: r.v.autoPass,

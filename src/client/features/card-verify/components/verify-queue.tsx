@@ -43,7 +43,7 @@ function itemOf(d: VerifyDetail, me: number | undefined): ReviewItem {
       { term: '姓名', value: d.name },
       { term: '身份证号', value: <span className="tabular-nums">{d.idNo}</span> },
       { term: '手机号', value: <span className="tabular-nums">{d.phone}</span> },
-      { term: '年龄', value: d.age === null ? '—' : `${d.age}周岁` },
+      { term: '年龄', value: d.age === null ? '—' : `${d.age}周岁${d.guardianConsent ? '（监护人已同意）' : ''}` },
       ...(d.school ? [{ term: '学校', value: d.school }] : []),
       { term: '人脸比对', value: d.faceScore === null ? '—' : `${d.faceScore}分（阈值 ${d.config.faceThreshold}分）` },
       { term: '区域', value: d.districtName ?? '—' },
