@@ -108,6 +108,39 @@ describe('验卡记录', () => {
     await waitFor(async () => expect(await stored(low!.id)).toMatchObject({ status: 1, note: '已电话联系本人，照片光线不足' }), { timeout: 8_000 });
   });
 
+  it('an application another reviewer holds says who; ROLE_ADMIN takes it over with t and decides', async () => {
+    const [held] = await submitOld(1);
+    const [agent] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
+    await db().update(apps).set({ claimBy: agent!.id, claimUntil: new Date(s.clock.now().getTime() + 5 * 60_000) }).where(eq(apps.id, held!.id));
+    await signIn(s, 'manager');
+    visit(s, `/cardVerify/card-verify-list?applyNo=${held!.applyNo}`);
+    const { user } = renderWithUser(<App />);
+    const main = await screen.findByRole('main');
+    const tb = await within(main).findByRole('table', { name: '验卡记录列表' }, { timeout: 8_000 });
+    const row = await waitFor(
+      () => {
+        const found = within(tb)
+          .getAllByRole('row')
+          .find((r) => r.textContent?.includes(held!.applyNo));
+        if (!found) throw new Error(`no row ${held!.applyNo}`);
+        return found;
+      },
+      { timeout: 8_000 },
+    );
+    expect(row.textContent).toContain('客服小李审核中');
+    await user.dblClick(row);
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 8_000 });
+    expect((await within(dialog).findByRole('note', {}, { timeout: 8_000 })).textContent).toContain('该申请正由客服小李审核中');
+    await user.keyboard('t');
+    await waitFor(async () => expect((await stored(held!.id)).claimBy).not.toBe(agent!.id), { timeout: 8_000 });
+    await waitFor(() => expect(within(dialog).queryByRole('button', { name: /通过/ })).not.toBeNull(), { timeout: 8_000 });
+    await user.keyboard('a');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(async () => expect((await stored(held!.id)).status).toBe(1), { timeout: 8_000 });
+    const takeovers = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'CARD_VERIFY_TAKEOVER'), eq(t.sysLog.target, `cardVerify/${held!.id}`)));
+    expect(takeovers).toHaveLength(1);
+  });
+
   it('★ 到期雷达 shows the weeks ahead and the workload forecast', async () => {
     await signIn(s, 'manager');
     visit(s, '/cardVerify/card-verify-list?action=radar&days=60');

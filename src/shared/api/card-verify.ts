@@ -27,6 +27,8 @@ export const CARD_VERIFY_READ = grant({ menus: ['cardVerify'] });
 export const CARD_VERIFY_AUDITOR = can({ buttons: ['CARD_VERIFY_AUDIT'] });
 export const CARD_VERIFY_REVOKER = can({ buttons: ['CARD_VERIFY_REVOKE'] });
 export const CARD_VERIFY_CONFIGURER = can({ buttons: ['CARD_VERIFY_CONFIG'] });
+/** Who may take over another reviewer's claim (the server checks the role too). */
+export const CARD_VERIFY_TAKEOVER = grant({ roles: ['ROLE_ADMIN'] });
 
 /**
  * 审核状态. People move 0 → 1 | 2 (CARD_VERIFY_AUDIT) and 1 → 2 (撤销通过, CARD_VERIFY_REVOKE); the

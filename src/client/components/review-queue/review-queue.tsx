@@ -13,6 +13,7 @@ import { DetailList, type DetailItem } from '../resource/detail-list';
  *   r, 1–9    驳回 with a preset reason (editable)
  *   Ctrl+Enter  confirm the decision; the next one is taken at once
  *   s         skip to the next without deciding
+ *   t         take over one another reviewer holds (when allowed)
  *   Esc       back from 通过/驳回, else leave the queue
  *
  * It knows nothing of the module: the page loads, claims and decides through the callbacks.
@@ -45,6 +46,8 @@ export interface ReviewItem {
   notice?: string | null;
   /** Set when 通过 needs a note (a failed face match): the hint shown above the note. */
   approveNote?: string | null;
+  /** Offered when another reviewer holds it and this one may take it over (`t`). */
+  takeOver?: (() => void) | null;
 }
 
 export type QueueState = 'idle' | 'loading' | 'empty' | 'ready';
@@ -186,6 +189,9 @@ export function ReviewQueue(p: ReviewQueueProps) {
     } else if (k === 'r' && decidable) {
       e.preventDefault();
       enter('reject');
+    } else if (k === 't' && item.takeOver) {
+      e.preventDefault();
+      item.takeOver();
     } else if (k === 's') {
       e.preventDefault();
       p.onSkip();
@@ -315,8 +321,13 @@ export function ReviewQueue(p: ReviewQueueProps) {
                 ))}
               </ul>
               {item.notice && (
-                <p role="note" className="mt-3 rounded bg-orange-50 px-3 py-2 text-sm text-orange-800">
+                <p role="note" className="mt-3 flex flex-wrap items-center gap-2 rounded bg-orange-50 px-3 py-2 text-sm text-orange-800">
                   {item.notice}
+                  {item.takeOver && (
+                    <Button onClick={item.takeOver} hotkey="T">
+                      接管审核
+                    </Button>
+                  )}
                 </p>
               )}
               {mode === 'reject' && (

@@ -16,7 +16,7 @@ export type QueueStart = { kind: 'next' } | { kind: 'review'; id: number } | { k
 
 const MATERIAL_REASON = '验卡审核比对申请材料';
 
-function itemOf(d: VerifyDetail, me: number | undefined): ReviewItem {
+function itemOf(d: VerifyDetail, me: number | undefined, takeOver: ((id: number) => void) | null): ReviewItem {
   const mine = d.status === 0 && d.claimById !== null && d.claimById === me;
   const face = d.checkList.find((c) => c.key === 'face');
   const notice =
@@ -56,6 +56,7 @@ function itemOf(d: VerifyDetail, me: number | undefined): ReviewItem {
     checks: d.checkList.map((c) => ({ label: c.label, ok: c.ok, detail: c.detail })),
     decidable: mine,
     notice,
+    takeOver: takeOver && d.status === 0 && d.claimById !== null && d.claimById !== me ? () => takeOver(d.id) : null,
     approveNote: face && !face.ok ? `人脸比对未通过（${d.faceScore ?? 0}分）：通过须填写人工核验说明（至少10个字）` : null,
   };
 }
@@ -68,6 +69,7 @@ function itemOf(d: VerifyDetail, me: number | undefined): ReviewItem {
 export function VerifyQueue({ start, onClose }: { start: QueueStart; onClose(): void }) {
   const me = useCurrentUser().data?.aId;
   const canDecide = useAllowed(api.CARD_VERIFY_AUDITOR);
+  const canTakeOver = useAllowed(api.CARD_VERIFY_TAKEOVER) && canDecide;
   const revalidate = useRevalidate();
   const total = useApi(api.verifyTotal, { query: {} });
   const [state, setState] = useState<QueueState>(start.kind === 'next' ? 'idle' : 'loading');
@@ -78,10 +80,10 @@ export function VerifyQueue({ start, onClose }: { start: QueueStart; onClose(): 
     setDetail(d);
     setState(d ? 'ready' : 'empty');
   };
-  const take = async (id?: number) => {
+  const take = async (id?: number, takeOver = false) => {
     setState('loading');
     try {
-      show(await http.call(api.verifyClaim, { body: id ? { id } : { skip: skipped.current.slice(-100) } }));
+      show(await http.call(api.verifyClaim, { body: id ? { id, ...(takeOver ? { takeOver } : {}) } : { skip: skipped.current.slice(-100) } }));
     } catch {
       // Refused (held by another, decided): show it as it is, not decidable here.
       if (id) return view(id);
@@ -126,7 +128,7 @@ export function VerifyQueue({ start, onClose }: { start: QueueStart; onClose(): 
     <ReviewQueue
       title="验卡审核"
       state={state}
-      item={detail ? itemOf(detail, me) : null}
+      item={detail ? itemOf(detail, me, canTakeOver ? (id) => void take(id, true) : null) : null}
       position={t ? `待审核 ${t.pending} 条 · 审核中 ${t.claimed} 条 · 今日已审 ${t.decidedToday} 条` : undefined}
       presetReasons={PRESET_REASONS}
       canDecide={canDecide}
