@@ -91,8 +91,8 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   CustomBase: /基础设置按区域保存/,
   RefundSetting: /退款规则按区域设置/,
   AgreementSetting: /请先在顶部选择区域/,
-  ListCardVerify: /建设中/, // SKELETON: the page's builder sets what its screen shows
-  CardVerifyConfig: /建设中/, // SKELETON: the page's builder sets what its screen shows
+  ListCardVerify: /共 \d+ 条 · 待审核 \d+/,
+  CardVerifyConfig: /提前\d+月 · 有效\d+月/,
   ListActivity: /工作日早高峰8折/,
   DiscountLimit: '全部活动',
   ListOperateRecord: /^新增活动「/,

@@ -33,6 +33,7 @@ import { fixtureCar, fixtureClass, fixtureDriver, fixtureLine, fixturePaidOrder,
 import { customDemands } from '../../src/server/modules/custom-bus/schema';
 import { activities } from '../../src/server/modules/activity/schema';
 import { submitFeedback } from '../../src/server/modules/notice-report/feedback-service';
+import { submitApplication as submitVerify } from '../../src/server/modules/card-verify/rider-side';
 
 const withCheck = (first17: string) => first17 + citizenCheckChar(first17);
 
@@ -261,6 +262,22 @@ beforeAll(async () => {
   await shipApply(hdeps, auth, { id: a4.id, trackingNo: 'SF0000000001' });
   hcIds.material = (await db.select({ id: t.sealedFiles.id }).from(t.sealedFiles).where(and(eq(t.sealedFiles.kind, 'handle'), eq(t.sealedFiles.refId, a1.id))).limit(1))[0]!.id;
   hcIds.setting = (await db.select({ id: handleCardSettings.id }).from(handleCardSettings).where(eq(handleCardSettings.districtId, ids.home)).limit(1))[0]!.id;
+});
+
+/** 线上验卡's applications of the contract's own: one to read and claim, one to approve, one for the batch, an approved one to revoke. */
+const cv = { read: 0, audit: 0, batch: 0, revoke: 0, material: 0, config: {} as Record<string, unknown> };
+beforeAll(async () => {
+  const db = s.database.db;
+  const pii = createPii(TEST_PII_KEY);
+  const deps = { db, clock: s.clock, pii } as unknown as AppDeps;
+  const free = (await db.execute(sql`select c.card_no, r.citizen_enc from bus_cards c join riders r on r.id = c.rider_id
+    where c.category in (4, 5) and c.state = 1 and r.citizen_enc is not null and not exists (select 1 from card_verify_applications a where a.card_id = c.id) order by c.id limit 4`)) as unknown as { rows: { card_no: string; citizen_enc: string }[] };
+  const [read, audit, batch, revoke] = await Promise.all(free.rows.map((c) => submitVerify(deps, { cardNo: c.card_no, name: '契约', idNo: pii.decrypt(c.citizen_enc), phone: '13900000000', faceScore: 95, guardianConsent: true })));
+  Object.assign(cv, { read: read!.id, audit: audit!.id, batch: batch!.id, revoke: revoke!.id });
+  await db.execute(sql`update card_verify_applications set status = 1, reviewed_at = now(), valid_until = '2027-12-31' where id = ${revoke!.id}`);
+  cv.material = ((await db.execute(sql`select id from sealed_files where kind = 'verify' and ref_id = ${read!.id} order by id limit 1`)) as unknown as { rows: { id: number }[] }).rows[0]!.id;
+  const cfg = ((await db.execute(sql`select id, district_id, category, materials from card_verify_configs order by id limit 1`)) as unknown as { rows: { id: number; district_id: number; category: number; materials: string[] }[] }).rows[0]!;
+  cv.config = { id: cfg.id, districtId: cfg.district_id, category: cfg.category, enabled: true, windowMonthsBefore: 3, validMonths: 12, requireFace: true, faceThreshold: 80, requireOcr: true, yearlyProof: false, graceDays: 30, suspendOnMiss: true, ageMin: cfg.category === 5 ? 60 : 6, ageMax: cfg.category === 5 ? 120 : 22, materials: cfg.materials };
 });
 
 /** An open version in a third district with lines, stops, a path and sub-lines for the line calls to work on. */
@@ -633,6 +650,22 @@ const VALID: Record<string, () => CallOptions> = {
   'discountLimit.list': () => ({}),
   'discountLimit.saveOrUpdate': () => ({ body: { scope: 'all', dimension: 'card', period: 'day', maxTimes: 5, maxFen: 0 }, district: ids.home }),
   'operateRecord.page': () => ({ query: { size: 5, operationType: 'ACTIVITY_SAVE' } }),
+  'cardVerify.page': () => ({ query: { size: 5, status: '0', category: '4', autoCheck: '1', sort: 'createdDate,asc' } }),
+  'cardVerify.pageByBody': () => ({ body: { size: 5, idNo: '11010519491231002X' } }),
+  'cardVerify.msg': () => ({ query: { id: cv.read } }),
+  'cardVerify.total': () => ({ query: { category: '5' } }),
+  'cardVerify.totalByBody': () => ({ body: { idNo: '11010519491231002X' } }),
+  'cardVerify.claim': () => ({ body: { id: cv.read } }),
+  'cardVerify.release': () => ({ body: { id: cv.read } }),
+  'cardVerify.audit': () => ({ body: { id: cv.audit, fromStatus: 0, toStatus: 1 } }),
+  'cardVerify.auditBatch': () => ({ body: { ids: [cv.batch], idempotencyKey: 'contract-verify-batch' } }),
+  'cardVerify.revoke': () => ({ body: { id: cv.revoke, fromStatus: 1, reason: '契约撤销通过' } }),
+  'cardVerify.material': () => ({ body: { id: cv.read, materialId: cv.material, reason: '契约查看' } }),
+  'cardVerify.dueRadar': () => ({ query: { days: 30 } }),
+  'cardVerify.dueRemind': () => ({ body: { days: 7 } }),
+  'cardVerify.export': () => ({ query: { status: '0' } }),
+  'cardVerify.configList': () => ({ query: { category: '4' } }),
+  'cardVerify.configSave': () => ({ body: cv.config }),
 };
 
 /** 定制公交设置's base form as the console sends it (the defaults). */
@@ -921,6 +954,22 @@ const INVALID: Record<string, () => CallOptions> = {
   'activity.effectExport': () => ({ query: { id: 'x' } }),
   'discountLimit.saveOrUpdate': () => ({ body: { scope: 'all', dimension: 'card', period: 'week', maxTimes: 1, maxFen: 0 } }),
   'operateRecord.page': () => ({ query: { operationType: 'USER_ADD' } }),
+  'cardVerify.page': () => ({ query: { status: '9' } }),
+  'cardVerify.pageByBody': () => ({ body: { idNo: '123' } }),
+  'cardVerify.msg': () => ({ query: { id: 'x' } }),
+  'cardVerify.total': () => ({ query: { category: '2' } }),
+  'cardVerify.totalByBody': () => ({ body: { autoCheck: '3' } }),
+  'cardVerify.claim': () => ({ body: { id: 'x' } }),
+  'cardVerify.release': () => ({ body: {} }),
+  'cardVerify.audit': () => ({ body: { id: 1, fromStatus: 0, toStatus: 3 } }),
+  'cardVerify.auditBatch': () => ({ body: { ids: [1] } }),
+  'cardVerify.revoke': () => ({ body: { id: 1, fromStatus: 1 } }),
+  'cardVerify.material': () => ({ body: { id: 1, materialId: 1 } }),
+  'cardVerify.dueRadar': () => ({ query: { days: '91' } }),
+  'cardVerify.dueRemind': () => ({ body: {} }),
+  'cardVerify.export': () => ({ query: { status: '7' } }),
+  'cardVerify.configList': () => ({ query: { category: '1' } }),
+  'cardVerify.configSave': () => ({ body: {} }),
 };
 
 /** What the binder's own parse would make of the input, so the tables above cannot drift from the contract. */

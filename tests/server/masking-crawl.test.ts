@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, card, discount, exportTask, family } from '../../src/shared/api';
 import { MAX_PAGE_SIZE } from '../../src/shared/api/paging';
@@ -28,6 +28,10 @@ import { citizenCheckChar } from '../../src/shared/domain/citizen-id';
 import * as t from '../../src/server/db/schema';
 import { createPii } from '../../src/server/lib/pii';
 import { DEMO_PASSWORD } from '../../src/server/db/seed/context';
+import * as verifyApi from '../../src/shared/api/card-verify';
+import { cardVerifyApplications as verifyApps } from '../../src/server/modules/card-verify/schema';
+import { submitApplication as submitVerify } from '../../src/server/modules/card-verify/rider-side';
+import type { AppDeps } from '../../src/server/context';
 import { type CallOptions, TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-server';
 import { readXlsx } from '../support/xlsx-read';
 import { exportThroughTask } from '../support/export-task';
@@ -385,6 +389,37 @@ describe('the masking crawl over the desk', () => {
       const { created, sheet } = await exportThroughTask(s, fb.feedbackExport, desk, {});
       scan(fb.feedbackExport.id, created);
       scan(`${fb.feedbackExport.id} xlsx`, sheet.rows);
+    }
+
+    // 线上验卡 (second wave §4): applicants' names, ids and phones are sealed; every list, body-form
+    // filter with a real id, summary, detail, decision, the radar and the export, as the district's manager reads them.
+    for (const a of await db().select().from(verifyApps)) plain.add(pii.decrypt(a.nameEnc)).add(pii.decrypt(a.idEnc)).add(pii.decrypt(a.phoneEnc));
+    const verifyDeps = { db: db(), clock: s.clock, pii } as unknown as AppDeps;
+    const verifyCards = await db().select({ cardNo: t.busCards.cardNo, citizenEnc: t.riders.citizenEnc }).from(t.busCards).innerJoin(t.riders, eq(t.riders.id, t.busCards.riderId)).where(and(eq(t.busCards.districtId, managerArea), inArray(t.busCards.category, [4, 5]), eq(t.busCards.state, 1), isNotNull(t.riders.citizenEnc), sql`not exists (select 1 from card_verify_applications x where x.card_id = ${t.busCards.id})`)).limit(3);
+    const submitted = [];
+    for (const c of verifyCards) {
+      submitted.push(await submitVerify(verifyDeps, { cardNo: c.cardNo, name: '巡检申请人', idNo: pii.decrypt(c.citizenEnc!), phone: '13912340003', faceScore: 95, guardianConsent: true }));
+      plain.add('13912340003');
+    }
+    await pagesAs(verifyApi.verifyPage, fleetToken);
+    await pagesAs(verifyApi.verifyPageByBody, fleetToken);
+    await crawl(verifyApi.verifyTotal, { token: fleetToken });
+    for (const a of submitted) {
+      await crawl(verifyApi.verifyPageByBody, { token: fleetToken, body: { idNo: pii.decrypt(a.idEnc) } });
+      await crawl(verifyApi.verifyTotalByBody, { token: fleetToken, body: { idNo: pii.decrypt(a.idEnc) } });
+      await crawl(verifyApi.verifyMsg, { token: fleetToken, query: { id: a.id } });
+    }
+    await crawl(verifyApi.verifyClaim, { token: fleetToken, body: { id: submitted[0]!.id } });
+    await crawl(verifyApi.verifyAudit, { token: fleetToken, body: { id: submitted[0]!.id, fromStatus: 0, toStatus: 1, note: '巡检：来电13812345678' } });
+    await crawl(verifyApi.verifyAudit, { token: fleetToken, body: { id: submitted[1]!.id, fromStatus: 0, toStatus: 2, reason: '巡检驳回，身份证11010519491231002X' } });
+    await crawl(verifyApi.verifyRevoke, { token: fleetToken, body: { id: submitted[0]!.id, fromStatus: 1, reason: '巡检撤销，来电13812345678' } });
+    await crawl(verifyApi.verifyDueRadar, { token: fleetToken });
+    await crawl(verifyApi.verifyDueRemind, { token: fleetToken, body: { days: 90 } });
+    await crawl(verifyApi.verifyConfigList, { token: fleetToken });
+    {
+      const { created, sheet } = await exportThroughTask(s, verifyApi.verifyExport, fleetToken, {});
+      scan(verifyApi.verifyExport.id, created);
+      scan(`${verifyApi.verifyExport.id} xlsx`, sheet.rows);
     }
 
     // The audit rows the crawl wrote, and every other desk row.

@@ -119,7 +119,7 @@ describe('seed isolation', () => {
     // The shared refund ledger is the frame's; each money module seeds the rows of its own kind there.
     const LEDGER_KINDS: Record<string, string> = { packagePay: 'package', recharge: 'nfc', rechargeable: 'wallet', customBus: 'custom', handleCard: 'handle' };
     // The sealed images are the frame's too; each review module seeds the files of its own kind.
-    const FILE_KINDS: Record<string, string> = { handleCard: 'handle', noticeReport: 'feedback' };
+    const FILE_KINDS: Record<string, string> = { handleCard: 'handle', noticeReport: 'feedback', cardVerify: 'verify' };
     const files = (await database.db.execute(sql`select distinct kind from sealed_files`)) as unknown as { rows: { kind: string }[] };
     expect(files.rows.map((r) => r.kind).filter((k) => !Object.values(FILE_KINDS).includes(k))).toEqual([]);
     const kinds = (await database.db.execute(sql`select distinct kind from money_refunds`)) as unknown as { rows: { kind: string }[] };
