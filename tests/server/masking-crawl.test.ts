@@ -401,23 +401,23 @@ describe('the masking crawl over the desk', () => {
       submitted.push(await submitVerify(verifyDeps, { cardNo: c.cardNo, name: '巡检申请人', idNo: pii.decrypt(c.citizenEnc!), phone: '13912340003', faceScore: 95, guardianConsent: true }));
       plain.add('13912340003');
     }
-    await pagesAs(verifyApi.verifyPage, fleetToken);
-    await pagesAs(verifyApi.verifyPageByBody, fleetToken);
-    await crawl(verifyApi.verifyTotal, { token: fleetToken });
+    await pagesAs(verifyApi.verifyPage, hcManager);
+    await pagesAs(verifyApi.verifyPageByBody, hcManager);
+    await crawl(verifyApi.verifyTotal, { token: hcManager });
     for (const a of submitted) {
-      await crawl(verifyApi.verifyPageByBody, { token: fleetToken, body: { idNo: pii.decrypt(a.idEnc) } });
-      await crawl(verifyApi.verifyTotalByBody, { token: fleetToken, body: { idNo: pii.decrypt(a.idEnc) } });
-      await crawl(verifyApi.verifyMsg, { token: fleetToken, query: { id: a.id } });
+      await crawl(verifyApi.verifyPageByBody, { token: hcManager, body: { idNo: pii.decrypt(a.idEnc) } });
+      await crawl(verifyApi.verifyTotalByBody, { token: hcManager, body: { idNo: pii.decrypt(a.idEnc) } });
+      await crawl(verifyApi.verifyMsg, { token: hcManager, query: { id: a.id } });
     }
-    await crawl(verifyApi.verifyClaim, { token: fleetToken, body: { id: submitted[0]!.id } });
-    await crawl(verifyApi.verifyAudit, { token: fleetToken, body: { id: submitted[0]!.id, fromStatus: 0, toStatus: 1, note: '巡检：来电13812345678' } });
-    await crawl(verifyApi.verifyAudit, { token: fleetToken, body: { id: submitted[1]!.id, fromStatus: 0, toStatus: 2, reason: '巡检驳回，身份证11010519491231002X' } });
-    await crawl(verifyApi.verifyRevoke, { token: fleetToken, body: { id: submitted[0]!.id, fromStatus: 1, reason: '巡检撤销，来电13812345678' } });
-    await crawl(verifyApi.verifyDueRadar, { token: fleetToken });
-    await crawl(verifyApi.verifyDueRemind, { token: fleetToken, body: { days: 90 } });
-    await crawl(verifyApi.verifyConfigList, { token: fleetToken });
+    await crawl(verifyApi.verifyClaim, { token: hcManager, body: { id: submitted[0]!.id } });
+    await crawl(verifyApi.verifyAudit, { token: hcManager, body: { id: submitted[0]!.id, fromStatus: 0, toStatus: 1, note: '巡检：来电13812345678' } });
+    await crawl(verifyApi.verifyAudit, { token: hcManager, body: { id: submitted[1]!.id, fromStatus: 0, toStatus: 2, reason: '巡检驳回，身份证11010519491231002X' } });
+    await crawl(verifyApi.verifyRevoke, { token: hcManager, body: { id: submitted[0]!.id, fromStatus: 1, reason: '巡检撤销，来电13812345678' } });
+    await crawl(verifyApi.verifyDueRadar, { token: hcManager });
+    await crawl(verifyApi.verifyDueRemind, { token: hcManager, body: { days: 90 } });
+    await crawl(verifyApi.verifyConfigList, { token: hcManager });
     {
-      const { created, sheet } = await exportThroughTask(s, verifyApi.verifyExport, fleetToken, {});
+      const { created, sheet } = await exportThroughTask(s, verifyApi.verifyExport, hcManager, {});
       scan(verifyApi.verifyExport.id, created);
       scan(`${verifyApi.verifyExport.id} xlsx`, sheet.rows);
     }

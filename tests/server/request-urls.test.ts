@@ -60,7 +60,7 @@ const specOf = (e: Endpoint) => endpoints.find((x) => x.id === e.bodyFormOf)!;
 
 describe('the body forms', () => {
   it('each names its spec call, takes the same input, answers the same shape under the same permission', () => {
-    expect(bodyForms.map((e) => e.id).sort()).toEqual(['customDriver.pageByBody', 'customDriver.totalByBody', 'customOrder.pageByBody', 'customOrder.totalByBody', 'family.bindExportByBody', 'family.bindPageByBody', 'family.bindSummaryByBody', 'family.unBindByBody', 'family.updateBindByBody', 'packageOrder.pageByBody', 'packageOrder.totalByBody', 'recharge.pageByBody', 'recharge.totalByBody', 'rider.pageByBody', 'rider.revealByBody', 'user.pageByBody', 'wallet.pageByBody', 'wallet.totalByBody']);
+    expect(bodyForms.map((e) => e.id).sort()).toEqual(['cardVerify.pageByBody', 'cardVerify.totalByBody', 'customDriver.pageByBody', 'customDriver.totalByBody', 'customOrder.pageByBody', 'customOrder.totalByBody', 'family.bindExportByBody', 'family.bindPageByBody', 'family.bindSummaryByBody', 'family.unBindByBody', 'family.updateBindByBody', 'handleCard.pageByBody', 'handleCard.totalByBody', 'packageOrder.pageByBody', 'packageOrder.totalByBody', 'recharge.pageByBody', 'recharge.totalByBody', 'rider.pageByBody', 'rider.revealByBody', 'user.pageByBody', 'wallet.pageByBody', 'wallet.totalByBody']);
     for (const e of bodyForms) {
       const spec = specOf(e);
       expect(spec, e.id).toBeDefined();
@@ -93,6 +93,10 @@ describe('the body forms', () => {
     'recharge.totalByBody': (r) => [{}, { phone: r.phone }],
     'wallet.pageByBody': (r) => [{}, { phone: r.phone }, { status: '1', size: 5 }],
     'wallet.totalByBody': (r) => [{}, { phone: r.phone }, { status: '2' }],
+    'cardVerify.pageByBody': (r) => [{}, { idNo: r.citizen }, { status: '0', size: 5 }],
+    'cardVerify.totalByBody': (r) => [{}, { idNo: r.citizen }],
+    'handleCard.pageByBody': (r) => [{}, { phone: r.phone }, { idNo: r.citizen, size: 5 }],
+    'handleCard.totalByBody': (r) => [{}, { phone: r.phone }],
   };
 
   it('every read answers exactly what its spec form answers, for each reader (scope, masking, refusals)', async () => {

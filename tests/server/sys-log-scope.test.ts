@@ -1,3 +1,7 @@
+import { activities } from '../../src/server/modules/activity/schema';
+import { cardVerifyApplications } from '../../src/server/modules/card-verify/schema';
+import { handleCardApplications } from '../../src/server/modules/handle-card/schema';
+import { feedback } from '../../src/server/modules/notice-report/schema';
 import { packageOrders } from '../../src/server/modules/package-pay/schema';
 import { rechargeOrders } from '../../src/server/modules/recharge/schema';
 import { walletOrders } from '../../src/server/modules/rechargeable/schema';
@@ -172,6 +176,13 @@ async function districtsBehind(row: SysLog): Promise<{ allowed: Set<number>; why
     const table = { recharge: rechargeOrders, 'package-order': packageOrders, 'wallet-order': walletOrders }[money[1] as 'recharge' | 'package-order' | 'wallet-order'];
     const [o] = await db.select({ districtId: table.districtId }).from(table).where(eq(table.id, Number(money[2])));
     return { allowed: new Set([o?.districtId ?? -1]), why: `order ${row.target}` };
+  }
+  // The review queues and activities (their seeds and jobs write rows too): the record's own district.
+  const record = /^(activity|cardVerify|handle-card|feedback)\/(\d+)$/.exec(row.target ?? '');
+  if (record) {
+    const table = { activity: activities, cardVerify: cardVerifyApplications, 'handle-card': handleCardApplications, feedback }[record[1] as 'activity' | 'cardVerify' | 'handle-card' | 'feedback'];
+    const [r] = await db.select({ districtId: table.districtId }).from(table).where(eq(table.id, Number(record[2])));
+    return { allowed: new Set([r?.districtId ?? -1]), why: `record ${row.target}` };
   }
   return { allowed: new Set(), why: `${row.operationType} is about no district` };
 }
