@@ -25,6 +25,7 @@ export const handleCardModule = defineModule({
     HANDLE_CARD_SHIP: '办卡寄出/待领取',
     HANDLE_CARD_COMPLETE: '办卡完成',
     HANDLE_CARD_MATERIAL: '查看办卡材料',
+    HANDLE_CARD_TAKEOVER: '接管办卡审核',
     HANDLE_CARD_SETTING: '修改办卡设置',
     HANDLE_CARD_EXPORT: '导出办卡申请',
     HANDLE_CARD_FACTORY_EXPORT: '导出制卡文件',

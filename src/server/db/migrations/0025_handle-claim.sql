@@ -1,0 +1,4 @@
+ALTER TABLE "handle_card_applications" ADD COLUMN "claim_by" integer;--> statement-breakpoint
+ALTER TABLE "handle_card_applications" ADD COLUMN "claim_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_claim_by_users_id_fk" FOREIGN KEY ("claim_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_claim_ck" CHECK (("handle_card_applications"."claim_by" is null) = ("handle_card_applications"."claim_until" is null));
