@@ -12,7 +12,7 @@ export const handleCardModule = defineModule({
     icon: 'card',
     jumpKey: 'h',
     pages: [
-      { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard', actions: ['export', 'factory-export', 'factory', 'batch-approve', 'ship', 'find'] },
+      { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard', actions: ['export', 'factory-export', 'factory', 'batch-approve', 'ship', 'find', 'next'] },
       { key: 'handle-card-setting', title: '办卡设置', component: 'HandleCardSetting' },
       { key: 'handle-card-rule-edit', title: '办卡规则编辑', component: 'HandleCardRuleEdit', hidden: true },
       { key: 'card-list', title: '卡片列表', component: 'ListCard' },
