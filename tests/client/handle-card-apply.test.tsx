@@ -218,6 +218,31 @@ describe('办卡申请', () => {
     await waitFor(async () => expect(await db().select().from(apps).where(and(eq(apps.claimBy, agentUser!.id), eq(apps.status, 1)))).toHaveLength(0));
   });
 
+  it('an application another reviewer holds says who in the list and the queue; ROLE_ADMIN takes it over with t and approves', async () => {
+    const held = await pending();
+    const [agentUser] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
+    await db().update(apps).set({ claimBy: agentUser!.id, claimUntil: new Date(s.clock.now().getTime() + 5 * 60_000) }).where(eq(apps.id, held.id));
+    await signIn(s, 'manager');
+    visit(s, `/handleCard/handle-card-list?applyNo=${held.applyNo}`);
+    const { user } = renderWithUser(<App />);
+    const row = await rowOf(held.applyNo);
+    await waitFor(() => expect(row.textContent).toContain('客服小李审核中'));
+    row.focus();
+    await user.keyboard('q');
+    const dialog = await screen.findByRole('dialog', { name: /^办卡审核/ }, { timeout: 8_000 });
+    expect((await within(dialog).findByRole('note', {}, { timeout: 8_000 })).textContent).toContain('该申请正由客服小李审核中');
+    expect((await stored(held.id)).claimBy).toBe(agentUser!.id);
+    await user.keyboard('t');
+    await waitFor(async () => expect((await stored(held.id)).claimBy).not.toBe(agentUser!.id), { timeout: 8_000 });
+    await waitFor(() => expect(within(dialog).queryByRole('button', { name: /通过/ })).not.toBeNull(), { timeout: 8_000 });
+    await user.keyboard('a');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(async () => expect(await stored(held.id)).toMatchObject({ status: 2, claimBy: null }), { timeout: 8_000 });
+    const takeovers = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'HANDLE_CARD_TAKEOVER'), eq(t.sysLog.target, `handle-card/${held.id}`)));
+    expect(takeovers).toHaveLength(1);
+    await user.keyboard('{Escape}');
+  });
+
   it('the palette’s 查办卡申请 ‹申请号› opens the application’s detail', async () => {
     const a = await pending();
     await signIn(s, 'agent');

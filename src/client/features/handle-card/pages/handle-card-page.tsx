@@ -31,7 +31,17 @@ const columns: ListColumn<typeof api.applyPageByBody>[] = [
   { id: 'precheck', header: '预检', cell: (a) => (a.precheckGreen ? <span className="text-green-700">全绿</span> : <span className="text-red-700">{a.precheckRed.join('、')}</span>) },
   { id: 'delivery', header: '领取', cell: (a) => deliveryLabel(a.delivery) },
   { id: 'fee', header: '工本费（元）', sort: 'fee', align: 'right', cell: (a) => fenToYuan(a.fee), className: 'tabular-nums' },
-  { id: 'status', header: '状态', cell: (a) => <FlowBadge flow={APPLY_STATUS} code={a.status} /> },
+  {
+    id: 'status',
+    header: '状态',
+    cell: (a) => (
+      <>
+        <FlowBadge flow={APPLY_STATUS} code={a.status} />
+        {/* Another reviewer's live claim: the queue refuses it, so the list says so first. */}
+        {a.claimByName && <span className="ml-1 text-xs text-orange-800">{a.claimByName}审核中</span>}
+      </>
+    ),
+  },
   { id: 'cardNo', header: '卡号', cell: (a) => a.cardNo ?? '—', className: 'tabular-nums', hiddenByDefault: true },
   { id: 'district', header: '区域', cell: (a) => a.districtName ?? '—', hiddenByDefault: true },
   { id: 'createdDate', header: '申请时间', sort: 'createdDate', cell: (a) => formatDateTime(a.createdDate), className: 'tabular-nums' },
