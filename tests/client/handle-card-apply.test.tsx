@@ -76,7 +76,7 @@ describe('办卡申请', () => {
     expect(row.textContent).not.toContain('客户端申请');
     expect(within(row).getByText('待审核')).toBeTruthy();
     const summary = await screen.findByLabelText('办卡申请统计');
-    await waitFor(() => expect(summary.textContent).toMatch(/^共 1 条 · 待审核 1（预检全绿 1）/));
+    await waitFor(() => expect(summary.textContent).toMatch(/^共 1 条 · 待审核 1（预检全绿 1，审核中 0）/));
     row.focus();
     await user.keyboard('a');
     expect(await screen.findByText(new RegExp(`已通过 ${a.applyNo}，预留卡号 3102`))).toBeTruthy();
@@ -169,6 +169,78 @@ describe('办卡申请', () => {
     await waitFor(() => expect(within(dialog).getByRole('status').textContent).toMatch(/^已通过 \d+ 条/));
     expect((await stored(green.id)).status).toBe(2);
     expect((await stored(red.id)).status).toBe(1);
+  });
+
+  it('the keyboard queue (下一条办卡审核): Enter takes the oldest 待审核 with the photo and id beside the precheck list, a + Ctrl+Enter approves and takes the next, r 2 Ctrl+Enter rejects with the second preset, Esc leaves', async () => {
+    const first = await pending();
+    const second = await pending();
+    // The oldest in the area's queue (the seed's waiting ones are younger).
+    for (const [i, a] of [first, second].entries()) await db().update(apps).set({ createdAt: new Date(s.clock.now().getTime() - (900 - i) * 86_400_000) }).where(eq(apps.id, a.id));
+    await signIn(s, 'agent');
+    visit(s, '/handleCard/handle-card-list');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('main');
+    // The palette's 下一条办卡审核 opens the queue.
+    const { dialog: palette } = await openPalette(user);
+    await user.keyboard('下一条办卡审核');
+    await waitFor(() => expect(within(palette).getAllByRole('option')[0]!.textContent).toContain('下一条办卡审核'), { timeout: 5_000 });
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: /^办卡审核/ }, { timeout: 8_000 });
+    await within(dialog).findByText(/按 Enter 领取下一条待审核申请/);
+    await user.keyboard('{Enter}');
+    await within(dialog).findByText(`办卡申请 ${first.applyNo}`, {}, { timeout: 8_000 });
+    expect((await stored(first.id)).claimBy).not.toBeNull();
+    // The photo and the id, opened through the audited call, beside ★ 预检's green/red list.
+    await within(dialog).findByRole('img', { name: '证件照' }, { timeout: 8_000 });
+    await within(dialog).findByRole('img', { name: '身份证人像面' }, { timeout: 8_000 });
+    expect(within(dialog).getByRole('list', { name: '自动核验' }).textContent).toMatch(/照片规格.*身份证校验.*年龄.*一证一卡.*证明材料/);
+    expect(dialog.textContent).toContain('自动核验（全部通过）');
+    await user.keyboard('a');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(async () => expect(await stored(first.id)).toMatchObject({ status: 2, claimBy: null }), { timeout: 8_000 });
+    expect((await stored(first.id)).cardNo).toMatch(/^3102/);
+    // The next one is taken at once.
+    await within(dialog).findByText(`办卡申请 ${second.applyNo}`, {}, { timeout: 8_000 });
+    await waitFor(async () => expect((await stored(second.id)).claimBy).not.toBeNull());
+    await user.keyboard('r');
+    await user.keyboard('2');
+    await waitFor(() => expect((within(dialog).getByLabelText('驳回原因') as HTMLTextAreaElement).value).toBe(REJECT_PRESETS[1]));
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(async () => expect(await stored(second.id)).toMatchObject({ status: 3, reason: REJECT_PRESETS[1], payStatus: 2, claimBy: null }), { timeout: 8_000 });
+    const looked = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'HANDLE_CARD_MATERIAL'), eq(t.sysLog.target, `handle-card/${first.id}`)));
+    expect(looked.length).toBeGreaterThanOrEqual(1);
+    await waitFor(() => expect(within(dialog).queryByText(`办卡申请 ${second.applyNo}`)).toBeNull(), { timeout: 8_000 });
+    await waitFor(() => expect(within(dialog).queryByText('正在领取下一条…')).toBeNull(), { timeout: 8_000 });
+    // Esc leaves and gives back whatever the queue took after the second.
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: /^办卡审核/ })).toBeNull());
+    const [agentUser] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
+    await waitFor(async () => expect(await db().select().from(apps).where(and(eq(apps.claimBy, agentUser!.id), eq(apps.status, 1)))).toHaveLength(0));
+  });
+
+  it('an application another reviewer holds says who in the list and the queue; ROLE_ADMIN takes it over with t and approves', async () => {
+    const held = await pending();
+    const [agentUser] = await db().select().from(t.users).where(eq(t.users.login, 'agent'));
+    await db().update(apps).set({ claimBy: agentUser!.id, claimUntil: new Date(s.clock.now().getTime() + 5 * 60_000) }).where(eq(apps.id, held.id));
+    await signIn(s, 'manager');
+    visit(s, `/handleCard/handle-card-list?applyNo=${held.applyNo}`);
+    const { user } = renderWithUser(<App />);
+    const row = await rowOf(held.applyNo);
+    await waitFor(() => expect(row.textContent).toContain('客服小李审核中'));
+    row.focus();
+    await user.keyboard('q');
+    const dialog = await screen.findByRole('dialog', { name: /^办卡审核/ }, { timeout: 8_000 });
+    expect((await within(dialog).findByRole('note', {}, { timeout: 8_000 })).textContent).toContain('该申请正由客服小李审核中');
+    expect((await stored(held.id)).claimBy).toBe(agentUser!.id);
+    await user.keyboard('t');
+    await waitFor(async () => expect((await stored(held.id)).claimBy).not.toBe(agentUser!.id), { timeout: 8_000 });
+    await waitFor(() => expect(within(dialog).queryByRole('button', { name: /通过/ })).not.toBeNull(), { timeout: 8_000 });
+    await user.keyboard('a');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(async () => expect(await stored(held.id)).toMatchObject({ status: 2, claimBy: null }), { timeout: 8_000 });
+    const takeovers = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'HANDLE_CARD_TAKEOVER'), eq(t.sysLog.target, `handle-card/${held.id}`)));
+    expect(takeovers).toHaveLength(1);
+    await user.keyboard('{Escape}');
   });
 
   it('the palette’s 查办卡申请 ‹申请号› opens the application’s detail', async () => {

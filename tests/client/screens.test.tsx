@@ -96,7 +96,7 @@ const EXPECTED: Record<keyof typeof SCREENS, string | RegExp> = {
   ListActivity: /工作日早高峰8折/,
   DiscountLimit: '全部活动',
   ListOperateRecord: /^新增活动「/,
-  ListHandleCard: /共 \d+ 条 · 待审核 \d+（预检全绿 \d+）/,
+  ListHandleCard: /共 \d+ 条 · 待审核 \d+（预检全绿 \d+，审核中 \d+）/,
   HandleCardSetting: /办卡须知：.*线上办理须知/,
   // Opened without ?id= it says where to start (tests/client/handle-card-apply.test.tsx opens a real one).
   HandleCardRuleEdit: '请从办卡设置中选择要编辑办卡须知的卡类型。',

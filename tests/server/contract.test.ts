@@ -443,6 +443,9 @@ const VALID: Record<string, () => CallOptions> = {
   'handleCard.msg': () => ({ query: { id: hcIds.audit } }),
   'handleCard.audit': () => ({ body: { id: hcIds.audit, fromStatus: 1, toStatus: 2, idempotencyKey: 'contract-hc-audit-1' } }),
   'handleCard.auditBatch': () => ({ body: { ids: [hcIds.batch], idempotencyKey: 'contract-hc-batch-1' } }),
+  // The next one (the audit row may be decided by now; the admin decides whatever it holds).
+  'handleCard.claim': () => ({ body: {} }),
+  'handleCard.release': () => ({ body: { id: hcIds.audit } }),
   'handleCard.ship': () => ({ body: { id: hcIds.ship, trackingNo: 'SF0000000002' } }),
   'handleCard.complete': () => ({ body: { id: hcIds.complete } }),
   'handleCard.material': () => ({ body: { id: hcIds.audit, materialId: hcIds.material, reason: '契约查看材料' } }),
@@ -780,6 +783,8 @@ const INVALID: Record<string, () => CallOptions> = {
   'handleCard.msg': () => ({ query: { id: 'abc' } }),
   'handleCard.audit': () => ({ body: { id: 1, fromStatus: 1, toStatus: 4, idempotencyKey: 'contract-hc-bad-1' } }),
   'handleCard.auditBatch': () => ({ body: { ids: [], idempotencyKey: 'contract-hc-bad-2' } }),
+  'handleCard.claim': () => ({ body: { skip: ['x'] } }),
+  'handleCard.release': () => ({ body: {} }),
   'handleCard.ship': () => ({ body: { id: 1, trackingNo: 'SF 1' } }),
   'handleCard.complete': () => ({ body: {} }),
   'handleCard.material': () => ({ body: { id: 1, materialId: 1, reason: '看' } }),

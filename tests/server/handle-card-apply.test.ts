@@ -264,6 +264,102 @@ describe('审核: 通过, 驳回, 制卡失败', () => {
   });
 });
 
+describe('the review claim (下一条办卡审核)', () => {
+  const claim = (token: string, body: Record<string, unknown>, district?: number) => s.call(api.applyClaim, { token, body, district });
+
+  it('Enter takes the next 待审核 (its own claim first); another reviewer is refused with the holder’s name; ROLE_ADMIN takes over (audited); the agent may not', async () => {
+    const a = await pending();
+    const claimed = await claim(agent, { id: a.id });
+    expect(claimed.body.code, claimed.body.msg).toBe(1);
+    expect(claimed.body.data).toMatchObject({ id: a.id, status: 1, claimByName: '客服小李' });
+    // The detail of the queue: the precheck's green/red list and the materials beside it.
+    expect(claimed.body.data?.precheck.length).toBeGreaterThan(0);
+    expect(claimed.body.data?.materials.map((m) => m.label)).toEqual(expect.arrayContaining(['证件照', '身份证人像面']));
+    const row = await stored(a.id);
+    expect(row.claimBy).toBe(claimed.body.data?.claimById);
+    expect(row.claimUntil!.getTime() - s.clock.now().getTime()).toBe(api.CLAIM_MS);
+    const next = await claim(agent, {});
+    expect(next.body.data?.id).toBe(a.id);
+    // The list shows who holds it.
+    const listed = await s.call(api.applyPageByBody, { token: manager, body: { applyNo: a.applyNo } });
+    expect(listed.body.data.content[0]).toMatchObject({ claimByName: '客服小李' });
+    // Another reviewer: refused by the claim and by the decision, nothing changed.
+    expect((await claim(manager, { id: a.id })).body.msg).toBe(REFUSALS.claimedBy('客服小李'));
+    expect((await audit(manager, { id: a.id, fromStatus: 1, toStatus: 2 })).body.msg).toBe(REFUSALS.claimedBy('客服小李'));
+    expect((await audit(manager, { id: a.id, fromStatus: 1, toStatus: 3, reason: api.REJECT_PRESETS[1] })).body.msg).toBe(REFUSALS.claimedBy('客服小李'));
+    expect(await stored(a.id)).toMatchObject({ status: 1, claimBy: row.claimBy, cardNo: null });
+    // The manager's next skips the agent's.
+    const managers = await claim(manager, { skip: [] });
+    expect(managers.body.data?.id ?? null).not.toBe(a.id);
+    if (managers.body.data) await s.call(api.applyRelease, { token: manager, body: { id: managers.body.data.id } });
+    // The batch skips it with the holder's name.
+    const batch = await s.call(api.applyAuditBatch, { token: manager, body: { ids: [a.id], idempotencyKey: key() } });
+    expect(batch.body.data.skipped).toEqual([{ id: a.id, applyNo: a.applyNo, reason: REFUSALS.claimedBy('客服小李') }]);
+    // The agent may not take over; the manager (ROLE_ADMIN) may, audited.
+    expect((await claim(agent, { id: a.id, takeOver: true })).status).toBe(403);
+    const took = await claim(manager, { id: a.id, takeOver: true });
+    expect(took.body.data?.claimByName).toBe('徐汇区管理员');
+    const logged = await audits('HANDLE_CARD_TAKEOVER', a.id);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.summary).toContain('原由客服小李审核');
+    expect((await audit(agent, { id: a.id, fromStatus: 1, toStatus: 2 })).body.msg).toBe(REFUSALS.claimedBy('徐汇区管理员'));
+    expect((await audit(agent, { id: a.id, fromStatus: 1, toStatus: 2, takeOver: true })).status).toBe(403);
+    // Release: only one's own.
+    expect((await s.call(api.applyRelease, { token: agent, body: { id: a.id } })).body.data.released).toBe(false);
+    expect((await s.call(api.applyRelease, { token: manager, body: { id: a.id } })).body.data.released).toBe(true);
+    expect((await stored(a.id)).claimBy).toBeNull();
+  });
+
+  it('a decision clears the claim in its own update; a take-over by deciding is audited; an expired claim is free', async () => {
+    const a = await pending();
+    expect((await claim(agent, { id: a.id })).body.code).toBe(1);
+    const ok = await audit(agent, { id: a.id, fromStatus: 1, toStatus: 3, reason: api.REJECT_PRESETS[0] });
+    expect(ok.body.code, ok.body.msg).toBe(1);
+    expect(ok.body.data.apply).toMatchObject({ status: 3, claimById: null });
+    expect(await stored(a.id)).toMatchObject({ status: 3, claimBy: null, claimUntil: null });
+    expect((await claim(agent, { id: a.id })).body.msg).toBe(REFUSALS.stale);
+
+    const b = await pending();
+    await claim(agent, { id: b.id });
+    const taken = await audit(manager, { id: b.id, fromStatus: 1, toStatus: 2, takeOver: true });
+    expect(taken.body.code, taken.body.msg).toBe(1);
+    expect(await stored(b.id)).toMatchObject({ status: 2, claimBy: null, claimUntil: null });
+    expect(await audits('HANDLE_CARD_TAKEOVER', b.id)).toHaveLength(1);
+    expect(await audits('HANDLE_CARD_APPROVE', b.id)).toHaveLength(1);
+
+    const c = await pending();
+    await claim(agent, { id: c.id });
+    s.clock.advance(api.CLAIM_MS + 60_000);
+    await signIn();
+    expect((await claim(manager, { id: c.id })).body.data?.claimByName).toBe('徐汇区管理员');
+    expect(await audits('HANDLE_CARD_TAKEOVER', c.id)).toHaveLength(0);
+    await s.call(api.applyRelease, { token: manager, body: { id: c.id } });
+  });
+
+  it('refuses: the viewer, another district, malformed and too many skips', async () => {
+    const foreign = await pending({ districtId: huangpu, idNo: citizenIdOf('310101', yearsAgo(31), ++seq, false) });
+    expect((await claim(viewer, {})).status).toBe(403);
+    expect((await claim(manager, { id: foreign.id })).status).toBe(403);
+    expect((await stored(foreign.id)).claimBy).toBeNull();
+    expect((await s.call(api.applyRelease, { token: manager, body: { id: foreign.id } })).status).toBe(403);
+    expect((await claim(agent, { id: 'x' })).body.code).not.toBe(1);
+    expect((await claim(agent, { takeOver: 'yes' })).body.code).not.toBe(1);
+    expect((await claim(agent, { skip: Array.from({ length: 101 }, (_, i) => i + 1) })).body.msg).toContain('最多跳过100条');
+    expect((await claim(agent, { id: 99_999_999 })).body.code).not.toBe(1);
+    // The manager's next never answers another district's application.
+    const seen: number[] = [];
+    for (;;) {
+      const r = await claim(manager, { skip: seen });
+      if (!r.body.data) break;
+      expect(r.body.data.districtId).toBe(xuhui);
+      seen.push(r.body.data.id);
+      await s.call(api.applyRelease, { token: manager, body: { id: r.body.data.id } });
+      if (seen.length > 60) break;
+    }
+    expect(seen).not.toContain(foreign.id);
+  });
+});
+
 describe('批量通过预检全绿', () => {
   it('approves the all-green 待审核, skips the red and the decided, each with one audit row; a retry answers the same', async () => {
     const green = await pending();

@@ -16,7 +16,8 @@ import { TEST_PII_KEY, type TestServer, startTestServer } from '../support/test-
 /**
  * 线上办卡's races on PostgreSQL (second wave §12 verify-audit, handle-audit): double approval, the
  * batch against a single approval, the reject refund under 50 concurrent calls, the card-number
- * pool under concurrent approvals, two submissions of one id and category.
+ * pool under concurrent approvals, two claims of the review queue, a claim against a decision, two
+ * submissions of one id and category.
  */
 describe.skipIf(skipWithoutPostgres('handle-card races (double approval, batch vs single, refund once, pool, one per id)'))('on PostgreSQL', () => {
   let s: TestServer;
@@ -131,6 +132,48 @@ describe.skipIf(skipWithoutPostgres('handle-card races (double approval, batch v
     const held = await db().select().from(pool).where(inArray(pool.applicationId, rows.map((r) => r.id)));
     expect(held).toHaveLength(40);
     expect(held.every((p) => p.state === 1)).toBe(true);
+  });
+
+  it('two claims on one application: one claimant; two reviewers taking the next get two different applications', async () => {
+    for (let round = 0; round < 6; round++) {
+      const a = await pending();
+      const [x, y] = await Promise.all([s.call(api.applyClaim, { token: agent, body: { id: a.id } }), s.call(api.applyClaim, { token: manager, body: { id: a.id } })]);
+      const ok = [x, y].filter((r) => r.body.code === 1);
+      expect(ok).toHaveLength(1);
+      expect([x, y].find((r) => r.body.code !== 1)!.body.msg).toMatch(/^该申请正由.+审核中$/);
+      expect((await stored(a.id)).claimBy).toBe(ok[0]!.body.data!.claimById);
+      await s.call(api.applyRelease, { token: agent, body: { id: a.id } });
+      await s.call(api.applyRelease, { token: manager, body: { id: a.id } });
+    }
+    await pending();
+    await pending();
+    const [p, q] = await Promise.all([s.call(api.applyClaim, { token: agent, body: {} }), s.call(api.applyClaim, { token: manager, body: {} })]);
+    expect(p.body.data).not.toBeNull();
+    expect(q.body.data).not.toBeNull();
+    expect(p.body.data!.id).not.toBe(q.body.data!.id);
+    await s.call(api.applyRelease, { token: agent, body: { id: p.body.data!.id } });
+    await s.call(api.applyRelease, { token: manager, body: { id: q.body.data!.id } });
+  });
+
+  it('a claim racing another reviewer’s decision: either the decision (claim refused, cleared) or the claim (decision refused)', async () => {
+    for (let round = 0; round < 6; round++) {
+      const a = await pending();
+      const [c, d] = await Promise.all([
+        s.call(api.applyClaim, { token: agent, body: { id: a.id } }),
+        s.call(api.applyAudit, { token: manager, body: { id: a.id, fromStatus: 1, toStatus: 2, idempotencyKey: key() } }),
+      ]);
+      const row = await stored(a.id);
+      if (d.body.code === 1) {
+        expect(row).toMatchObject({ status: 2, claimBy: null, claimUntil: null });
+        if (c.body.code !== 1) expect(c.body.msg).toBe(REFUSALS.stale);
+      } else {
+        expect(c.body.code).toBe(1);
+        expect(d.body.msg).toBe(REFUSALS.claimedBy('客服小李'));
+        expect(row.status).toBe(1);
+        await s.call(api.applyRelease, { token: agent, body: { id: a.id } });
+      }
+      expect(await audits(['HANDLE_CARD_APPROVE'], a.id)).toHaveLength(d.body.code === 1 ? 1 : 0);
+    }
   });
 
   it('two submissions with one id and category at once: one application', async () => {

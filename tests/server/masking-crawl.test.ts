@@ -342,6 +342,10 @@ describe('the masking crawl over the desk', () => {
     const hcMine = hcApps.filter((a) => a.districtId === hcManagerArea);
     const waiting = hcMine.filter((a) => a.status === 1);
     const shipped = hcMine.find((a) => a.status === 4);
+    // The review queue's claim answers the detail (masked), by id and as the next; then given back.
+    if (waiting[0]) await crawl(handleApi.applyClaim, { token: hcManager, body: { id: waiting[0].id } });
+    const hcNext = await crawl(handleApi.applyClaim, { token: hcManager, body: { skip: waiting[0] ? [waiting[0].id] : [] } });
+    for (const id of [waiting[0]?.id, (hcNext as { id: number } | null)?.id]) if (id) await crawl(handleApi.applyRelease, { token: hcManager, body: { id } });
     if (waiting[0]) await crawl(handleApi.applyAudit, { token: hcManager, body: { id: waiting[0].id, fromStatus: 1, toStatus: 3, reason: '巡检驳回，乘客13812345678来电', idempotencyKey: 'crawl-hc-audit-1' } });
     await crawl(handleApi.applyAuditBatch, { token: hcManager, body: { ids: waiting.slice(1).map((a) => a.id).concat([999_999]), idempotencyKey: 'crawl-hc-batch-1' } });
     // One of the crawl's own, submitted and paid on the rider side, approved and shipped here.

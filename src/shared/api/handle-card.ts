@@ -28,6 +28,8 @@ export const HANDLE_CARD_AUDITOR = can({ buttons: ['HANDLE_CARD_AUDIT'] });
 export const HANDLE_CARD_SHIPPER = can({ buttons: ['HANDLE_CARD_SHIP'] });
 export const HANDLE_CARD_SETTER = can({ buttons: ['HANDLE_CARD_SETTING'] });
 export const HANDLE_CARD_FACTORY_EXPORTER = can({ buttons: ['HANDLE_CARD_FACTORY_EXPORT'] });
+/** Who may take over another reviewer's claim (the server checks the role too), as in 线上验卡. */
+export const HANDLE_CARD_TAKEOVER = grant({ roles: ['ROLE_ADMIN'] });
 
 /** The card types applied for online (spec §3's named ones): 2 记名个性化卡, 4 学生卡, 5 老年卡, 6 记名卡. */
 export const APPLY_CATEGORIES = [2, 4, 5, 6] as const;
@@ -89,6 +91,8 @@ export const IMAGE_RETENTION_DAYS = 30;
 export const AUDIT_BATCH_MAX = 100;
 export const RULE_TEXT_MAX = 5000;
 export const REASON_MIN = 4;
+/** A reviewer's claim on a 待审核 application lasts this long (lib/review-claim.ts, as 线上验卡's). */
+export const CLAIM_MS = 10 * 60_000;
 
 /** The design's refusals, word for word (second wave §10). */
 export const REFUSALS = {
@@ -102,6 +106,8 @@ export const REFUSALS = {
   tracking: '邮寄办理须填写快递单号',
   closed: (category: string) => `${category}暂未开放线上办理`,
   pool: '卡号池余量不足，请先导入卡号段',
+  claimedBy: (name: string) => `该申请正由${name}审核中`,
+  takeOver: '只有管理员可以接管他人正在审核的申请',
 } as const;
 
 /** The presets `1`–`9` of 驳回 (the reviewer's usual reasons; any text of ≥4 characters is allowed). */
@@ -157,6 +163,10 @@ export const applyRow = z.object({
   precheckGreen: z.boolean(),
   /** The red lines' labels, for the list. */
   precheckRed: z.array(z.string()),
+  /** Who holds the live review claim (null: free or expired), and until when. */
+  claimById: z.number().int().nullable(),
+  claimByName: z.string().nullable(),
+  claimUntil: timestamp.nullable(),
   createdDate: timestamp,
   paidDate: timestamp.nullable(),
   decidedDate: timestamp.nullable(),
@@ -177,6 +187,9 @@ export const materialInfo = z.object({
 });
 
 export const refundInfo = z.object({ id: z.number().int(), amount: z.number().int(), reason: z.string(), state: z.number().int(), createdDate: timestamp });
+
+const applyDetail = applyRow.extend({ precheck: z.array(precheckItem), materials: z.array(materialInfo), refunds: z.array(refundInfo), imagesPurged: z.boolean() });
+export type HandleApplyDetail = z.infer<typeof applyDetail>;
 
 const H = `${BUSCODE}/handleCard`;
 
@@ -218,6 +231,9 @@ export const applyTotalRow = z.object({
   byStatus: z.record(z.string(), z.number().int()),
   /** 待审核 with every precheck line green: what 批量通过预检全绿 would take. */
   pendingGreen: z.number().int(),
+  /** 待审核 held by a live claim (anyone's), and by the caller. */
+  claimed: z.number().int(),
+  claimedByMe: z.number().int(),
   /** Fees paid and not refunded (fen). */
   feePaid: z.number().int(),
   refunded: z.number().int(),
@@ -243,7 +259,7 @@ export const applyMsg = endpoint({
   method: 'GET',
   path: `${H}/query/msg`,
   query: z.object({ id: id('申请ID') }),
-  response: applyRow.extend({ precheck: z.array(precheckItem), materials: z.array(materialInfo), refunds: z.array(refundInfo), imagesPurged: z.boolean() }),
+  response: applyDetail,
   permission: HANDLE_CARD_READ,
 });
 
@@ -259,8 +275,40 @@ export const applyAudit = endpoint({
     toStatus: z.union([z.literal(2), z.literal(3)], { error: '审核结果应为 2（通过）或 3（驳回/制卡失败）' }),
     reason: optionalText('原因', 100).optional(),
     idempotencyKey,
+    /** ROLE_ADMIN deciding one another reviewer holds (audited as a take-over). */
+    takeOver: z.boolean({ error: '接管应为 true 或 false' }).optional(),
   }),
   response: z.object({ apply: applyRow, replayed: z.boolean() }),
+  permission: HANDLE_CARD_AUDITOR,
+});
+
+/**
+ * 下一条办卡审核 / 认领: without an id, the oldest 待审核 application in the area nobody else holds is
+ * claimed for the caller (null when the queue is empty); with one, that application (ROLE_ADMIN may
+ * take over another's claim with `takeOver`). Answers the detail, claim included.
+ */
+export const applyClaim = endpoint({
+  id: 'handleCard.claim',
+  title: '认领办卡申请',
+  method: 'POST',
+  path: `${H}/claim`,
+  body: z.object({
+    id: id('申请ID').optional(),
+    /** Skip these (the ones the reviewer just passed over). */
+    skip: z.array(id('申请ID')).max(AUDIT_BATCH_MAX, { error: `最多跳过${AUDIT_BATCH_MAX}条` }).optional(),
+    takeOver: z.boolean({ error: '接管应为 true 或 false' }).optional(),
+  }),
+  response: applyDetail.nullable(),
+  permission: HANDLE_CARD_AUDITOR,
+});
+
+export const applyRelease = endpoint({
+  id: 'handleCard.release',
+  title: '放弃认领办卡申请',
+  method: 'POST',
+  path: `${H}/release`,
+  body: z.object({ id: id('申请ID') }),
+  response: z.object({ released: z.boolean() }),
   permission: HANDLE_CARD_AUDITOR,
 });
 
@@ -427,6 +475,8 @@ export const endpoints: readonly Endpoint[] = [
   applyMsg,
   applyAudit,
   applyAuditBatch,
+  applyClaim,
+  applyRelease,
   applyShip,
   applyComplete,
   applyMaterial,

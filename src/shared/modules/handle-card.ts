@@ -12,7 +12,7 @@ export const handleCardModule = defineModule({
     icon: 'card',
     jumpKey: 'h',
     pages: [
-      { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard', actions: ['export', 'factory-export', 'factory', 'batch-approve', 'ship', 'find'] },
+      { key: 'handle-card-list', title: '办卡申请', component: 'ListHandleCard', actions: ['export', 'factory-export', 'factory', 'batch-approve', 'ship', 'find', 'next'] },
       { key: 'handle-card-setting', title: '办卡设置', component: 'HandleCardSetting' },
       { key: 'handle-card-rule-edit', title: '办卡规则编辑', component: 'HandleCardRuleEdit', hidden: true },
       { key: 'card-list', title: '卡片列表', component: 'ListCard' },
@@ -25,6 +25,7 @@ export const handleCardModule = defineModule({
     HANDLE_CARD_SHIP: '办卡寄出/待领取',
     HANDLE_CARD_COMPLETE: '办卡完成',
     HANDLE_CARD_MATERIAL: '查看办卡材料',
+    HANDLE_CARD_TAKEOVER: '接管办卡审核',
     HANDLE_CARD_SETTING: '修改办卡设置',
     HANDLE_CARD_EXPORT: '导出办卡申请',
     HANDLE_CARD_FACTORY_EXPORT: '导出制卡文件',

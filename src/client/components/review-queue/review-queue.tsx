@@ -4,7 +4,7 @@ import { Modal } from '../modal';
 import { DetailList, type DetailItem } from '../resource/detail-list';
 
 /**
- * The review queue's frame (线上验卡 now, 线上办卡 next): one application at a time, its record
+ * The review queue's frame (线上验卡 and 线上办卡): one application at a time, its record
  * header, its materials side by side with the automatic checks, and a decision by keyboard alone:
  *
  *   Enter     take the next pending application (the page claims it)

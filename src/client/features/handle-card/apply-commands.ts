@@ -5,10 +5,20 @@ import { applyListPath, applyPhone } from './apply-paths';
 
 const GROUP = '线上办卡';
 const isPhone = (v: string) => /^1\d{10}$/.test(v.replace(/[\s-]/g, ''));
-const listAction = (action: 'batch-approve' | 'factory' | 'ship' | 'find', query: Record<string, string> = {}) => pagePath('handleCard', 'handle-card-list', { action, query });
+const listAction = (action: 'next' | 'batch-approve' | 'factory' | 'ship' | 'find', query: Record<string, string> = {}) => pagePath('handleCard', 'handle-card-list', { action, query });
 
-/** 办卡申请's palette commands (second wave §10's Palette row; 下一条办卡审核 waits for the review queue). */
+/** 办卡申请's palette commands (second wave §10's Palette row). */
 export const handleApplyCommands: readonly Command[] = [
+  {
+    id: 'handleCard.next',
+    title: '下一条办卡审核',
+    group: GROUP,
+    keywords: ['下一条', '办卡', '审核', '队列', 'xiayitiao', 'banka', 'shenhe'],
+    permission: HANDLE_CARD_AUDITOR,
+    page: applyListPath(),
+    // The page opens the queue; Enter there takes the next 待审核 application.
+    run: (ctx) => ctx.navigate(listAction('next')),
+  },
   {
     // A phone goes to the list through memory (never the address); an application number opens its detail.
     id: 'handleCard.find',

@@ -183,6 +183,8 @@ CREATE TABLE "handle_card_applications" (
 	"status" smallint DEFAULT 0 NOT NULL,
 	"reason" text,
 	"reviewer_id" integer,
+	"claim_by" integer,
+	"claim_until" timestamp with time zone,
 	"decision_key" text,
 	"card_no" text,
 	"batch_no" text,
@@ -202,6 +204,7 @@ CREATE TABLE "handle_card_applications" (
 	CONSTRAINT "handle_card_applications_category_ck" CHECK ("handle_card_applications"."card_category" in (2, 4, 5, 6)),
 	CONSTRAINT "handle_card_applications_delivery_ck" CHECK ("handle_card_applications"."delivery" in (1, 2)),
 	CONSTRAINT "handle_card_applications_fee_ck" CHECK ("handle_card_applications"."fee" >= 0),
+	CONSTRAINT "handle_card_applications_claim_ck" CHECK (("handle_card_applications"."claim_by" is null) = ("handle_card_applications"."claim_until" is null)),
 	CONSTRAINT "handle_card_applications_card_ck" CHECK ("handle_card_applications"."status" not in (2, 4, 5) or "handle_card_applications"."card_no" is not null),
 	CONSTRAINT "handle_card_applications_tracking_ck" CHECK ("handle_card_applications"."status" not in (4, 5) or "handle_card_applications"."delivery" = 1 or "handle_card_applications"."tracking_no" is not null)
 );
@@ -336,6 +339,7 @@ ALTER TABLE "card_verify_reminders" ADD CONSTRAINT "card_verify_reminders_sent_b
 ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_district_id_districts_id_fk" FOREIGN KEY ("district_id") REFERENCES "public"."districts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_rider_id_riders_id_fk" FOREIGN KEY ("rider_id") REFERENCES "public"."riders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_reviewer_id_users_id_fk" FOREIGN KEY ("reviewer_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "handle_card_applications" ADD CONSTRAINT "handle_card_applications_claim_by_users_id_fk" FOREIGN KEY ("claim_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "handle_card_pool" ADD CONSTRAINT "handle_card_pool_application_id_handle_card_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."handle_card_applications"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "handle_card_settings" ADD CONSTRAINT "handle_card_settings_district_id_districts_id_fk" FOREIGN KEY ("district_id") REFERENCES "public"."districts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "handle_card_settings" ADD CONSTRAINT "handle_card_settings_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

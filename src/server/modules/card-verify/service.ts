@@ -27,7 +27,7 @@ type AuditBody = z.output<typeof api.verifyAudit.body>;
 
 export const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
 
-/** The queue's claims over this table (lib/review-claim.ts; 线上办卡 makes its own over its table). */
+/** The queue's claims over this table (lib/review-claim.ts; 线上办卡 has its own over its table, apply-service.ts). */
 export const claims = reviewClaims({
   table: v,
   id: v.id,

@@ -20,6 +20,8 @@ export function bindApply(b: Binder, deps: AppDeps): void {
   b.bind(api.applyMsg, ({ auth, query }) => service.applyMsg(deps, auth, query.id));
   b.bind(api.applyAudit, ({ auth, body }) => service.auditApply(deps, auth, body));
   b.bind(api.applyAuditBatch, ({ auth, body }) => service.auditBatch(deps, auth, body));
+  b.bind(api.applyClaim, ({ auth, body }) => service.claimApply(deps, auth, body));
+  b.bind(api.applyRelease, ({ auth, body }) => service.releaseApply(deps, auth, body.id));
   b.bind(api.applyShip, ({ auth, body }) => service.shipApply(deps, auth, body));
   b.bind(api.applyComplete, ({ auth, body }) => service.completeApply(deps, auth, body.id));
   b.bind(api.applyMaterial, ({ auth, body, reply }) => service.openMaterial(deps, auth, body, noStore(reply)));

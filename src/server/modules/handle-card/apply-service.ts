@@ -1,4 +1,5 @@
 import { and, count, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import * as api from '../../../shared/api/handle-card';
 import {
@@ -14,6 +15,7 @@ import {
   PHOTO_WIDTH,
   type PrecheckItem,
   REFUSALS,
+  CLAIM_MS,
   applyCategoryLabel,
   deliveryLabel,
 } from '../../../shared/api/handle-card';
@@ -25,10 +27,11 @@ import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { type Actor, audit } from '../../lib/audit';
-import { fail, failOn, isUniqueViolation, notFound } from '../../lib/errors';
+import { fail, failOn, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { type ExportScope, defineExport, keysetRows, listRows } from '../../lib/export-definition';
 import { type ListContext, listService } from '../../lib/list';
 import { recordRefund, refundsOf, settleRefund } from '../../lib/refund-ledger';
+import { liveClaim, reviewClaims } from '../../lib/review-claim';
 import { openSealedFile, purgeSealedFiles, sealedFileInfos, storeSealedFiles } from '../../lib/sealed-files';
 import { assertInScope, inScope } from '../../lib/scope';
 import { iso } from '../../lib/sql';
@@ -63,9 +66,38 @@ export function streetOf(address: string): string {
   return m ? `${m[1]}…` : `${address.trim().slice(0, 6)}…`;
 }
 
-const applyColumns = { a: apps, districtName: t.districts.name, reviewerName: t.users.firstName };
-type Selected = { a: AppRow; districtName: string | null; reviewerName: string | null };
-const selectApps = (db: Db) => db.select(applyColumns).from(apps).leftJoin(t.districts, eq(t.districts.id, apps.districtId)).leftJoin(t.users, eq(t.users.id, apps.reviewerId));
+/** The review queue's claims over this table: the rule 线上验卡 keeps (lib/review-claim.ts), over 待审核. */
+export const claims = reviewClaims({
+  table: apps,
+  id: apps.id,
+  status: apps.status,
+  claimBy: apps.claimBy,
+  claimUntil: apps.claimUntil,
+  createdAt: apps.createdAt,
+  pending: 1,
+  ttlMs: CLAIM_MS,
+  refusals: { decided: REFUSALS.stale, claimedBy: REFUSALS.claimedBy },
+});
+
+/** ROLE_ADMIN (and the super user above it) may take over another reviewer's claim. */
+export const mayTakeOver = (a: Pick<AuthContext, 'roles'>) => a.roles.includes('ROLE_ADMIN') || a.roles.includes('ROLE_APP_ADMIN');
+
+const claimer = alias(t.users, 'handle_claimer');
+const applyColumns = { a: apps, districtName: t.districts.name, reviewerName: t.users.firstName, claimByName: claimer.firstName, claimByLogin: claimer.login };
+type Selected = { a: AppRow; districtName: string | null; reviewerName: string | null; claimByName: string | null; claimByLogin: string | null };
+const selectApps = (db: Db) =>
+  db
+    .select(applyColumns)
+    .from(apps)
+    .leftJoin(t.districts, eq(t.districts.id, apps.districtId))
+    .leftJoin(t.users, eq(t.users.id, apps.reviewerId))
+    .leftJoin(claimer, eq(claimer.id, apps.claimBy));
+
+/** The live claim of a 待审核 row (an expired one, or one on a decided row, is nobody's). */
+const claimOf = (r: Selected, now: Date) => {
+  const by = r.a.status === 1 ? liveClaim(r.a, now) : null;
+  return { claimById: by, claimByName: by === null ? null : r.claimByName || r.claimByLogin, claimUntil: by === null ? null : iso(r.a.claimUntil!) };
+};
 
 const applyDto = (deps: Pick<AppDeps, 'pii' | 'clock'>, r: Selected) => ({
   id: r.a.id,
@@ -92,6 +124,7 @@ const applyDto = (deps: Pick<AppDeps, 'pii' | 'clock'>, r: Selected) => ({
   trackingNo: r.a.trackingNo,
   precheckGreen: r.a.precheckGreen,
   precheckRed: r.a.precheck.filter((p) => !p.ok).map((p) => p.label),
+  ...claimOf(r, deps.clock.now()),
   createdDate: iso(r.a.createdAt),
   paidDate: r.a.paidAt ? iso(r.a.paidAt) : null,
   decidedDate: r.a.decidedAt ? iso(r.a.decidedAt) : null,
@@ -136,11 +169,14 @@ export const pageApplies = (deps: AppDeps, a: AuthContext, q: z.output<typeof ap
 /** The summary line: per status, the all-green 待审核 a batch would take, fees, and the pool's free numbers. */
 export async function applyTotals(deps: AppDeps, a: AuthContext, q: Filters) {
   const where = applyList.where(deps, a, { ...q, status: undefined });
+  const now = deps.clock.now();
   const rows = await deps.db
     .select({
       status: apps.status,
       n: count(),
       green: sql<number>`count(*) filter (where ${apps.precheckGreen})`.mapWith(Number),
+      claimed: sql<number>`count(*) filter (where ${apps.claimUntil} > ${now})`.mapWith(Number),
+      mine: sql<number>`count(*) filter (where ${apps.claimUntil} > ${now} and ${apps.claimBy} = ${a.user.id})`.mapWith(Number),
       paid: sql<number>`coalesce(sum(${apps.fee}) filter (where ${apps.payStatus} = 1), 0)`.mapWith(Number),
       refunded: sql<number>`coalesce(sum(${apps.fee}) filter (where ${apps.payStatus} = 2), 0)`.mapWith(Number),
     })
@@ -155,6 +191,8 @@ export async function applyTotals(deps: AppDeps, a: AuthContext, q: Filters) {
     total: rows.reduce((s, r) => s + r.n, 0),
     byStatus,
     pendingGreen: rows.find((r) => r.status === 1)?.green ?? 0,
+    claimed: rows.find((r) => r.status === 1)?.claimed ?? 0,
+    claimedByMe: rows.find((r) => r.status === 1)?.mine ?? 0,
     feePaid: rows.reduce((s, r) => s + r.paid, 0),
     refunded: rows.reduce((s, r) => s + r.refunded, 0),
     poolFree: Object.fromEntries(api.APPLY_CATEGORIES.map((c) => [String(c), free.find((f) => f.c === c)?.n ?? 0])),
@@ -162,7 +200,7 @@ export async function applyTotals(deps: AppDeps, a: AuthContext, q: Filters) {
 }
 
 /** 申请详情: the row, the precheck's green/red list, the materials (never their bytes), the refunds. */
-export async function applyMsg(deps: AppDeps, a: AuthContext, id: number) {
+export async function applyMsg(deps: AppDeps, a: Scope, id: number) {
   const [r] = await selectApps(deps.db).where(eq(apps.id, id));
   if (!r) throw notFound('申请不存在');
   assertInScope(a, r.a.districtId);
@@ -318,6 +356,36 @@ async function refundFee(tx: Db, row: AppRow, reason: string, operatorId: number
   return recordRefund(tx, { kind: 'handle', orderId: row.id, districtId: row.districtId, orderNo: row.applyNo, amount: row.fee, reason, idempotencyKey: row.applyNo, operatorId, now });
 }
 
+const takeOverAudit = (a: AuthContext, row: AppRow, from: { name: string }, now: Date, tx: Db) =>
+  audit(tx, a.actor, { type: 'HANDLE_CARD_TAKEOVER', targetDistrictId: row.districtId, target: `handle-card/${row.id}`, summary: `接管办卡申请 ${row.applyNo}（原由${from.name}审核）`, before: { claimBy: row.claimBy }, after: { claimBy: a.user.id } }, now);
+
+/**
+ * 下一条办卡审核 / 认领. Without an id: the oldest 待审核 application in the caller's district nobody
+ * else holds (skip locked: two reviewers get two); with one: that one, refused while another holds it
+ * unless ROLE_ADMIN takes it over (audited).
+ */
+export async function claimApply(deps: AppDeps, a: AuthContext, body: z.output<typeof api.applyClaim.body>) {
+  const now = deps.clock.now();
+  if (body.takeOver && !mayTakeOver(a)) throw forbidden(REFUSALS.takeOver);
+  const id = await deps.db.transaction(async (tx) => {
+    if (body.id === undefined) return claims.next(tx, { userId: a.user.id, now, skip: body.skip, where: inScope(a, apps.districtId) });
+    const row = await lockApply(tx, a, body.id);
+    const got = await claims.claim(tx, { id: row.id, userId: a.user.id, now, takeOver: !!body.takeOver });
+    if (!got) throw notFound('申请不存在');
+    if (got.takenFrom) await takeOverAudit(a, row, got.takenFrom, now, tx);
+    return row.id;
+  });
+  return id === null ? null : applyMsg(deps, a, id);
+}
+
+/** 放弃认领: gives one's own claim back (skipping, leaving the queue). */
+export async function releaseApply(deps: AppDeps, a: AuthContext, id: number) {
+  const [row] = await deps.db.select({ districtId: apps.districtId }).from(apps).where(eq(apps.id, id));
+  if (!row) throw notFound('申请不存在');
+  assertInScope(a, row.districtId);
+  return { released: await deps.db.transaction((tx) => claims.release(tx, { id, userId: a.user.id })) };
+}
+
 interface Decision {
   apply: ApplyDto;
   replayed: boolean;
@@ -325,7 +393,8 @@ interface Decision {
 }
 
 /** One decision in its own transaction: 通过 (1 → 2), 驳回 (1 → 3) or 制卡失败 (2 → 3). */
-async function decide(deps: AppDeps, a: AuthContext, body: { id: number; fromStatus: number; toStatus: 2 | 3; reason?: string | undefined; idempotencyKey: string }, batch = false): Promise<Decision> {
+async function decide(deps: AppDeps, a: AuthContext, body: { id: number; fromStatus: number; toStatus: 2 | 3; reason?: string | undefined; idempotencyKey: string; takeOver?: boolean | undefined }, batch = false): Promise<Decision> {
+  if (body.takeOver && !mayTakeOver(a)) throw forbidden(REFUSALS.takeOver);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const row = await lockApply(tx, a, body.id);
@@ -336,6 +405,11 @@ async function decide(deps: AppDeps, a: AuthContext, body: { id: number; fromSta
       return { apply: await loadApply(deps, tx, row.id), replayed: true, refundId: null };
     }
     if (row.status !== body.fromStatus) throw fail(REFUSALS.stale);
+    // 待审核 may be held by another reviewer in the queue: refused with their name, or taken over (audited).
+    if (row.status === 1) {
+      const may = await claims.assertMayDecide(tx, { id: row.id, from: 1, userId: a.user.id, now, takeOver: !!body.takeOver });
+      if (may?.takenFrom) await takeOverAudit(a, row, may.takenFrom, now, tx);
+    }
     const from = row.status as ApplyStatus;
     if (!APPLY_STATUS.can(from, body.toStatus)) throw fail(APPLY_STATUS.refusal(`申请 ${row.applyNo}`, from, body.toStatus));
     const cat = applyCategoryLabel(row.cardCategory);
@@ -346,7 +420,7 @@ async function decide(deps: AppDeps, a: AuthContext, body: { id: number; fromSta
       const cardNo = await reserveNumber(tx, row.cardCategory, row.id, now);
       await tx
         .update(apps)
-        .set({ status: 2, cardNo, batchNo: shanghaiDate(now), reviewerId: a.user.id, decisionKey: body.idempotencyKey, decidedAt: now, reason: null, updatedAt: now })
+        .set({ status: 2, cardNo, batchNo: shanghaiDate(now), reviewerId: a.user.id, decisionKey: body.idempotencyKey, decidedAt: now, reason: null, claimBy: null, claimUntil: null, updatedAt: now })
         .where(and(eq(apps.id, row.id), eq(apps.status, 1)));
       type = 'HANDLE_CARD_APPROVE';
       summary = `${batch ? '批量' : ''}通过办卡申请 ${row.applyNo}（${cat}），预留卡号 ${cardNo}`;
@@ -360,7 +434,7 @@ async function decide(deps: AppDeps, a: AuthContext, body: { id: number; fromSta
       }
       await tx
         .update(apps)
-        .set({ status: 3, reason, reviewerId: a.user.id, decisionKey: body.idempotencyKey, decidedAt: now, updatedAt: now })
+        .set({ status: 3, reason, reviewerId: a.user.id, decisionKey: body.idempotencyKey, decidedAt: now, claimBy: null, claimUntil: null, updatedAt: now })
         .where(and(eq(apps.id, row.id), eq(apps.status, from)));
       const refund = await refundFee(tx, row, from === 2 ? `制卡失败：${reason}` : `办卡申请驳回：${reason}`, a.user.id, now);
       refundId = refund?.id ?? null;
@@ -741,7 +815,7 @@ export async function cancelApplication(deps: Pick<AppDeps, 'db' | 'clock'> & Pa
     const [r] = await tx.select().from(apps).where(eq(apps.id, id)).for('update');
     if (!r) throw notFound('申请不存在');
     if (r.status !== 0 && r.status !== 1) throw fail('申请已在审核或制卡中，不能取消');
-    await tx.update(apps).set({ status: 6, cancelledAt: now, updatedAt: now }).where(and(eq(apps.id, id), eq(apps.status, r.status)));
+    await tx.update(apps).set({ status: 6, cancelledAt: now, claimBy: null, claimUntil: null, updatedAt: now }).where(and(eq(apps.id, id), eq(apps.status, r.status)));
     const refund = r.status === 1 ? await refundFee(tx, r, '乘客取消办卡申请', null, now) : null;
     refundId = refund?.id ?? null;
     await audit(tx, SYSTEM_ACTOR, { type: 'HANDLE_CARD_CANCEL', targetDistrictId: r.districtId, target: `handle-card/${id}`, summary: `乘客取消办卡申请 ${r.applyNo}${refund ? `，退还 ${fenToYuan(refund.amount)} 元` : ''}`, before: { status: r.status }, after: { status: 6, refund: refundId } }, now);

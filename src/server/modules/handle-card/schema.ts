@@ -77,6 +77,9 @@ export const handleCardApplications = pgTable(
     status: smallint('status').notNull().default(0),
     reason: text('reason'),
     reviewerId: integer('reviewer_id').references(() => users.id),
+    /** The reviewer holding this 待审核 application in the review queue, and until when (lib/review-claim.ts). */
+    claimBy: integer('claim_by').references(() => users.id),
+    claimUntil: ts('claim_until'),
     /** The approval's or rejection's idempotency key: a retry of the same decision answers it again. */
     decisionKey: text('decision_key'),
     cardNo: text('card_no'),
@@ -110,6 +113,7 @@ export const handleCardApplications = pgTable(
     check('handle_card_applications_category_ck', sql`${t.cardCategory} in (2, 4, 5, 6)`),
     check('handle_card_applications_delivery_ck', sql`${t.delivery} in (1, 2)`),
     check('handle_card_applications_fee_ck', sql`${t.fee} >= 0`),
+    check('handle_card_applications_claim_ck', sql`(${t.claimBy} is null) = (${t.claimUntil} is null)`),
     // A card number from 制卡中 on; 已寄出 by post has its tracking number.
     check('handle_card_applications_card_ck', sql`${t.status} not in (2, 4, 5) or ${t.cardNo} is not null`),
     check('handle_card_applications_tracking_ck', sql`${t.status} not in (4, 5) or ${t.delivery} = 1 or ${t.trackingNo} is not null`),

@@ -20,6 +20,7 @@ import { toast } from '../../../lib/toast';
 import { applyPhone } from '../apply-paths';
 import { type ApplyRef, BatchApproveDialog, RejectDialog, ShipDialog, approve } from '../components/apply-dialogs';
 import { ApplyDetail } from '../components/apply-detail';
+import { ApplyQueue, type QueueStart } from '../components/apply-queue';
 
 const columns: ListColumn<typeof api.applyPageByBody>[] = [
   { id: 'applyNo', header: '申请号', fixed: true, cell: (a) => <span className="tabular-nums">{a.applyNo}</span> },
@@ -30,13 +31,23 @@ const columns: ListColumn<typeof api.applyPageByBody>[] = [
   { id: 'precheck', header: '预检', cell: (a) => (a.precheckGreen ? <span className="text-green-700">全绿</span> : <span className="text-red-700">{a.precheckRed.join('、')}</span>) },
   { id: 'delivery', header: '领取', cell: (a) => deliveryLabel(a.delivery) },
   { id: 'fee', header: '工本费（元）', sort: 'fee', align: 'right', cell: (a) => fenToYuan(a.fee), className: 'tabular-nums' },
-  { id: 'status', header: '状态', cell: (a) => <FlowBadge flow={APPLY_STATUS} code={a.status} /> },
+  {
+    id: 'status',
+    header: '状态',
+    cell: (a) => (
+      <>
+        <FlowBadge flow={APPLY_STATUS} code={a.status} />
+        {/* Another reviewer's live claim: the queue refuses it, so the list says so first. */}
+        {a.claimByName && <span className="ml-1 text-xs text-orange-800">{a.claimByName}审核中</span>}
+      </>
+    ),
+  },
   { id: 'cardNo', header: '卡号', cell: (a) => a.cardNo ?? '—', className: 'tabular-nums', hiddenByDefault: true },
   { id: 'district', header: '区域', cell: (a) => a.districtName ?? '—', hiddenByDefault: true },
   { id: 'createdDate', header: '申请时间', sort: 'createdDate', cell: (a) => formatDateTime(a.createdDate), className: 'tabular-nums' },
 ];
 
-type Open = { kind: 'detail'; id: number } | { kind: 'reject'; apply: ApplyRef; back: boolean } | { kind: 'ship'; apply: ApplyRef; back: boolean; tracking?: string } | { kind: 'batch' } | { kind: 'factory'; day: string } | null;
+type Open = { kind: 'queue'; start: QueueStart } | { kind: 'detail'; id: number } | { kind: 'reject'; apply: ApplyRef; back: boolean } | { kind: 'ship'; apply: ApplyRef; back: boolean; tracking?: string } | { kind: 'batch' } | { kind: 'factory'; day: string } | null;
 
 /** 导出制卡文件 ‹日期›: the day's approved cards for the factory (names unmasked, photos), a task of 下载中心. */
 function FactoryDialog({ day, onClose, onRun }: { day: string; onClose(): void; onRun(day: string): void }) {
@@ -54,7 +65,8 @@ function FactoryDialog({ day, onClose, onRun }: { day: string; onClose(): void; 
 /**
  * 办卡申请 (ListHandleCard): the area's applications by number, phone or id (held in memory, sent in the
  * body), type, status and precheck, with the summary line; Enter opens the detail with ★ 预检 and the
- * materials; `a` 通过, `r` 驳回 (presets 1–9), `f` 制卡失败, `t` 录入快递单号 / 待领取, `c` 完成; the toolbar
+ * materials; `q` reviews a 待审核 one in the keyboard queue (审核队列 / 下一条办卡审核: Enter takes the next);
+ * `a` 通过, `r` 驳回 (presets 1–9), `f` 制卡失败, `t` 录入快递单号 / 待领取, `c` 完成; the toolbar
  * has 批量通过预检全绿, 导出 and 导出制卡文件 (both tasks of 下载中心).
  */
 export function HandleCardPage() {
@@ -78,7 +90,7 @@ export function HandleCardPage() {
     summary: listSummary(api.applyTotalByBody, '办卡申请统计', (t) => {
       const n = (s: number) => t.byStatus[String(s)] ?? 0;
       const pool = api.APPLY_CATEGORIES.map((c) => `${applyCategoryLabel(c)} ${t.poolFree[String(c)] ?? 0}`).join('、');
-      return `共 ${t.total} 条 · 待审核 ${n(1)}（预检全绿 ${t.pendingGreen}） · 制卡中 ${n(2)} · 已寄出/待领取 ${n(4)} · 已完成 ${n(5)} · 已驳回 ${n(3)} · 待支付 ${n(0)} · 已取消 ${n(6)} · 实收工本费 ${fenToYuan(t.feePaid)} 元 · 已退 ${fenToYuan(t.refunded)} 元 · 卡号池余量 ${pool}`;
+      return `共 ${t.total} 条 · 待审核 ${n(1)}（预检全绿 ${t.pendingGreen}，审核中 ${t.claimed}） · 制卡中 ${n(2)} · 已寄出/待领取 ${n(4)} · 已完成 ${n(5)} · 已驳回 ${n(3)} · 待支付 ${n(0)} · 已取消 ${n(6)} · 实收工本费 ${fenToYuan(t.feePaid)} 元 · 已退 ${fenToYuan(t.refunded)} 元 · 卡号池余量 ${pool}`;
     }),
   });
   const { table } = list;
@@ -115,6 +127,8 @@ export function HandleCardPage() {
       })
       .catch(() => undefined);
 
+  // 下一条办卡审核 (the palette): the queue opens; Enter there takes the next 待审核.
+  useScreenAction(['handleCard', 'handle-card-list', 'next'], () => canAudit && setOpen({ kind: 'queue', start: { kind: 'next' } }));
   useScreenAction(['handleCard', 'handle-card-list', 'batch-approve'], () => setOpen({ kind: 'batch' }));
   useScreenAction(['handleCard', 'handle-card-list', 'factory'], (args) => setOpen({ kind: 'factory', day: args.get('batchDate') ?? shanghaiDate() }), ['batchDate']);
   useScreenAction(
@@ -135,6 +149,7 @@ export function HandleCardPage() {
   const actions = useRowActions<HandleApply>(
     [
       { id: 'detail', label: '详情', primary: true, permission: api.applyMsg.permission, open: (a) => setOpen({ kind: 'detail', id: a.id }) },
+      { id: 'review', label: '审核队列', hotkey: 'q', permission: api.HANDLE_CARD_AUDITOR, when: (a) => a.status === 1, open: (a) => setOpen({ kind: 'queue', start: { kind: 'review', id: a.id } }) },
       { id: 'approve', label: '通过', hotkey: 'a', permission: api.HANDLE_CARD_AUDITOR, when: (a) => a.status === 1, open: (a) => void approve(a, revalidate) },
       { id: 'reject', label: '驳回', hotkey: 'r', danger: true, permission: api.HANDLE_CARD_AUDITOR, when: (a) => a.status === 1, open: (a) => setOpen({ kind: 'reject', apply: a, back: false }) },
       { id: 'fail', label: '制卡失败', hotkey: 'f', danger: true, permission: api.HANDLE_CARD_AUDITOR, when: (a) => a.status === 2, open: (a) => setOpen({ kind: 'reject', apply: a, back: false }) },
@@ -179,6 +194,11 @@ export function HandleCardPage() {
         toolbar={
           <>
             {canAudit && (
+              <Button variant="primary" onClick={() => setOpen({ kind: 'queue', start: { kind: 'next' } })} title="按 Enter 领取下一条待审核申请">
+                审核队列
+              </Button>
+            )}
+            {canAudit && (
               <Button onClick={() => setOpen({ kind: 'batch' })} title="通过当前区域预检全绿的待审核申请">
                 批量通过预检全绿
               </Button>
@@ -192,6 +212,7 @@ export function HandleCardPage() {
           </>
         }
       />
+      {open?.kind === 'queue' && <ApplyQueue start={open.start} onClose={() => setOpen(null)} />}
       {open?.kind === 'detail' && (
         <ApplyDetail
           id={open.id}
