@@ -82,7 +82,7 @@ describe('验卡记录', () => {
     await waitFor(() => expect((within(dialog).getByLabelText('驳回原因') as HTMLTextAreaElement).value).toBe(PRESET_REASONS[0]));
     await user.keyboard('{Control>}{Enter}{/Control}');
     await waitFor(async () => expect(await stored(second!.id)).toMatchObject({ status: 2, reason: PRESET_REASONS[0] }), { timeout: 8_000 });
-    const logged = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'CARD_VERIFY_MATERIAL'), eq(t.sysLog.target, `cardVerify/${first!.id}`)));
+    const logged = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'CARD_VERIFY_MATERIAL'), eq(t.sysLog.target, `card-verify/${first!.id}`)));
     expect(logged.length).toBeGreaterThanOrEqual(1);
     await waitFor(() => expect(within(dialog).queryByText(`验卡申请 ${second!.applyNo}`)).toBeNull(), { timeout: 8_000 });
     await waitFor(() => expect(within(dialog).queryByText('正在领取下一条…')).toBeNull(), { timeout: 8_000 });
@@ -137,7 +137,7 @@ describe('验卡记录', () => {
     await user.keyboard('a');
     await user.keyboard('{Control>}{Enter}{/Control}');
     await waitFor(async () => expect((await stored(held!.id)).status).toBe(1), { timeout: 8_000 });
-    const takeovers = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'CARD_VERIFY_TAKEOVER'), eq(t.sysLog.target, `cardVerify/${held!.id}`)));
+    const takeovers = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'CARD_VERIFY_TAKEOVER'), eq(t.sysLog.target, `card-verify/${held!.id}`)));
     expect(takeovers).toHaveLength(1);
   });
 

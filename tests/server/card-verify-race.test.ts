@@ -45,7 +45,7 @@ describe.skipIf(skipWithoutPostgres('card-verify races (two reviewers, batch vs 
     return submitApplication(deps(), { cardNo: c.cardNo, name: '李四', idNo: c.idNo, phone: '13911112222', faceScore: 95, guardianConsent: true });
   };
   const stored = async (id: number) => (await db().select().from(apps).where(eq(apps.id, id)))[0]!;
-  const audits = (type: string, id: number) => db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, type), eq(t.sysLog.target, `cardVerify/${id}`)));
+  const audits = (type: string, id: number) => db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, type), eq(t.sysLog.target, `card-verify/${id}`)));
   const approve = (token: string, id: number) => s.call(api.verifyAudit, { token, body: { id, fromStatus: 0, toStatus: 1 } });
   const reject = (token: string, id: number) => s.call(api.verifyAudit, { token, body: { id, fromStatus: 0, toStatus: 2, reason: '材料不全，请补充' } });
 

@@ -70,7 +70,7 @@ const auditRows = (type: string, id: number) =>
   db()
     .select()
     .from(t.sysLog)
-    .where(and(eq(t.sysLog.operationType, type), eq(t.sysLog.target, `cardVerify/${id}`)));
+    .where(and(eq(t.sysLog.operationType, type), eq(t.sysLog.target, `card-verify/${id}`)));
 const approve = (token: string, id: number, extra: Record<string, unknown> = {}) => s.call(api.verifyAudit, { token, body: { id, fromStatus: 0, toStatus: 1, ...extra } });
 const reject = (token: string, id: number, reason?: string, extra: Record<string, unknown> = {}) => s.call(api.verifyAudit, { token, body: { id, fromStatus: 0, toStatus: 2, reason, ...extra } });
 const key = () => `k${Date.now()}${Math.random().toString(36).slice(2, 10)}`;
@@ -391,7 +391,7 @@ describe('验卡配置', () => {
     expect(ok.body.data).toMatchObject({ faceThreshold: 85, windowMonthsBefore: 2 });
     const [row] = await db().select().from(cardVerifyConfigs).where(eq(cardVerifyConfigs.id, c.id));
     expect(row!.faceThreshold).toBe(85);
-    const logged = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'CARD_VERIFY_CONFIG'), eq(t.sysLog.target, `cardVerifyConfig/${c.id}`)));
+    const logged = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'CARD_VERIFY_CONFIG'), eq(t.sysLog.target, `card-verify-config/${c.id}`)));
     expect(logged).toHaveLength(1);
     // A stale save is refused.
     expect((await s.call(api.verifyConfigSave, { token: manager, body: body({ rowVersion: c.rowVersion }) })).body.code).not.toBe(1);

@@ -108,7 +108,7 @@ describe('catalogues', () => {
     const moved = await saveCatalog(admin, { id: other.body.data.id, name: '另一个顶级', audience: 2, parentId: top.body.data.id, rowVersion: other.body.data.rowVersion });
     expect(moved.body.data).toMatchObject({ level: 2, parentId: top.body.data.id, rowVersion: other.body.data.rowVersion + 1 });
     expect((await db().select().from(helpCatalogs).where(eq(helpCatalogs.name, '另一个子级')))[0]).toMatchObject({ level: 3 });
-    expect(await auditRows('HELP_CATALOG_SAVE', `helpCatalog/${top.body.data.id}`)).toHaveLength(1);
+    expect(await auditRows('HELP_CATALOG_SAVE', `help-catalog/${top.body.data.id}`)).toHaveLength(1);
   });
 
   it('refuses a district manager, the read-only, malformed and too long input, and a stale version', async () => {
@@ -144,7 +144,7 @@ describe('catalogues', () => {
     expect((await s.call(help.helpCatalogDelete, { token: admin, query: { id: 'x' } })).status).toBe(400);
     expect((await s.call(help.helpDocDelete, { token: admin, query: { id: doc.id } })).body.code).toBe(1);
     expect((await del(admin, child.body.data.id)).body).toMatchObject({ code: 1, data: { id: child.body.data.id } });
-    expect(await auditRows('HELP_CATALOG_DELETE', `helpCatalog/${child.body.data.id}`)).toHaveLength(1);
+    expect(await auditRows('HELP_CATALOG_DELETE', `help-catalog/${child.body.data.id}`)).toHaveLength(1);
     expect((await del(admin, child.body.data.id)).body.msg).toBe('目录不存在');
   });
 });
@@ -170,7 +170,7 @@ describe('docs', () => {
     expect(res.body.data).toMatchObject({ districtId: xuhui, audience: 2, status: 0, pageKey: 'noticeReport/notice', catalogName: '运营配置', manageable: true, updatedByName: '徐汇区管理员' });
     expect(res.body.data.content).toBe('<h3>步骤</h3><ol><li>新建</li><li>发布</li></ol><p><a href="https://example.gov.cn/x">规范</a></p>');
     expect((await storedDoc(res.body.data.id))?.contentText).toBe('步骤 新建 发布 规范');
-    expect(await auditRows('HELP_DOC_SAVE', `helpDoc/${res.body.data.id}`)).toMatchObject([{ operatorLogin: 'manager', targetDistrictId: xuhui }]);
+    expect(await auditRows('HELP_DOC_SAVE', `help-doc/${res.body.data.id}`)).toMatchObject([{ operatorLogin: 'manager', targetDistrictId: xuhui }]);
     const edited = await saveDoc(manager, { id: res.body.data.id, catalogId: cat['运营配置'], title: '公告管理：草稿、定时与发布', content: '<p>改过</p>', pageKey: null, rowVersion: res.body.data.rowVersion });
     expect(edited.body.data).toMatchObject({ title: '公告管理：草稿、定时与发布', content: '<p>改过</p>', pageKey: null, rowVersion: res.body.data.rowVersion + 1 });
     const stale = await saveDoc(manager, { id: res.body.data.id, catalogId: cat['运营配置'], title: 'x', content: '<p>x</p>', rowVersion: res.body.data.rowVersion });
@@ -263,7 +263,7 @@ describe('docs', () => {
     const doc = await makeDoc();
     const res = (await move(manager, { id: doc.id, fromStatus: 0, toStatus: 1 })).body;
     expect(res.data).toMatchObject({ status: 1 });
-    expect(await auditRows('HELP_DOC_PUBLISH', `helpDoc/${doc.id}`)).toHaveLength(1);
+    expect(await auditRows('HELP_DOC_PUBLISH', `help-doc/${doc.id}`)).toHaveLength(1);
     const refusals: Array<[string, string, Record<string, unknown>, number, RegExp]> = [
       ['stale fromStatus', manager, { id: doc.id, fromStatus: 0, toStatus: 1 }, 200, /已被他人处理，请刷新后查看/],
       ['1 → 0 is no move', manager, { id: doc.id, fromStatus: 1, toStatus: 0 }, 200, /不能从「已发布」改为「草稿」/],
@@ -279,13 +279,13 @@ describe('docs', () => {
     }
     expect((await s.call(help.helpDocDelete, { token: manager, query: { id: doc.id } })).body.msg).toBe('已发布的文档请先下线再删除');
     expect((await move(manager, { id: doc.id, fromStatus: 1, toStatus: 2 })).body.data).toMatchObject({ status: 2 });
-    expect(await auditRows('HELP_DOC_WITHDRAW', `helpDoc/${doc.id}`)).toHaveLength(1);
+    expect(await auditRows('HELP_DOC_WITHDRAW', `help-doc/${doc.id}`)).toHaveLength(1);
     expect((await move(manager, { id: doc.id, fromStatus: 2, toStatus: 1 })).body.data).toMatchObject({ status: 1 });
     expect((await move(manager, { id: doc.id, fromStatus: 1, toStatus: 2 })).body.data).toMatchObject({ status: 2 });
     expect((await s.call(help.helpDocDelete, { token: agent, query: { id: doc.id } })).status).toBe(403);
     expect((await s.call(help.helpDocDelete, { token: manager, query: { id: doc.id } })).body).toMatchObject({ code: 1, data: { id: doc.id } });
     expect(await storedDoc(doc.id)).toBeUndefined();
-    expect(await auditRows('HELP_DOC_DELETE', `helpDoc/${doc.id}`)).toHaveLength(1);
+    expect(await auditRows('HELP_DOC_DELETE', `help-doc/${doc.id}`)).toHaveLength(1);
     const draft = await makeDoc();
     expect((await s.call(help.helpDocDelete, { token: manager, query: { id: draft.id } })).body.code).toBe(1);
   });

@@ -178,9 +178,9 @@ async function districtsBehind(row: SysLog): Promise<{ allowed: Set<number>; why
     return { allowed: new Set([o?.districtId ?? -1]), why: `order ${row.target}` };
   }
   // The review queues and activities (their seeds and jobs write rows too): the record's own district.
-  const record = /^(activity|cardVerify|handle-card|feedback)\/(\d+)$/.exec(row.target ?? '');
+  const record = /^(activity|card-verify|handle-card|feedback)\/(\d+)$/.exec(row.target ?? '');
   if (record) {
-    const table = { activity: activities, cardVerify: cardVerifyApplications, 'handle-card': handleCardApplications, feedback }[record[1] as 'activity' | 'cardVerify' | 'handle-card' | 'feedback'];
+    const table = { activity: activities, 'card-verify': cardVerifyApplications, 'handle-card': handleCardApplications, feedback }[record[1] as 'activity' | 'card-verify' | 'handle-card' | 'feedback'];
     const [r] = await db.select({ districtId: table.districtId }).from(table).where(eq(table.id, Number(record[2])));
     return { allowed: new Set([r?.districtId ?? -1]), why: `record ${row.target}` };
   }

@@ -26,6 +26,8 @@ export interface Column<T, S extends string = string> {
   /** Extra classes for the cells, e.g. a maximum width with truncation. */
   className?: string;
   align?: 'left' | 'right';
+  /** Stays in view at the table's right edge while a wide table scrolls (the row actions). */
+  pinEnd?: boolean;
 }
 
 /** What an SWR hook returns, narrowed to what the table reads. */

@@ -1,6 +1,7 @@
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { Button } from '../button';
 import type { Column } from '../data-table';
+import { PIN_END } from './pin-end';
 import type { RowCursor } from './use-row-cursor';
 import type { RowKey, Selection } from './use-selection';
 
@@ -62,6 +63,7 @@ function BodyRow<T>({ row, i, rowKey, offset, visible, cursor, selection, cursor
   const key = rowKey(row);
   const picked = selection.isPicked(key);
   const isChanged = !!changed?.has(String(key));
+  const stateBg = cursorKey != null && key === cursorKey ? 'bg-amber-50' : picked ? 'bg-[#ecf5ff]' : isChanged ? 'bg-yellow-100' : '';
   return (
     <tr
       ref={(el) => {
@@ -77,7 +79,7 @@ function BodyRow<T>({ row, i, rowKey, offset, visible, cursor, selection, cursor
       onKeyDown={(e) => onRowKey(e, i, row)}
       onDoubleClick={onRowActivate ? () => onRowActivate(row) : undefined}
       data-changed={isChanged || undefined}
-      className={`border-t border-gray-100 transition-colors duration-700 hover:bg-gray-50 ${isChanged ? 'bg-yellow-100' : ''} focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)] ${picked ? 'bg-[#ecf5ff]' : ''} ${cursorKey != null && key === cursorKey ? 'bg-amber-50' : ''}`}
+      className={`group border-t border-gray-100 transition-colors duration-700 hover:bg-gray-50 ${stateBg} focus-visible:bg-[#ecf5ff] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-[var(--theme)]`}
     >
       {selection.enabled && (
         <td className="w-8 px-3 py-2">
@@ -85,7 +87,7 @@ function BodyRow<T>({ row, i, rowKey, offset, visible, cursor, selection, cursor
         </td>
       )}
       {visible.map((c) => (
-        <td key={c.id} className={`px-3 py-2 [&_button]:py-0.5 ${c.align === 'right' ? 'text-right tabular-nums' : ''} ${c.className ?? ''}`}>
+        <td key={c.id} className={`px-3 py-2 [&_button]:py-0.5 ${c.align === 'right' ? 'text-right tabular-nums' : ''} ${c.pinEnd ? `${PIN_END} ${stateBg || 'bg-white'} group-hover:bg-gray-50 group-focus-visible:bg-[#ecf5ff]` : ''} ${c.className ?? ''}`}>
           {c.cell(row)}
         </td>
       ))}

@@ -1,4 +1,5 @@
 import type { Column } from '../data-table';
+import { PIN_END } from './pin-end';
 import type { TableState } from '../table-state';
 import type { Selection } from './use-selection';
 
@@ -42,7 +43,7 @@ export function TableHead<T>({ visible, state, rows, rowKey, selection }: TableH
 function HeaderCell<T>({ column: c, state }: { column: Column<T>; state: TableState<string> | undefined }) {
   const dir = c.sort && state?.sort?.startsWith(`${c.sort},`) ? (state.sort.endsWith(',asc') ? 'ascending' : 'descending') : undefined;
   return (
-    <th scope="col" aria-sort={c.sort ? (dir ?? 'none') : undefined} className={`px-3 py-2 font-medium ${c.align === 'right' ? 'text-right' : ''}`}>
+    <th scope="col" aria-sort={c.sort ? (dir ?? 'none') : undefined} className={`px-3 py-2 font-medium ${c.align === 'right' ? 'text-right' : ''} ${c.pinEnd ? `${PIN_END} bg-gray-50` : ''}`}>
       {c.sort && state ? (
         <button
           type="button"

@@ -172,7 +172,7 @@ interface ResourceTableProps<E extends Endpoint> extends Omit<TableProps<RowOf<E
 /** DataTable over a declared list, with its row actions wired everywhere they appear. */
 export function ResourceTable<E extends Endpoint>({ list, columns, actions, children, ...rest }: ResourceTableProps<E>) {
   const withActions: Column<RowOf<E>>[] =
-    actions?.any ? [...columns, { id: 'actions', header: '操作', fixed: true, cell: (row) => actions.buttons(row) }] : [...columns];
+    actions?.any ? [...columns, { id: 'actions', header: '操作', fixed: true, pinEnd: true, cell: (row) => actions.buttons(row) }] : [...columns];
   const bulk = actions?.bulk;
   const { summary, refusal } = list;
   const changed = useChangedRows(list.record);

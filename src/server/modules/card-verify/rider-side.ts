@@ -111,7 +111,7 @@ export async function withdrawApplication(deps: Pick<AppDeps, 'db' | 'clock'>, i
       .where(and(eq(v.id, id), eq(v.status, 0)))
       .returning();
     if (!moved) throw fail(REFUSAL.withdrawOnlyPending);
-    await audit(tx, SYSTEM_ACTOR, { type: 'CARD_VERIFY_WITHDRAW', targetDistrictId: moved.districtId, target: `cardVerify/${id}`, summary: `乘客撤销验卡申请 ${moved.applyNo}（卡号 ${moved.cardNo}）`, before: { status: 0 }, after: { status: 3 } }, now);
+    await audit(tx, SYSTEM_ACTOR, { type: 'CARD_VERIFY_WITHDRAW', targetDistrictId: moved.districtId, target: `card-verify/${id}`, summary: `乘客撤销验卡申请 ${moved.applyNo}（卡号 ${moved.cardNo}）`, before: { status: 0 }, after: { status: 3 } }, now);
     return moved;
   });
 }

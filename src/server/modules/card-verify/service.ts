@@ -217,7 +217,7 @@ async function detailOf(deps: AppDeps, r: Row): Promise<api.VerifyDetail> {
 }
 
 const claimAudit = (a: AuthContext, r: typeof v.$inferSelect, from: { name: string }, now: Date, tx: Db) =>
-  audit(tx, a.actor, { type: 'CARD_VERIFY_TAKEOVER', targetDistrictId: r.districtId, target: `cardVerify/${r.id}`, summary: `接管验卡申请 ${r.applyNo}（原由${from.name}审核）`, before: { claimBy: r.claimBy }, after: { claimBy: a.user.id } }, now);
+  audit(tx, a.actor, { type: 'CARD_VERIFY_TAKEOVER', targetDistrictId: r.districtId, target: `card-verify/${r.id}`, summary: `接管验卡申请 ${r.applyNo}（原由${from.name}审核）`, before: { claimBy: r.claimBy }, after: { claimBy: a.user.id } }, now);
 
 /**
  * 审核下一条 / 认领. Without an id: the oldest pending application in the caller's district nobody
@@ -295,7 +295,7 @@ async function approveLocked(deps: AppDeps, tx: Db, a: AuthContext, row: typeof 
   await audit(
     tx,
     a.actor,
-    { type: 'CARD_VERIFY_AUDIT', targetDistrictId: row.districtId, target: `cardVerify/${row.id}`, summary: `${how}验卡申请 ${row.applyNo}（卡号 ${row.cardNo}），有效期至 ${validUntil}${note ? `，人工核验说明：${note}` : ''}`, before: { status: 0 }, after: { status: 1, validUntil } },
+    { type: 'CARD_VERIFY_AUDIT', targetDistrictId: row.districtId, target: `card-verify/${row.id}`, summary: `${how}验卡申请 ${row.applyNo}（卡号 ${row.cardNo}），有效期至 ${validUntil}${note ? `，人工核验说明：${note}` : ''}`, before: { status: 0 }, after: { status: 1, validUntil } },
     now,
   );
   return true;
@@ -327,7 +327,7 @@ export async function auditOne(deps: AppDeps, a: AuthContext, given: AuditBody) 
         .where(and(eq(v.id, r.v.id), eq(v.status, 0)))
         .returning({ id: v.id });
       if (!moved) throw fail(REFUSAL.decided);
-      await audit(tx, a.actor, { type: 'CARD_VERIFY_AUDIT', targetDistrictId: r.v.districtId, target: `cardVerify/${r.v.id}`, summary: `驳回验卡申请 ${r.v.applyNo}（卡号 ${r.v.cardNo}）：${body.reason}`, before: { status: 0 }, after: { status: 2, reason: body.reason } }, now);
+      await audit(tx, a.actor, { type: 'CARD_VERIFY_AUDIT', targetDistrictId: r.v.districtId, target: `card-verify/${r.v.id}`, summary: `驳回验卡申请 ${r.v.applyNo}（卡号 ${r.v.cardNo}）：${body.reason}`, before: { status: 0 }, after: { status: 2, reason: body.reason } }, now);
     }
   });
   return dto(deps, await loadRow(deps.db, r.v.id));
@@ -390,7 +390,7 @@ export async function revoke(deps: AppDeps, a: AuthContext, given: z.output<type
       .where(and(eq(v.id, r.v.id), eq(v.status, 1)))
       .returning({ id: v.id });
     if (!moved) throw fail(REFUSAL.decided);
-    await audit(tx, a.actor, { type: 'CARD_VERIFY_REVOKE', targetDistrictId: r.v.districtId, target: `cardVerify/${r.v.id}`, summary: `撤销验卡申请 ${r.v.applyNo} 的通过（卡号 ${r.v.cardNo}）：${reason}`, before: { status: 1, validUntil: r.v.validUntil }, after: { status: 2, reason } }, now);
+    await audit(tx, a.actor, { type: 'CARD_VERIFY_REVOKE', targetDistrictId: r.v.districtId, target: `card-verify/${r.v.id}`, summary: `撤销验卡申请 ${r.v.applyNo} 的通过（卡号 ${r.v.cardNo}）：${reason}`, before: { status: 1, validUntil: r.v.validUntil }, after: { status: 2, reason } }, now);
   });
   return dto(deps, await loadRow(deps.db, r.v.id));
 }
@@ -406,7 +406,7 @@ export async function material(deps: AppDeps, a: AuthContext, body: z.output<typ
   const file = await openSealedFile(deps.db, deps.pii, 'verify', r.v.id, body.materialId);
   if (!file) throw fail(REFUSAL.materialGone);
   const reason = maskInText(body.reason);
-  await audit(deps.db, a.actor, { type: 'CARD_VERIFY_MATERIAL', targetDistrictId: r.v.districtId, target: `cardVerify/${r.v.id}`, summary: `查看验卡申请 ${r.v.applyNo} 的材料「${info.label}」，原因：${reason}`, after: { materialId: info.id, sha256: info.sha256, reason } }, deps.clock.now());
+  await audit(deps.db, a.actor, { type: 'CARD_VERIFY_MATERIAL', targetDistrictId: r.v.districtId, target: `card-verify/${r.v.id}`, summary: `查看验卡申请 ${r.v.applyNo} 的材料「${info.label}」，原因：${reason}`, after: { materialId: info.id, sha256: info.sha256, reason } }, deps.clock.now());
   setNoStore();
   return { id: info.id, label: info.label, mime: info.mime, sha256: info.sha256, width: info.width, height: info.height, dataBase64: file.data.toString('base64') };
 }
@@ -515,7 +515,7 @@ export async function dueRemind(deps: AppDeps, a: AuthContext, body: z.output<ty
           .onConflictDoNothing()
           .returning({ id: cardVerifyReminders.id })
       : [];
-    await audit(tx, a.actor, { type: 'CARD_VERIFY_REMIND', targetDistrictId: a.districtScope, target: 'cardVerify/remind', summary: `发送验卡到期提醒（${body.days}天内${body.category !== undefined ? `，${VERIFY_CATEGORY.label(body.category)}` : ''}${body.activeOnly ? '，仅活跃乘客' : ''}）：${sent.length} 张卡，已提醒过 ${cards.length - sent.length} 张`, after: { sent: sent.length, skipped: cards.length - sent.length } }, now);
+    await audit(tx, a.actor, { type: 'CARD_VERIFY_REMIND', targetDistrictId: a.districtScope, target: 'card-verify/remind', summary: `发送验卡到期提醒（${body.days}天内${body.category !== undefined ? `，${VERIFY_CATEGORY.label(body.category)}` : ''}${body.activeOnly ? '，仅活跃乘客' : ''}）：${sent.length} 张卡，已提醒过 ${cards.length - sent.length} 张`, after: { sent: sent.length, skipped: cards.length - sent.length } }, now);
     return { sent: sent.length, skipped: cards.length - sent.length };
   });
 }
@@ -593,7 +593,7 @@ export async function configSave(deps: AppDeps, a: AuthContext, body: z.output<t
     await audit(
       tx,
       a.actor,
-      { type: 'CARD_VERIFY_CONFIG', targetDistrictId: body.districtId, target: `cardVerifyConfig/${row!.id}`, summary: `${before ? '修改' : '新增'}验卡配置：${district.name} ${VERIFY_CATEGORY.label(body.category)}（提前${values.windowMonthsBefore}个月，有效期${values.validMonths}个月，人脸阈值${values.faceThreshold}分，${values.ageMin}–${values.ageMax}周岁）`, before: before ? { ...beforeRest, materials: bm } : null, after: values },
+      { type: 'CARD_VERIFY_CONFIG', targetDistrictId: body.districtId, target: `card-verify-config/${row!.id}`, summary: `${before ? '修改' : '新增'}验卡配置：${district.name} ${VERIFY_CATEGORY.label(body.category)}（提前${values.windowMonthsBefore}个月，有效期${values.validMonths}个月，人脸阈值${values.faceThreshold}分，${values.ageMin}–${values.ageMax}周岁）`, before: before ? { ...beforeRest, materials: bm } : null, after: values },
       now,
     );
     return row!;
@@ -623,7 +623,7 @@ export async function purgeMaterials(deps: Pick<AppDeps, 'db' | 'clock'>, limit 
     const ids = rows.map((r) => r.id);
     const files = await purgeSealedFiles(tx, 'verify', ids, now);
     await tx.update(v).set({ purgedAt: now }).where(inArray(v.id, ids));
-    await audit(tx, SYSTEM_ACTOR, { type: 'CARD_VERIFY_PURGE', targetDistrictId: null, target: 'cardVerify/purge', summary: `清除 ${ids.length} 份验卡申请的人脸与证件图片（${files} 个文件，保留哈希）：决定已满${PURGE_AFTER_DAYS}天`, after: { applications: ids.length, files } }, now);
+    await audit(tx, SYSTEM_ACTOR, { type: 'CARD_VERIFY_PURGE', targetDistrictId: null, target: 'card-verify/purge', summary: `清除 ${ids.length} 份验卡申请的人脸与证件图片（${files} 个文件，保留哈希）：决定已满${PURGE_AFTER_DAYS}天`, after: { applications: ids.length, files } }, now);
     return ids.length;
   });
 }

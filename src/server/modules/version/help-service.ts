@@ -133,7 +133,7 @@ export async function saveCatalog(deps: AppDeps, a: AuthContext, body: CatalogBo
           .insert(helpCatalogs)
           .values({ parentId: parent?.id ?? null, name: body.name, sort: body.sort, audience, level, createdAt: now, updatedAt: now })
           .returning();
-        await audit(tx, a.actor, { type: 'HELP_CATALOG_SAVE', targetDistrictId: null, target: `helpCatalog/${row!.id}`, summary: `新增帮助目录「${body.name}」`, after: row }, now);
+        await audit(tx, a.actor, { type: 'HELP_CATALOG_SAVE', targetDistrictId: null, target: `help-catalog/${row!.id}`, summary: `新增帮助目录「${body.name}」`, after: row }, now);
         return catalogDto(row!, counts);
       }
       const before = await loadCatalog(tx, body.id, true);
@@ -151,7 +151,7 @@ export async function saveCatalog(deps: AppDeps, a: AuthContext, body: CatalogBo
         .where(eq(helpCatalogs.id, before.id));
       if (level !== before.level || audience !== before.audience || (parent?.id ?? null) !== before.parentId) await relevel(tx, before.id, level, audience);
       const after = await loadCatalog(tx, before.id);
-      await audit(tx, a.actor, { type: 'HELP_CATALOG_SAVE', targetDistrictId: null, target: `helpCatalog/${before.id}`, summary: `编辑帮助目录「${body.name}」`, before, after }, now);
+      await audit(tx, a.actor, { type: 'HELP_CATALOG_SAVE', targetDistrictId: null, target: `help-catalog/${before.id}`, summary: `编辑帮助目录「${body.name}」`, before, after }, now);
       return catalogDto(after, await docCounts(tx, a));
     });
   } catch (err) {
@@ -175,7 +175,7 @@ export async function deleteCatalog(deps: AppDeps, a: AuthContext, id: number) {
     const [children] = await tx.select({ n: count() }).from(helpCatalogs).where(eq(helpCatalogs.parentId, id));
     if ((children?.n ?? 0) > 0) throw fail('该目录下还有子目录，不能删除');
     await tx.delete(helpCatalogs).where(eq(helpCatalogs.id, id));
-    await audit(tx, a.actor, { type: 'HELP_CATALOG_DELETE', targetDistrictId: null, target: `helpCatalog/${id}`, summary: `删除帮助目录「${row.name}」`, before: row }, now);
+    await audit(tx, a.actor, { type: 'HELP_CATALOG_DELETE', targetDistrictId: null, target: `help-catalog/${id}`, summary: `删除帮助目录「${row.name}」`, before: row }, now);
     return { id };
   });
 }
@@ -325,7 +325,7 @@ export async function saveDoc(deps: AppDeps, a: AuthContext, body: DocBody) {
           .values({ ...fields, districtId, status: 0, createdBy: a.user.id, createdAt: now })
           .returning({ id: helpDocs.id });
         const after = await withContent(tx, a, row!.id);
-        await audit(tx, a.actor, { type: 'HELP_DOC_SAVE', targetDistrictId: districtId, target: `helpDoc/${row!.id}`, summary: `新增帮助文档「${body.title}」`, after: audited(after) }, now);
+        await audit(tx, a.actor, { type: 'HELP_DOC_SAVE', targetDistrictId: districtId, target: `help-doc/${row!.id}`, summary: `新增帮助文档「${body.title}」`, after: audited(after) }, now);
         return after;
       }
       const row = await lockDoc(tx, a, body.id);
@@ -336,7 +336,7 @@ export async function saveDoc(deps: AppDeps, a: AuthContext, body: DocBody) {
         .set({ ...fields, rowVersion: nextVersion(helpDocs.rowVersion) })
         .where(eq(helpDocs.id, row.id));
       const after = await withContent(tx, a, row.id);
-      await audit(tx, a.actor, { type: 'HELP_DOC_SAVE', targetDistrictId: row.districtId, target: `helpDoc/${row.id}`, summary: `编辑帮助文档「${body.title}」`, before: audited(before), after: audited(after) }, now);
+      await audit(tx, a.actor, { type: 'HELP_DOC_SAVE', targetDistrictId: row.districtId, target: `help-doc/${row.id}`, summary: `编辑帮助文档「${body.title}」`, before: audited(before), after: audited(after) }, now);
       return after;
     });
   } catch (err) {
@@ -367,7 +367,7 @@ export async function updateDocStatus(deps: AppDeps, a: AuthContext, body: Statu
     });
     const after = docDto(await loadDoc(tx, row.id), a);
     const type = body.toStatus === 2 ? MOVE_TYPE[2] : MOVE_TYPE[1];
-    await audit(tx, a.actor, { type, targetDistrictId: row.districtId, target: `helpDoc/${row.id}`, summary: `${what}：${HELP_DOC_STATUS.label(from)} → ${HELP_DOC_STATUS.label(body.toStatus)}`, before: { status: from }, after }, now);
+    await audit(tx, a.actor, { type, targetDistrictId: row.districtId, target: `help-doc/${row.id}`, summary: `${what}：${HELP_DOC_STATUS.label(from)} → ${HELP_DOC_STATUS.label(body.toStatus)}`, before: { status: from }, after }, now);
     return after;
   });
 }
@@ -380,7 +380,7 @@ export async function deleteDoc(deps: AppDeps, a: AuthContext, id: number) {
     if (row.status === 1) throw fail('已发布的文档请先下线再删除');
     const before = await withContent(tx, a, id);
     await tx.delete(helpDocs).where(and(eq(helpDocs.id, id), ne(helpDocs.status, 1)));
-    await audit(tx, a.actor, { type: 'HELP_DOC_DELETE', targetDistrictId: row.districtId, target: `helpDoc/${id}`, summary: `删除帮助文档「${row.title}」`, before: audited(before) }, now);
+    await audit(tx, a.actor, { type: 'HELP_DOC_DELETE', targetDistrictId: row.districtId, target: `help-doc/${id}`, summary: `删除帮助文档「${row.title}」`, before: audited(before) }, now);
     return { id };
   });
 }
