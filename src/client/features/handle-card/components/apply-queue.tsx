@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import * as api from '../../../../shared/api/handle-card';
 import { APPLY_STATUS, type HandleApplyDetail, REJECT_PRESETS, applyCategoryLabel, deliveryLabel } from '../../../../shared/api/handle-card';
 import { fenToYuan } from '../../../../shared/domain/money';
 import { formatDateTime } from '../../../../shared/domain/time';
-import { type QueueState, type ReviewItem, ReviewQueue } from '../../../components/review-queue/review-queue';
+import { type ReviewItem, ReviewQueue } from '../../../components/review-queue/review-queue';
+import { type QueueStart, useClaimQueue } from '../../../components/review-queue/use-claim-queue';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { api as http } from '../../../lib/api-client';
 import { useCurrentUser } from '../../../lib/current-user';
@@ -12,8 +13,7 @@ import { useRevalidate } from '../../../lib/revalidate';
 import { toast } from '../../../lib/toast';
 import { useApi } from '../../../lib/use-api';
 
-/** What the queue opens on: the next 待审核 (Enter), one application to review (claimed), or one to look at. */
-export type QueueStart = { kind: 'next' } | { kind: 'review'; id: number } | { kind: 'view'; id: number };
+export type { QueueStart } from '../../../components/review-queue/use-claim-queue';
 
 const MATERIAL_REASON = '办卡审核比对申请材料';
 const newKey = () => crypto.randomUUID().replaceAll('-', '');
@@ -24,12 +24,11 @@ function splitDataUrl(url: string): { mime: string; dataBase64: string } | null 
   return m ? { mime: m[1]!, dataBase64: m[2]! } : null;
 }
 
-function itemOf(d: HandleApplyDetail, me: number | undefined, takeOver: ((id: number) => void) | null): ReviewItem {
-  const mine = d.status === 1 && d.claimById !== null && d.claimById === me;
+function itemOf(d: HandleApplyDetail, mine: boolean, takeOver: (() => void) | null): ReviewItem {
   const notice =
     d.status !== 1
       ? `该申请${APPLY_STATUS.label(d.status)}${d.reason ? `：${d.reason}` : ''}`
-      : d.claimById !== null && d.claimById !== me
+      : d.claimById !== null && !mine
         ? api.REFUSALS.claimedBy(d.claimByName ?? '他人')
         : !mine
           ? '按 Enter 领取后才能审核'
@@ -57,7 +56,7 @@ function itemOf(d: HandleApplyDetail, me: number | undefined, takeOver: ((id: nu
     checks: d.precheck.map((c) => ({ label: c.label, ok: c.ok, detail: c.note })),
     decidable: mine,
     notice,
-    takeOver: takeOver && d.status === 1 && d.claimById !== null && d.claimById !== me ? () => takeOver(d.id) : null,
+    takeOver,
     approveNote: null,
   };
 }
@@ -74,9 +73,14 @@ export function ApplyQueue({ start, onClose }: { start: QueueStart; onClose(): v
   const canTakeOver = useAllowed(api.HANDLE_CARD_TAKEOVER) && canDecide;
   const revalidate = useRevalidate();
   const total = useApi(api.applyTotal, { query: {} });
-  const [state, setState] = useState<QueueState>(start.kind === 'next' ? 'idle' : 'loading');
-  const [detail, setDetail] = useState<HandleApplyDetail | null>(null);
-  const skipped = useRef<number[]>([]);
+  const q = useClaimQueue<HandleApplyDetail>(start, me, {
+    claim: (body) => http.call(api.applyClaim, { body }),
+    msg: (id) => http.call(api.applyMsg, { query: { id } }),
+    release: (id) => http.call(api.applyRelease, { body: { id } }, { silent: true }),
+    endpoints: { claim: api.applyClaim, release: api.applyRelease },
+    pending: 1,
+    skipMax: api.AUDIT_BATCH_MAX,
+  });
   // One key per application and decision: a retry after a lost answer is answered as the first.
   const keys = useRef(new Map<string, string>());
   const keyFor = (id: number, to: number) => {
@@ -84,76 +88,37 @@ export function ApplyQueue({ start, onClose }: { start: QueueStart; onClose(): v
     if (!keys.current.has(k)) keys.current.set(k, newKey());
     return keys.current.get(k)!;
   };
-
-  const show = (d: HandleApplyDetail | null) => {
-    setDetail(d);
-    setState(d ? 'ready' : 'empty');
-  };
-  const view = async (id: number) => {
-    setState('loading');
-    try {
-      show(await http.call(api.applyMsg, { query: { id } }));
-    } catch {
-      setState('idle');
-    }
-  };
-  const take = async (id?: number, takeOver = false) => {
-    setState('loading');
-    try {
-      show(await http.call(api.applyClaim, { body: id ? { id, ...(takeOver ? { takeOver } : {}) } : { skip: skipped.current.slice(-api.AUDIT_BATCH_MAX) } }));
-    } catch {
-      // Refused (held by another, decided): shown as it is, not decidable here.
-      if (id) return view(id);
-      setState(detail ? 'ready' : 'idle');
-    }
-    void revalidate(api.applyClaim);
-  };
-  useEffect(() => {
-    if (start.kind === 'review') void take(start.id);
-    else if (start.kind === 'view') void view(start.id);
-    // Once, on opening.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  const release = () => {
-    const d = detail;
-    if (d && d.status === 1 && d.claimById === me) void http.call(api.applyRelease, { body: { id: d.id } }, { silent: true }).catch(() => undefined);
-  };
   const decide = async (body: { toStatus: 2 | 3; reason?: string }) => {
-    const d = detail;
+    const d = q.detail;
     if (!d) return false;
     try {
       const r = await http.call(api.applyAudit, { body: { id: d.id, fromStatus: 1, ...body, idempotencyKey: keyFor(d.id, body.toStatus) } });
       toast.success(body.toStatus === 2 ? `已通过 ${r.apply.applyNo}，预留卡号 ${r.apply.cardNo ?? ''}` : `已驳回 ${r.apply.applyNo}${r.apply.payStatus === 2 ? '，工本费原路退回' : ''}`);
       void revalidate(api.applyAudit);
-      await take();
+      await q.take();
       return true;
     } catch {
       return false;
     }
   };
   const t = total.data;
+  const d = q.detail;
   return (
     <ReviewQueue
       title="办卡审核"
-      state={state}
-      item={detail ? itemOf(detail, me, canTakeOver ? (id) => void take(id, true) : null) : null}
+      state={q.state}
+      item={d ? itemOf(d, q.mine(d), q.heldByOther(d) && canTakeOver ? () => void q.take(d.id, true) : null) : null}
       position={t ? `待审核 ${t.byStatus['1'] ?? 0} 条 · 审核中 ${t.claimed} 条 · 我认领 ${t.claimedByMe} 条` : undefined}
       presetReasons={REJECT_PRESETS}
       canDecide={canDecide}
       rejectMin={api.REASON_MIN}
-      loadMaterial={async (_item, materialId) => (detail ? splitDataUrl((await http.call(api.applyMaterial, { body: { id: detail.id, materialId, reason: MATERIAL_REASON } })).dataUrl) : null)}
-      onTake={() => void take()}
+      loadMaterial={async (_item, materialId) => (d ? splitDataUrl((await http.call(api.applyMaterial, { body: { id: d.id, materialId, reason: MATERIAL_REASON } })).dataUrl) : null)}
+      onTake={() => void q.take()}
       onApprove={() => decide({ toStatus: 2 })}
       onReject={(reason) => decide({ toStatus: 3, reason })}
-      onSkip={() => {
-        if (detail) skipped.current.push(detail.id);
-        release();
-        void take();
-      }}
+      onSkip={q.skip}
       onClose={() => {
-        release();
-        void revalidate(api.applyRelease);
+        q.close();
         onClose();
       }}
     />
