@@ -4,6 +4,7 @@ import { BUSCODE, type Endpoint, endpoint, readByBody } from './endpoint';
 import { exportTaskEndpoint } from './export-task';
 import { id, isoDateTime, optionalText, timestamp, wholeNumber } from './fields';
 import { pageOf, pageQuery } from './paging';
+import { claimBody, releaseAnswer, releaseBody } from './review-claim';
 import { grant, grantIn } from './permissions';
 
 /**
@@ -271,13 +272,7 @@ export const verifyClaim = endpoint({
   title: '认领验卡申请',
   method: 'POST',
   path: `${N}/claim`,
-  body: z.object({
-    id: id('申请ID').optional(),
-    category: VERIFY_CATEGORY.filter.optional(),
-    /** Skip these (the ones the reviewer just passed over). */
-    skip: z.array(id('申请ID')).max(BATCH_MAX, { error: `最多跳过${BATCH_MAX}条` }).optional(),
-    takeOver: z.boolean().optional(),
-  }),
+  body: claimBody(BATCH_MAX).extend({ category: VERIFY_CATEGORY.filter.optional() }),
   response: verifyDetail.nullable(),
   permission: CARD_VERIFY_AUDITOR,
 });
@@ -287,8 +282,8 @@ export const verifyRelease = endpoint({
   title: '放弃认领验卡申请',
   method: 'POST',
   path: `${N}/release`,
-  body: z.object({ id: id('申请ID') }),
-  response: z.object({ released: z.boolean() }),
+  body: releaseBody,
+  response: releaseAnswer,
   permission: CARD_VERIFY_AUDITOR,
 });
 

@@ -5,6 +5,7 @@ import { BUSCODE, type Endpoint, endpoint, readByBody } from './endpoint';
 import { exportTaskEndpoint } from './export-task';
 import { id, isoDateTime, optionalText, timestamp, wholeNumber } from './fields';
 import { pageOf, pageQuery } from './paging';
+import { claimBody, releaseAnswer, releaseBody } from './review-claim';
 import { grant, grantIn } from './permissions';
 
 /**
@@ -292,12 +293,7 @@ export const applyClaim = endpoint({
   title: '认领办卡申请',
   method: 'POST',
   path: `${H}/claim`,
-  body: z.object({
-    id: id('申请ID').optional(),
-    /** Skip these (the ones the reviewer just passed over). */
-    skip: z.array(id('申请ID')).max(AUDIT_BATCH_MAX, { error: `最多跳过${AUDIT_BATCH_MAX}条` }).optional(),
-    takeOver: z.boolean({ error: '接管应为 true 或 false' }).optional(),
-  }),
+  body: claimBody(AUDIT_BATCH_MAX),
   response: applyDetail.nullable(),
   permission: HANDLE_CARD_AUDITOR,
 });
@@ -307,8 +303,8 @@ export const applyRelease = endpoint({
   title: '放弃认领办卡申请',
   method: 'POST',
   path: `${H}/release`,
-  body: z.object({ id: id('申请ID') }),
-  response: z.object({ released: z.boolean() }),
+  body: releaseBody,
+  response: releaseAnswer,
   permission: HANDLE_CARD_AUDITOR,
 });
 

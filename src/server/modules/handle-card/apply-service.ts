@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { type SQL, and, count, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import * as api from '../../../shared/api/handle-card';
@@ -26,7 +26,7 @@ import { DAY_MS, shanghaiDate, shanghaiDateTime, shanghaiMidnight } from '../../
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
-import { type Actor, audit } from '../../lib/audit';
+import { type Actor, type OperationType, audit } from '../../lib/audit';
 import { fail, failOn, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { type ExportScope, defineExport, keysetRows, listRows } from '../../lib/export-definition';
 import { type ListContext, listService } from '../../lib/list';
@@ -828,8 +828,15 @@ export async function cancelApplication(deps: Pick<AppDeps, 'db' | 'clock'> & Pa
 
 // ---------------------------------------------------------------- jobs
 
-/** handleCard.payTimeout: unpaid applications older than the timeout → 已取消, a batch at a time, each row once across instances. */
-export async function cancelUnpaid(deps: Pick<AppDeps, 'db' | 'clock'>, batch = 200): Promise<number[]> {
+/**
+ * A timed move of one status to the next (the pay timeout, the auto-completion): a batch at a time,
+ * rows locked with SKIP LOCKED so two instances never move one row twice, one audit row each.
+ */
+async function sweepStatus(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  move: { from: number; to: number; due(now: Date): SQL; stamp(now: Date): Partial<typeof apps.$inferInsert>; audit: { type: OperationType; summary(applyNo: string): string } },
+  batch: number,
+): Promise<number[]> {
   const done: number[] = [];
   for (;;) {
     const now = deps.clock.now();
@@ -837,17 +844,17 @@ export async function cancelUnpaid(deps: Pick<AppDeps, 'db' | 'clock'>, batch = 
       const rows = await tx
         .select({ id: apps.id, applyNo: apps.applyNo, districtId: apps.districtId })
         .from(apps)
-        .where(and(eq(apps.status, 0), lte(apps.createdAt, new Date(now.getTime() - APPLY_PAY_TIMEOUT_MINUTES * 60_000))))
+        .where(and(eq(apps.status, move.from), move.due(now)))
         .orderBy(apps.id)
         .limit(batch)
         .for('update', { skipLocked: true });
       if (!rows.length) return [];
       await tx
         .update(apps)
-        .set({ status: 6, cancelledAt: now, updatedAt: now })
-        .where(and(inArray(apps.id, rows.map((r) => r.id)), eq(apps.status, 0)));
+        .set({ status: move.to, ...move.stamp(now), updatedAt: now })
+        .where(and(inArray(apps.id, rows.map((r) => r.id)), eq(apps.status, move.from)));
       for (const r of rows) {
-        await audit(tx, SYSTEM_ACTOR, { type: 'HANDLE_CARD_PAY_TIMEOUT', targetDistrictId: r.districtId, target: `handle-card/${r.id}`, summary: `办卡申请 ${r.applyNo} 超过${APPLY_PAY_TIMEOUT_MINUTES}分钟未支付，已取消`, before: { status: 0 }, after: { status: 6 } }, now);
+        await audit(tx, SYSTEM_ACTOR, { type: move.audit.type, targetDistrictId: r.districtId, target: `handle-card/${r.id}`, summary: move.audit.summary(r.applyNo), before: { status: move.from }, after: { status: move.to } }, now);
       }
       return rows.map((r) => r.id);
     });
@@ -855,37 +862,37 @@ export async function cancelUnpaid(deps: Pick<AppDeps, 'db' | 'clock'>, batch = 
     if (ids.length < batch) return done;
   }
 }
+
+/** handleCard.payTimeout: unpaid applications older than the timeout → 已取消. */
+export const cancelUnpaid = (deps: Pick<AppDeps, 'db' | 'clock'>, batch = 200) =>
+  sweepStatus(
+    deps,
+    {
+      from: 0,
+      to: 6,
+      due: (now) => lte(apps.createdAt, new Date(now.getTime() - APPLY_PAY_TIMEOUT_MINUTES * 60_000)),
+      stamp: (now) => ({ cancelledAt: now }),
+      audit: { type: 'HANDLE_CARD_PAY_TIMEOUT', summary: (no) => `办卡申请 ${no} 超过${APPLY_PAY_TIMEOUT_MINUTES}分钟未支付，已取消` },
+    },
+    batch,
+  );
 
 /** A shipped card counts as received this many days after it went out (second wave §10: 15 days after delivery). */
 export const AUTO_COMPLETE_DAYS = 15;
 
-/** handleCard.autoComplete: 已寄出/待领取 for 15 days → 已完成, each row once across instances, one audit row each. */
-export async function completeDelivered(deps: Pick<AppDeps, 'db' | 'clock'>, batch = 200): Promise<number[]> {
-  const done: number[] = [];
-  for (;;) {
-    const now = deps.clock.now();
-    const ids = await deps.db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: apps.id, applyNo: apps.applyNo, districtId: apps.districtId })
-        .from(apps)
-        .where(and(eq(apps.status, 4), lte(apps.shippedAt, new Date(now.getTime() - AUTO_COMPLETE_DAYS * DAY_MS))))
-        .orderBy(apps.id)
-        .limit(batch)
-        .for('update', { skipLocked: true });
-      if (!rows.length) return [];
-      await tx
-        .update(apps)
-        .set({ status: 5, completedAt: now, updatedAt: now })
-        .where(and(inArray(apps.id, rows.map((r) => r.id)), eq(apps.status, 4)));
-      for (const r of rows) {
-        await audit(tx, SYSTEM_ACTOR, { type: 'HANDLE_CARD_COMPLETE', targetDistrictId: r.districtId, target: `handle-card/${r.id}`, summary: `办卡申请 ${r.applyNo} 寄出/待领取满${AUTO_COMPLETE_DAYS}天，自动完成`, before: { status: 4 }, after: { status: 5 } }, now);
-      }
-      return rows.map((r) => r.id);
-    });
-    done.push(...ids);
-    if (ids.length < batch) return done;
-  }
-}
+/** handleCard.autoComplete: 已寄出/待领取 for 15 days → 已完成. */
+export const completeDelivered = (deps: Pick<AppDeps, 'db' | 'clock'>, batch = 200) =>
+  sweepStatus(
+    deps,
+    {
+      from: 4,
+      to: 5,
+      due: (now) => lte(apps.shippedAt, new Date(now.getTime() - AUTO_COMPLETE_DAYS * DAY_MS)),
+      stamp: (now) => ({ completedAt: now }),
+      audit: { type: 'HANDLE_CARD_COMPLETE', summary: (no) => `办卡申请 ${no} 寄出/待领取满${AUTO_COMPLETE_DAYS}天，自动完成` },
+    },
+    batch,
+  );
 
 /** The moment an application's images stop being needed: its final state's time. */
 const finalAt = sql`case ${apps.status} when 3 then ${apps.decidedAt} when 5 then ${apps.completedAt} when 6 then ${apps.cancelledAt} end`;
