@@ -75,6 +75,36 @@ describe('the keyboard task: stop a runaway activity', () => {
   });
 });
 
+describe('the keyboard task, record first: the activity’s name, then Alt+P', () => {
+  it('finds the running activity by its name, shows its actions, pauses it on Alt+P with 撤销; a city-wide one offers no 暂停 from an area', async () => {
+    const a = await running('记录优先测试活动');
+    const city = await running('全市记录测试活动', { districtId: null });
+    await signIn(s, 'manager');
+    visit(s, '/acitivity/activity');
+    const { user } = renderWithUser(<App />);
+    await screen.findByRole('navigation', { name: '主菜单' }, { timeout: 5_000 });
+    let { dialog } = await openPalette(user);
+    await user.keyboard('全市记录测试活动');
+    await listSettled(dialog);
+    await waitFor(() => expect(selectedText(dialog)).toContain('全市记录测试活动'), { timeout: 5_000 });
+    expect(selectedText(dialog)).not.toContain('Alt+P');
+    await user.keyboard('{Escape}');
+    ({ dialog } = await openPalette(user));
+    await user.keyboard('记录优先测试活动');
+    await listSettled(dialog);
+    await waitFor(() => expect(selectedText(dialog)).toContain('Alt+P 暂停'), { timeout: 5_000 });
+    await user.keyboard('{Alt>}p{/Alt}');
+    const toastText = await screen.findByText('已暂停活动「记录优先测试活动」', {}, { timeout: 5_000 });
+    await waitFor(async () => expect((await stored(a.id)).enabled).toBe(false));
+    expect((await stored(city.id)).enabled).toBe(true);
+    const log = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'ACTIVITY_PAUSE'), eq(t.sysLog.target, `activity/${a.id}`)));
+    expect(log).toHaveLength(1);
+    const toastBox = toastText.closest('[role="status"], [role="alert"], li, div')!;
+    await user.click(within(toastBox as HTMLElement).getByRole('button', { name: /撤销/ }));
+    await waitFor(async () => expect((await stored(a.id)).enabled).toBe(true));
+  });
+});
+
 describe('palette: 活动效果 ‹活动› ‹近N天›', () => {
   it('hdxg, the activity, 近7天: 活动列表 opens its effect over 7 days', async () => {
     await signIn(s, 'manager');

@@ -1,6 +1,6 @@
 import { buildRegistry } from '../commands/registry';
 import { accountCommands, accountSources } from '../features/account/commands';
-import { activityCommands } from '../features/activity/commands';
+import { activityCommands, activitySources } from '../features/activity/commands';
 import { busCommands, busSources } from '../features/bus/commands';
 import { cardVerifyCommands } from '../features/card-verify/commands';
 import { customBusCommands } from '../features/custom-bus/commands';
@@ -54,4 +54,4 @@ export const COMMANDS = buildRegistry(
   helpCommands,
 );
 
-export const SOURCES = [accountSources, settingsSources, stationSources, versionSources, busSources, riderSources, discountSources, rideSources, packageSources, customBusSources].flat();
+export const SOURCES = [accountSources, settingsSources, stationSources, versionSources, busSources, riderSources, discountSources, rideSources, packageSources, customBusSources, activitySources].flat();

@@ -14,6 +14,7 @@ import {
   textOf,
 } from '../components/resource/row-action';
 import { useActionRunner } from '../components/resource/row-actions';
+import { useNoAreaChosen } from '../lib/current-user';
 import { GrantsContext } from '../lib/permission';
 import { byUse, readActionUse, recordActionUse } from './action-use';
 import { keyLabel } from './keys';
@@ -55,9 +56,10 @@ interface RecordActionsDeps {
 /** Which actions a record offers this account now, and the panel's rows for the record it shows. */
 export function usePanelRows({ panel, login, canOpen, romanize, actionsOf, filter }: RecordActionsDeps) {
   const grants = useContext(GrantsContext);
+  const acrossAll = useNoAreaChosen();
   const availableOf = (rec: RecordActions): ResourceAction<unknown>[] =>
     // A dialog on a page the account cannot open is never offered: no action leads to /404.
-    availableActions(rec.resource, rec.row, grants, { login }).filter((a) => (isDialog(a) ? canOpen(dialogPath(rec.resource, a, rec.row)) : isGo(a) ? canOpen(a.to(rec.row)) : true));
+    availableActions(rec.resource, rec.row, grants, { login, acrossAll }).filter((a) => (isDialog(a) ? canOpen(dialogPath(rec.resource, a, rec.row)) : isGo(a) ? canOpen(a.to(rec.row)) : true));
   const available = (item: PaletteItem): ResourceAction<unknown>[] => {
     const rec = actionsOf(item);
     return rec ? availableOf(rec) : [];

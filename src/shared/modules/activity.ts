@@ -9,7 +9,7 @@ export const activityModule = defineModule({
     icon: 'activity',
     jumpKey: 'a',
     pages: [
-      { key: 'activity', title: '活动列表', component: 'ListActivity', actions: ['export'] },
+      { key: 'activity', title: '活动列表', component: 'ListActivity', actions: ['export', 'edit', 'simulate', 'effect'] },
       { key: 'discount-limit', title: '优惠限制', component: 'DiscountLimit' },
       { key: 'operate-record', title: '操作记录', component: 'ListOperateRecord' },
     ],

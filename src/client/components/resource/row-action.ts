@@ -18,6 +18,8 @@ export const textOf = <R>(t: Text<R>, row: R) => (typeof t === 'function' ? t(ro
 /** Who is asking, for a rule about the row and the signed-in account (nobody disables themselves). */
 export interface Who {
   login: string;
+  /** An account over every area with none chosen: what is city-wide is changed only so (an activity for the whole city). */
+  acrossAll: boolean;
 }
 
 interface ActionBase<R> {

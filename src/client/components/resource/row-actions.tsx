@@ -1,7 +1,7 @@
 import { type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isAllowed } from '../../../shared/api';
-import { useCurrentUser } from '../../lib/current-user';
+import { useCurrentUser, useNoAreaChosen } from '../../lib/current-user';
 import { newestOwn, rememberOwn } from '../../lib/own-versions';
 import { GrantsContext } from '../../lib/permission';
 import { useRevalidate } from '../../lib/revalidate';
@@ -186,7 +186,8 @@ export function useActionRunner(current: readonly RowAction<never>[] = []) {
 
 /** The signed-in account, for an action's `when` (nobody disables themselves). */
 export function useWho(): Who {
-  return { login: useCurrentUser().data?.login ?? '' };
+  const acrossAll = useNoAreaChosen();
+  return { login: useCurrentUser().data?.login ?? '', acrossAll };
 }
 
 export interface RowActions<R> {

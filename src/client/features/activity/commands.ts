@@ -1,8 +1,12 @@
 import { ACTIVITY_EDITOR, ACTIVITY_READ, ACTIVITY_STATUS, ACTIVITY_STATUS_MOVER, type Activity, type ActivityAction, type ActivityStatus, activityCopy, activityPage, activityTypeLabel, activityUpdateStatus } from '../../../shared/api/activity';
+import { pagePath } from '../../../shared/modules';
+import type { EntitySource } from '../../commands/entity-source';
 import type { Command } from '../../commands/types';
+import { recordActions } from '../../components/resource/row-action';
 import { api } from '../../lib/api-client';
 import { queryText } from '../../lib/http';
 import { toast } from '../../lib/toast';
+import { activityActions } from './activity-actions';
 import { listPath, openView } from './paths';
 
 const GROUP = '活动管理';
@@ -118,6 +122,30 @@ export const activityCommands: readonly Command[] = [
     run: (ctx, a) => {
       openView.handOff(`${idOf(a.activity).id}:${a.days ?? '30'}`, 'effect');
       ctx.navigate(listPath());
+    },
+  },
+];
+
+/** An activity as a record: its name typed finds it; Enter opens 活动列表 on it; Alt+P 暂停 (撤销 for a while), and its other row actions. */
+const activityRecord = (a: Activity) => ({
+  key: `activity:${a.id}`,
+  title: a.name,
+  subtitle: `活动 · ${ACTIVITY_STATUS.label(a.status)} · ${activityTypeLabel(a.type)}${a.districtName ? ` · ${a.districtName}` : ' · 全市'}`,
+  keywords: ['活动', a.districtName ?? '全市'],
+  path: pagePath('acitivity', 'activity', { query: { name: a.name } }),
+  actions: recordActions(activityActions, a),
+});
+
+export const activitySources: EntitySource[] = [
+  {
+    id: 'activities',
+    group: '活动',
+    permission: ACTIVITY_READ,
+    page: listPath(),
+    // An area runs tens of activities: loaded once per opening and ranked with pinyin.
+    async load() {
+      const page = await api.call(activityPage, { query: { page: 0, size: 500 } }, { silent: true });
+      return page.content.map(activityRecord);
     },
   },
 ];

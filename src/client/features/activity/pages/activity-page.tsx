@@ -1,21 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useLocation } from 'wouter';
 import {
   ACTIVITY_EDITOR,
   ACTIVITY_PAY_CHANNELS,
-  ACTIVITY_READ,
-  ACTIVITY_SAVER,
   ACTIVITY_STATUS,
-  ACTIVITY_STATUS_MOVER,
   ACTIVITY_TYPES,
   type Activity,
   activityById,
-  activityCopy,
   activityExport,
   activityPage,
   activityTotal,
   activityTypeLabel,
-  activityUpdateStatus,
   ruleText,
 } from '../../../../shared/api/activity';
 import { cardCategoryLabel } from '../../../../shared/api/card';
@@ -25,15 +19,15 @@ import { Button } from '../../../components/button';
 import { ExportButton, useExportAction } from '../../../components/resource/export-action';
 import { codeFilter, flowFilter, textFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
-import { callAction, useRowActions } from '../../../components/resource/row-actions';
+import { useResourceActions } from '../../../components/resource/row-actions';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
 import { api } from '../../../lib/api-client';
-import { useNoAreaChosen } from '../../../lib/current-user';
 import { useAllowed } from '../../../lib/permission';
 import { ActivityFormDialog } from '../components/activity-form';
 import { EffectDialog, SimulateDialog } from '../components/simulate-view';
-import { openView, recordPath } from '../paths';
+import { activityActions } from '../activity-actions';
+import { openView } from '../paths';
 
 const when = (at: string) => formatDateTime(at, 'YYYY-MM-DD HH:mm');
 
@@ -83,73 +77,11 @@ const columns: ListColumn<typeof activityPage>[] = [
   { id: 'createdDate', header: '创建时间', sort: 'createdDate', cell: (a) => formatDateTime(a.createdDate), className: 'tabular-nums', hiddenByDefault: true },
 ];
 
-const move = (a: Activity, action: '暂停' | '恢复' | '结束') => ({ body: { id: a.id, action, rowVersion: a.rowVersion } });
-
 /** What the row's 预演 sends: the saved activity as a draft (its own overlaps left out). */
 const draftOf = (a: Activity) => ({ id: a.id, name: a.name, type: a.type, rule: a.rule, scope: { ...a.scope, payChannels: a.scope.payChannels as (typeof ACTIVITY_PAY_CHANNELS)[number][] }, startAt: a.startAt, endAt: a.endAt, budgetFen: a.budgetFen, priority: a.priority, stackable: a.stackable });
 
-function useActivityActions(open: { edit(a: Activity): void; simulate(a: Activity): void; effect(a: Activity): void; record(a: Activity): void }) {
-  // A city-wide activity is changed only across all areas (the super user with no area chosen), as the server enforces.
-  const acrossAll = useNoAreaChosen();
-  const mine = (a: Activity) => a.districtId !== null || acrossAll;
-  return useRowActions<Activity>(
-    [
-      { id: 'edit', label: (a) => (a.status === 3 || !mine(a) ? '查看' : '编辑'), hotkey: 'e', primary: true, permission: ACTIVITY_SAVER, open: open.edit },
-      callAction({
-        id: 'pause',
-        label: '暂停',
-        hotkey: 'p',
-        danger: true,
-        permission: ACTIVITY_STATUS_MOVER,
-        when: (a) => mine(a) && (a.status === 0 || a.status === 1 || a.status === 4),
-        endpoint: activityUpdateStatus,
-        input: (a) => move(a, '暂停'),
-        done: (a) => `已暂停活动「${a.name}」`,
-        undo: { input: (a, moved) => ({ body: { id: a.id, action: '恢复' as const, rowVersion: moved.rowVersion } }), done: (a) => `已撤销：活动「${a.name}」恢复` },
-      }),
-      callAction({
-        id: 'resume',
-        label: (a) => (a.neverEnabled ? '启用' : '恢复'),
-        hotkey: 'r',
-        permission: ACTIVITY_STATUS_MOVER,
-        when: (a) => mine(a) && a.status === 2,
-        endpoint: activityUpdateStatus,
-        input: (a) => move(a, '恢复'),
-        done: (a) => `已${a.neverEnabled ? '启用' : '恢复'}活动「${a.name}」`,
-      }),
-      callAction({
-        id: 'end',
-        label: '结束',
-        hotkey: 'q',
-        danger: true,
-        permission: ACTIVITY_STATUS_MOVER,
-        when: (a) => mine(a) && a.status !== 3,
-        endpoint: activityUpdateStatus,
-        input: (a) => move(a, '结束'),
-        done: (a) => `已结束活动「${a.name}」`,
-        confirm: { title: '结束活动', irreversible: true, body: (a) => <p>确定结束活动「{a.name}」吗？结束后不能重新启用，如需再办请复制为新活动。</p> },
-      }),
-      callAction({
-        id: 'copy',
-        label: '复制',
-        hotkey: 'c',
-        permission: ACTIVITY_EDITOR,
-        when: mine,
-        endpoint: activityCopy,
-        input: (a) => ({ body: { id: a.id } }),
-        done: (a) => `已复制活动「${a.name}」（副本未启用，从明天开始）`,
-      }),
-      { id: 'simulate', label: '预演', hotkey: 's', permission: ACTIVITY_READ, open: open.simulate },
-      { id: 'effect', label: '效果', hotkey: 'v', permission: ACTIVITY_READ, open: open.effect },
-      { id: 'record', label: '记录', hotkey: 'l', permission: ACTIVITY_READ, open: open.record },
-    ],
-    (a) => a.name,
-  );
-}
-
 /** 活动列表 (ListActivity): the area's and the city's activities, their status and budget, and what may be done with each. */
 export function ActivityPage() {
-  const [, navigate] = useLocation();
   const canEdit = useAllowed(ACTIVITY_EDITOR);
   const [form, setForm] = useState<Activity | 'new' | null>(null);
   const [simulating, setSimulating] = useState<Activity | null>(null);
@@ -167,7 +99,7 @@ export function ActivityPage() {
     ),
   });
   const exporter = useExportAction({ on: ['acitivity', 'activity', 'export'], endpoint: activityExport, filters: list.filterQuery });
-  const actions = useActivityActions({ edit: setForm, simulate: setSimulating, effect: (a) => setEffect({ id: a.id, days: 30 }), record: (a) => navigate(recordPath(a.id)) });
+  const actions = useResourceActions(activityActions, { edit: setForm, simulate: setSimulating, effect: (a) => setEffect({ id: a.id, days: 30 }) }, { rows: list.rows });
 
   // 活动预演 / 活动效果 from the palette: the activity (and days) through memory.
   const handed = openView.useHandOff();
