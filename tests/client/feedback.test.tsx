@@ -35,9 +35,11 @@ async function make(over: Partial<NewFeedback> = {}, lead?: number) {
   return id;
 }
 
+// The file's first render transforms the screen's modules on demand: seconds on a loaded machine.
+const WAIT = { timeout: 15_000 };
 async function table(name: string) {
-  const main = await screen.findByRole('main');
-  return within(main).findByRole('table', { name }, { timeout: 8_000 });
+  const main = await screen.findByRole('main', {}, WAIT);
+  return within(main).findByRole('table', { name }, WAIT);
 }
 async function rowOf(name: string, text: string) {
   const tb = await table(name);
@@ -59,13 +61,13 @@ describe('意见反馈', () => {
     visit(s, '/noticeReport/feedback');
     renderWithUser(<App />);
     const tb = await table('待处理反馈队列');
-    await waitFor(() => expect(window.location.search).toContain('status=0'));
+    await waitFor(() => expect(window.location.search).toContain('status=0'), WAIT);
     expect(window.location.search).toContain('sort=dueAt%2Casc');
-    await waitFor(() => expect(within(tb).getAllByText('未处理').length).toBeGreaterThan(0), { timeout: 8_000 });
+    await waitFor(() => expect(within(tb).getAllByText('未处理').length).toBeGreaterThan(0), WAIT);
     const rows = within(tb).getAllByRole('row').slice(1);
     expect(rows.every((r) => !r.textContent?.includes('已处理'))).toBe(true);
-    const summary = await screen.findByLabelText('意见反馈统计');
-    await waitFor(() => expect(summary.textContent).toMatch(/^共 \d+ 条 · 未处理 \d+ · 处理中 \d+ · 已处理 \d+ · 不处理 \d+ · 超时 \d+ · 回复用时中位数 ([\d.]+ 小时|—)$/));
+    const summary = await screen.findByLabelText('意见反馈统计', {}, WAIT);
+    await waitFor(() => expect(summary.textContent).toMatch(/^共 \d+ 条 · 未处理 \d+ · 处理中 \d+ · 已处理 \d+ · 不处理 \d+ · 超时 \d+ · 回复用时中位数 ([\d.]+ 小时|—)$/), WAIT);
   });
 
   it('the keyboard task: Enter opens the head item with its cluster, the reply typed, Ctrl+Enter answers it and its cluster and opens the next; Esc leaves', async () => {
@@ -181,7 +183,11 @@ describe('意见反馈', () => {
     (document.activeElement as HTMLElement | null)?.blur();
     await user.keyboard('gy');
     await waitFor(() => expect(window.location.search).toContain('status=0'), { timeout: 5_000 });
-    await table('待处理反馈队列');
+    const queue = await table('待处理反馈队列');
+    // The item due first opens at once, its reply field focused.
+    const head = within(queue).getAllByRole('row')[1]!.textContent?.match(/#(\d+)/)?.[1];
+    const drawer = await screen.findByRole('dialog', { name: new RegExp(`意见反馈#${head}`) }, WAIT);
+    await waitFor(() => expect(document.activeElement).toBe(within(drawer).getByLabelText(/回复内容/)), WAIT);
   });
 
   it('导出 Excel queues a 下载中心 task with the list’s filters', async () => {

@@ -83,6 +83,18 @@ async function data(page: Page, text: string) {
   await page.evaluate(() => ((window as unknown as { __data: boolean }).__data = false));
 }
 
+/** The task's data pasted where no field takes it (a page, a row): not counted, as typed data is not. */
+async function pasteData(page: Page, text: string) {
+  await page.evaluate((t) => {
+    const w = window as unknown as { __data: boolean };
+    w.__data = true;
+    const clip = new DataTransfer();
+    clip.setData('text/plain', t);
+    (document.activeElement ?? document.body).dispatchEvent(new ClipboardEvent('paste', { clipboardData: clip, bubbles: true, cancelable: true }));
+    w.__data = false;
+  }, text);
+}
+
 /** The demo city's values, read with the route's own session from outside the browser (not counted). */
 const api = <T>(token: string, path: string, body?: unknown) => apiAs(server.url, token)<T>(path, body);
 
@@ -614,6 +626,152 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
         await filters(r.page).getByRole('button', { name: /^查询/ }).click();
         await r.page.getByRole('row').filter({ hasText: o.orderNo }).getByRole('button', { name: /^退票/ }).click();
         await refund(r, o, () => r.page.getByRole('dialog').getByRole('button', { name: /^退票 / }).click());
+      },
+      'manager',
+    );
+  });
+});
+
+interface VerifyRow {
+  id: number;
+  applyNo: string;
+  status: number;
+  reason: string | null;
+  reviewerName: string | null;
+}
+interface FeedbackRow {
+  id: number;
+  status: number;
+  reply: string | null;
+}
+interface ActivityRow {
+  id: number;
+  name: string;
+  status: number;
+  districtId: number | null;
+  enabled: boolean;
+}
+
+describe('the review queues and what riders read (issue 24)', () => {
+  it_('(l) the 验卡 queue: take the next, look at a material, reject with a preset reason (manager)', async () => {
+    /** The application the queue holds open now: its number in the dialog's heading. */
+    const held = async (r: Route) => {
+      const heading = r.page.getByRole('dialog').getByText(/^验卡申请 YZ\d+/).first();
+      await heading.waitFor({ timeout: 15_000 });
+      return /YZ\d+/.exec(await heading.innerText())![0];
+    };
+    const rejected = async (r: Route, applyNo: string) => {
+      // Said inside the queue, which has moved on to the next.
+      await r.page.getByRole('dialog').getByRole('status', { name: '上一条审核结果' }).filter({ hasText: `验卡申请 ${applyNo} 已驳回` }).waitFor({ timeout: 20_000 });
+      const rows = await api<Page1<VerifyRow>>(r.token, '/buscodepc/fyapi/cardVerify/page', { page: 0, size: 1, applyNo });
+      expect(rows.content[0]).toMatchObject({ status: 2, reason: '身份证照片模糊，无法辨认' });
+      // The next one is taken at once.
+      await expect.poll(() => held(r), { timeout: 15_000 }).not.toBe(applyNo);
+    };
+    await measure(
+      '(l) the 验卡 queue: take the next, a material, reject with a preset reason (manager)',
+      async (r) => {
+        // g j: the queue (the palette's 审核下一条验卡); Enter takes the oldest pending.
+        await r.page.keyboard.press('g');
+        await r.page.keyboard.press('j');
+        await r.page.getByRole('dialog').getByRole('button', { name: /领取下一条/ }).waitFor({ timeout: 15_000 });
+        await r.page.keyboard.press('Enter');
+        const no = await held(r);
+        await r.page.keyboard.press('2');
+        await r.page.getByRole('dialog').getByRole('tab', { selected: true }).filter({ hasText: '2' }).waitFor({ timeout: 5_000 });
+        await r.page.keyboard.press('r');
+        await r.page.keyboard.press('1');
+        await r.page.keyboard.press('Control+Enter');
+        await rejected(r, no);
+      },
+      async (r) => {
+        await nav(r.page, '线上验卡');
+        await nav(r.page, '验卡记录');
+        await r.page.getByRole('main').getByRole('button', { name: /^审核队列/ }).click();
+        await r.page.getByRole('dialog').getByRole('button', { name: /领取下一条/ }).click();
+        const no = await held(r);
+        await r.page.getByRole('dialog').getByRole('tab').nth(1).click();
+        await r.page.getByRole('dialog').getByRole('button', { name: /^驳回/ }).click();
+        await r.page.getByRole('dialog').getByRole('list', { name: '常用驳回原因' }).getByRole('button').first().click();
+        await r.page.getByRole('dialog').getByRole('button', { name: /^确认驳回/ }).click();
+        await rejected(r, no);
+      },
+      'manager',
+      QUEUE_BOUND,
+    );
+  });
+
+  it_('(m) feedback triage: answer the item due first (manager)', async () => {
+    const first = async (r: Route) => (await api<Page1<FeedbackRow>>(r.token, '/busline/api/bus/feedback/page?page=0&size=1&status=0&sort=dueAt,asc')).content[0]!;
+    const REPLY = '您好，已转交线路运营部核实处理，感谢反馈。';
+    const answered = async (r: Route, f: FeedbackRow) => {
+      await toast(r.page, `已回复意见反馈#${f.id}`);
+      const after = await api<{ status: number; reply: string | null }>(r.token, `/busline/api/bus/feedback/queryById?id=${f.id}`);
+      expect(after).toMatchObject({ status: 1, reply: REPLY });
+    };
+    await measure(
+      '(m) feedback triage: answer the item due first (manager)',
+      async (r) => {
+        const f = await first(r);
+        // g y: the triage queue; the item due first opens at once, its reply field focused.
+        await r.page.keyboard.press('g');
+        await r.page.keyboard.press('y');
+        await r.page.getByRole('dialog', { name: new RegExp(`^意见反馈#${f.id}`) }).getByLabel('回复内容').waitFor({ timeout: 15_000 });
+        await expect.poll(() => r.page.evaluate(() => (document.activeElement as HTMLTextAreaElement | null)?.labels?.[0]?.textContent ?? ''), { timeout: 5_000 }).toContain('回复内容');
+        await data(r.page, REPLY);
+        await r.page.keyboard.press('Control+Enter');
+        await answered(r, f);
+      },
+      async (r) => {
+        const f = await first(r);
+        // The manager lands in 公告与反馈 (公告管理): 意见反馈 is already in view in the menu.
+        await nav(r.page, '意见反馈');
+        const row = r.page.getByRole('table', { name: '待处理反馈队列' }).getByRole('row').filter({ hasText: new RegExp(`#${f.id}(?!\\d)`) }).first();
+        await row.getByRole('button', { name: /^打开反馈/ }).click();
+        const dialog = r.page.getByRole('dialog', { name: new RegExp(`^意见反馈#${f.id}`) });
+        await dialog.getByLabel('回复内容').click();
+        await data(r.page, REPLY);
+        await dialog.getByRole('button', { name: /^回复/ }).click();
+        await answered(r, f);
+      },
+      'manager',
+      QUEUE_BOUND,
+    );
+  });
+
+  it_('(n) stop a runaway activity, by its name (manager)', async () => {
+    // A runaway: an activity of the manager's area running now, made for each route (the demo area runs one).
+    let made = 0;
+    const take = async (r: Route) => {
+      const now = Date.now();
+      const name = `失控折扣活动${++made}号`;
+      // Starting now (a start up to a minute past is taken): 进行中 at once.
+      return api<ActivityRow>(r.token, '/buscodepc/fyapi/activity/saveOrUpdate', { name, type: 1, rule: { rate: 800 }, startAt: new Date(now).toISOString(), endAt: new Date(now + 30 * 86_400_000).toISOString(), budgetFen: 100_000, priority: 1, stackable: true });
+    };
+    const paused = async (r: Route, a: ActivityRow) => {
+      await toast(r.page, `已暂停活动「${a.name}」`);
+      const after = await api<ActivityRow>(r.token, `/buscodepc/fyapi/activity/queryById?id=${a.id}`);
+      expect(after).toMatchObject({ status: 2, enabled: false });
+    };
+    await measure(
+      '(n) stop a runaway activity, by its name (manager)',
+      async (r) => {
+        const a = await take(r);
+        // The name pasted from the alert that reported it: a paste where no field takes it opens the palette with it.
+        await pasteData(r.page, a.name);
+        await expect.poll(() => firstRow(r.page).innerText(), { timeout: 10_000 }).toContain('Alt+P 暂停');
+        await r.page.keyboard.press('Alt+p');
+        await paused(r, a);
+      },
+      async (r) => {
+        const a = await take(r);
+        await nav(r.page, '活动管理');
+        await nav(r.page, '活动列表');
+        await filters(r.page).getByLabel('活动名称').click();
+        await data(r.page, a.name);
+        await filters(r.page).getByRole('button', { name: /^查询/ }).click();
+        await r.page.getByRole('main').getByRole('row').filter({ hasText: a.name }).getByRole('button', { name: /^暂停/ }).click();
+        await paused(r, a);
       },
       'manager',
     );

@@ -10,7 +10,7 @@ export const noticeReportModule = defineModule({
     jumpKey: 'n',
     pages: [
       { key: 'notice', title: '公告管理', component: 'ListNotice', actions: ['add'] },
-      { key: 'feedback', title: '意见反馈', component: 'ListFeedback', actions: ['open', 'export'] },
+      { key: 'feedback', title: '意见反馈', component: 'ListFeedback', actions: ['open', 'export', 'triage'] },
     ],
   },
   operations: {

@@ -69,6 +69,11 @@ export interface ReviewQueueProps {
   onReject(reason: string): Promise<boolean>;
   onSkip(): void;
   onClose(): void;
+  /**
+   * What the last decision did (`验卡申请 YZ… 已驳回`), said inside the queue where the reviewer
+   * looks: the toast fades in seconds while the queue has already moved on to the next.
+   */
+  lastDecision?: string | null;
   /** Minimum lengths the server asks for: told before a call is made. */
   rejectMin?: number;
   noteMin?: number;
@@ -215,6 +220,9 @@ export function ReviewQueue(p: ReviewQueueProps) {
       width="max-w-6xl"
       footer={
         <div className="flex w-full flex-wrap items-center gap-2">
+          <p role="status" aria-label="上一条审核结果" className="w-full text-sm text-green-800">
+            {p.lastDecision ? `上一条：${p.lastDecision}` : ''}
+          </p>
           <span className="mr-auto text-xs text-gray-600">Enter 领取下一条 · 1–5 切换材料 · A 通过 · R 驳回（1–9 常用原因） · Ctrl+Enter 确认 · S 跳过 · Esc 退出</span>
           {p.state === 'ready' && (
             <Button onClick={p.onSkip} hotkey="S">

@@ -38,6 +38,7 @@ export function useClaimQueue<D extends Claimable>(start: QueueStart, me: number
   const [state, setState] = useState<QueueState>(start.kind === 'next' ? 'idle' : 'loading');
   const [detail, setDetail] = useState<D | null>(null);
   const skipped = useRef<number[]>([]);
+  const [lastDecision, setLastDecision] = useState<string | null>(null);
 
   const show = (d: D | null) => {
     setDetail(d);
@@ -78,6 +79,12 @@ export function useClaimQueue<D extends Claimable>(start: QueueStart, me: number
     state,
     detail,
     take,
+    lastDecision,
+    /** A decision made: said in the queue (and the toast), then the next is taken. */
+    async decided(text: string) {
+      setLastDecision(text);
+      await take();
+    },
     /** Mine to decide: pending and claimed by me. */
     mine: (d: D) => d.status === calls.pending && d.claimById !== null && d.claimById === me,
     /** Held by someone else: a take-over is offered to those allowed it. */

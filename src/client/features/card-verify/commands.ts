@@ -14,6 +14,8 @@ export const cardVerifyCommands: readonly Command[] = [
     keywords: ['审核', '验卡', '下一条', '队列', 'shenhe', 'yanka'],
     permission: api.CARD_VERIFY_AUDITOR,
     page: list(),
+    // The queue is daily work: a chord of its own (g j, 检), as 可疑订单 has g q; g v is the menu's.
+    hotkey: 'g>j',
     // The page opens the queue; Enter there takes the next pending application.
     run: (ctx) => ctx.navigate(list({ action: 'next' })),
   },

@@ -16,6 +16,8 @@ export const handleApplyCommands: readonly Command[] = [
     keywords: ['下一条', '办卡', '审核', '队列', 'xiayitiao', 'banka', 'shenhe'],
     permission: HANDLE_CARD_AUDITOR,
     page: applyListPath(),
+    // The queue is daily work: a chord of its own (g l, 办理), as 可疑订单 has g q; g h is the menu's.
+    hotkey: 'g>l',
     // The page opens the queue; Enter there takes the next 待审核 application.
     run: (ctx) => ctx.navigate(listAction('next')),
   },

@@ -19,7 +19,7 @@ export const feedbackCommands: readonly Command[] = [
     page,
     // The triage queue is daily work: a chord of its own (g y, 意见), as 可疑订单 has g q; g n is the menu's (公告管理).
     hotkey: 'g>y',
-    run: (ctx) => ctx.navigate(pagePath('noticeReport', 'feedback', { query: { status: 0, sort: 'dueAt,asc' } })),
+    run: (ctx) => ctx.navigate(pagePath('noticeReport', 'feedback', { action: 'triage', query: { status: 0, sort: 'dueAt,asc' } })),
   },
   {
     id: 'feedback.handle',

@@ -83,9 +83,10 @@ export function VerifyQueue({ start, onClose }: { start: QueueStart; onClose(): 
     if (!d) return false;
     try {
       const after = await http.call(api.verifyAudit, { body: { id: d.id, fromStatus: 0, ...body } });
-      toast.success(`验卡申请 ${after.applyNo} ${body.toStatus === 1 ? `已通过，有效期至 ${after.validUntil ?? '—'}` : '已驳回'}`);
+      const said = `验卡申请 ${after.applyNo} ${body.toStatus === 1 ? `已通过，有效期至 ${after.validUntil ?? '—'}` : '已驳回'}`;
+      toast.success(said);
       void revalidate(api.verifyAudit);
-      await q.take();
+      await q.decided(said);
       return true;
     } catch {
       return false;
@@ -99,6 +100,7 @@ export function VerifyQueue({ start, onClose }: { start: QueueStart; onClose(): 
       state={q.state}
       item={d ? itemOf(d, q.mine(d), q.heldByOther(d) && canTakeOver ? () => void q.take(d.id, true) : null) : null}
       position={t ? `待审核 ${t.pending} 条 · 审核中 ${t.claimed} 条 · 今日已审 ${t.decidedToday} 条` : undefined}
+      lastDecision={q.lastDecision}
       presetReasons={PRESET_REASONS}
       canDecide={canDecide}
       loadMaterial={(_item, materialId) => (d ? http.call(api.verifyMaterial, { body: { id: d.id, materialId, reason: MATERIAL_REASON } }) : Promise.resolve(null))}

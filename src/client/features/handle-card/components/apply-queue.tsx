@@ -93,9 +93,10 @@ export function ApplyQueue({ start, onClose }: { start: QueueStart; onClose(): v
     if (!d) return false;
     try {
       const r = await http.call(api.applyAudit, { body: { id: d.id, fromStatus: 1, ...body, idempotencyKey: keyFor(d.id, body.toStatus) } });
-      toast.success(body.toStatus === 2 ? `已通过 ${r.apply.applyNo}，预留卡号 ${r.apply.cardNo ?? ''}` : `已驳回 ${r.apply.applyNo}${r.apply.payStatus === 2 ? '，工本费原路退回' : ''}`);
+      const said = body.toStatus === 2 ? `已通过 ${r.apply.applyNo}，预留卡号 ${r.apply.cardNo ?? ''}` : `已驳回 ${r.apply.applyNo}${r.apply.payStatus === 2 ? '，工本费原路退回' : ''}`;
+      toast.success(said);
       void revalidate(api.applyAudit);
-      await q.take();
+      await q.decided(said);
       return true;
     } catch {
       return false;
@@ -109,6 +110,7 @@ export function ApplyQueue({ start, onClose }: { start: QueueStart; onClose(): v
       state={q.state}
       item={d ? itemOf(d, q.mine(d), q.heldByOther(d) && canTakeOver ? () => void q.take(d.id, true) : null) : null}
       position={t ? `待审核 ${t.byStatus['1'] ?? 0} 条 · 审核中 ${t.claimed} 条 · 我认领 ${t.claimedByMe} 条` : undefined}
+      lastDecision={q.lastDecision}
       presetReasons={REJECT_PRESETS}
       canDecide={canDecide}
       rejectMin={api.REASON_MIN}

@@ -106,6 +106,20 @@ export function FeedbackPage() {
     if (!new URLSearchParams(search).toString()) navigate(pagePath('noticeReport', 'feedback', { query: QUEUE }), { replace: true });
   }, [active, search, navigate]);
 
+  // Arriving by the triage chord (g y, the palette's 待处理反馈): the item due first that this account
+  // may answer opens at once, its reply field focused; with none, the queue's head row takes the focus.
+  const triage = useRef(false);
+  useScreenAction(['noticeReport', 'feedback', 'triage'], () => {
+    triage.current = true;
+  });
+  useEffect(() => {
+    if (!triage.current || list.table.filters.status !== '0' || list.result.isLoading || me === undefined) return;
+    triage.current = false;
+    const head = list.rows.find((r) => !!openFor(r, me, admin));
+    if (head) setOpen({ kind: 'detail', id: head.id });
+    else requestAnimationFrame(() => document.querySelector<HTMLElement>('main table[aria-label="待处理反馈队列"] tbody tr[tabindex]')?.focus());
+  }, [list.rows, list.result.isLoading, list.table.filters.status, me, admin]);
+
   // 处理反馈 ‹编号› from the palette.
   useScreenAction(['noticeReport', 'feedback', 'open'], (args) => {
     const id = Number(args.get('id'));
