@@ -159,7 +159,8 @@ describe('rich text of notices and help docs runs nothing where it is shown', ()
       await page.keyboard.press('Escape');
       // 帮助中心's preview of the same doc.
       await page.goto(`${server.url}/version/help-center?pageKey=noticeReport/notice&status=1`);
-      await page.getByText('帮助', { exact: false }).first().waitFor({ timeout: 10_000 });
+      // The doc's row itself (its title shown as text), not merely the page's name: j needs the rows.
+      await page.getByRole('main').getByRole('row').filter({ hasText: 'window.__xss=18' }).first().waitFor({ timeout: 10_000 });
       await page.evaluate(() => document.getElementById('main')?.focus());
       await page.keyboard.press('j');
       await page.keyboard.press('Enter');
