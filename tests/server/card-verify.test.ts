@@ -8,6 +8,7 @@ import { type Pii, createPii } from '../../src/server/lib/pii';
 import { citizenId } from '../../src/server/modules/rider/seed-plan';
 import { submitApplication, withdrawApplication } from '../../src/server/modules/card-verify/rider-side';
 import { cardVerifyApplications as apps, cardVerifyConfigs, cardVerifyReminders } from '../../src/server/modules/card-verify/schema';
+import { remindDue, suspendMissed } from '../../src/server/modules/card-verify/jobs';
 import { purgeMaterials } from '../../src/server/modules/card-verify/service';
 import { createRng } from '../../src/server/db/seed/rng';
 import { DAY } from '../support/clock';
@@ -354,6 +355,56 @@ describe('★ 到期雷达', () => {
     expect(again.skipped).toBe(sent.sent + sent.skipped);
     expect((await s.call(api.verifyDueRemind, { token: viewer, body: { days: 30 } })).status).toBe(403);
     expect((await s.call(api.verifyDueRemind, { token: agent, body: {} })).status).toBe(400);
+  });
+});
+
+describe('timed jobs: a missed check suspends the concession, falling due is told once', () => {
+  const dayOffset = (days: number) => new Date(s.clock.now().getTime() + 8 * 3600_000 + days * DAY).toISOString().slice(0, 10);
+  const jobLog = (type: string, districtId: number) =>
+    db()
+      .select()
+      .from(t.sysLog)
+      .where(and(eq(t.sysLog.operationType, type), eq(t.sysLog.targetDistrictId, districtId)));
+
+  it('past validUntil + graceDays the current approval is suspended once (audited per district); within grace, renewed or suspendOnMiss off it is not', async () => {
+    const [missed, inGrace, renewedOld, renewedNew, noSuspend] = [await submit(), await submit(), await submit(), await submit(), await submit({ district: 'huangpu' })];
+    for (const a of [missed, inGrace, renewedOld, renewedNew, noSuspend]) await approve(a.card.districtId === xuhui ? agent : admin, a.id);
+    const grace = (await db().select().from(cardVerifyConfigs).where(and(eq(cardVerifyConfigs.districtId, xuhui), eq(cardVerifyConfigs.category, missed.card.category))))[0]!.graceDays;
+    await db().update(apps).set({ validUntil: dayOffset(-grace - 1) }).where(eq(apps.id, missed.id));
+    await db().update(apps).set({ validUntil: dayOffset(-Math.max(0, grace - 1)) }).where(eq(apps.id, inGrace.id));
+    // The same card approved again later: the older approval is history, not suspended.
+    await db().update(apps).set({ validUntil: dayOffset(-grace - 5), cardId: renewedNew.card.id, cardNo: renewedNew.cardNo }).where(eq(apps.id, renewedOld.id));
+    await db().update(cardVerifyConfigs).set({ suspendOnMiss: false }).where(eq(cardVerifyConfigs.districtId, huangpu));
+    await db().update(apps).set({ validUntil: dayOffset(-400) }).where(eq(apps.id, noSuspend.id));
+    const before = await jobLog('CARD_VERIFY_SUSPEND', xuhui);
+
+    expect(await suspendMissed(deps())).toBeGreaterThanOrEqual(1);
+    expect((await stored(missed.id)).suspendedAt).not.toBeNull();
+    for (const a of [inGrace, renewedOld, renewedNew, noSuspend]) expect((await stored(a.id)).suspendedAt, `${a.applyNo}`).toBeNull();
+    const logged = (await jobLog('CARD_VERIFY_SUSPEND', xuhui)).filter((r) => !before.some((b) => b.id === r.id));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.summary).toContain(missed.cardNo);
+    expect(await suspendMissed(deps())).toBe(0);
+
+    const listed = (await s.call(api.verifyPage, { token: manager, query: { cardNo: missed.cardNo } })).body.data.content[0]!;
+    expect(listed.suspendedDate).not.toBeNull();
+    expect((await s.call(api.verifyTotal, { token: manager, query: {} })).body.data.suspended).toBeGreaterThanOrEqual(1);
+    await db().update(cardVerifyConfigs).set({ suspendOnMiss: true }).where(eq(cardVerifyConfigs.districtId, huangpu));
+  });
+
+  it('the reminder job tells each card falling due within 30 days once, by nobody (the system), audited; a waiting application is not told', async () => {
+    const [due, waiting] = [await submit(), await submit()];
+    await approve(agent, due.id);
+    await approve(agent, waiting.id);
+    await db().update(apps).set({ validUntil: dayOffset(12) }).where(inArray(apps.id, [due.id, waiting.id]));
+    // The rider of the second has applied again already.
+    await db().insert(apps).values({ ...(({ id: _id, applyNo: _no, rowVersion: _v, ...rest }) => rest)(await stored(waiting.id)), applyNo: `YZT${waiting.id}`, status: 0, reviewerId: null, reviewedAt: null, validUntil: null });
+
+    expect(await remindDue(deps())).toBeGreaterThanOrEqual(1);
+    const told = await db().select().from(cardVerifyReminders).where(inArray(cardVerifyReminders.cardNo, [due.cardNo, waiting.cardNo]));
+    expect(told).toEqual([expect.objectContaining({ cardNo: due.cardNo, validUntil: dayOffset(12), sentBy: null })]);
+    expect((await jobLog('CARD_VERIFY_REMIND', xuhui)).some((r) => r.operatorLogin === 'system' && r.summary.includes(due.cardNo))).toBe(true);
+    expect(await remindDue(deps())).toBe(0);
   });
 });
 

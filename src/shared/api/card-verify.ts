@@ -172,6 +172,8 @@ export const verifyRow = z.object({
   cycleYear: z.number().int(),
   createdDate: timestamp,
   purged: z.boolean(),
+  /** An approval whose check was missed (past validUntil + graceDays): the card's concession is suspended since then. */
+  suspendedDate: timestamp.nullable(),
 });
 export type VerifyApplication = z.infer<typeof verifyRow>;
 
@@ -243,6 +245,8 @@ export const verifyTotal = endpoint({
     /** Pending with every automatic check green: what 批量通过 takes. */
     pendingGreen: z.number().int(),
     decidedToday: z.number().int(),
+    /** Approvals whose check was missed: the concession suspended (second wave §4). */
+    suspended: z.number().int(),
   }),
   permission: CARD_VERIFY_READ,
   timeoutMs: 20_000,

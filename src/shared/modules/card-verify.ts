@@ -23,5 +23,6 @@ export const cardVerifyModule = defineModule({
     CARD_VERIFY_EXPORT: '导出验卡记录',
     CARD_VERIFY_WITHDRAW: '乘客撤销验卡申请',
     CARD_VERIFY_PURGE: '清除验卡人脸与证件图片',
+    CARD_VERIFY_SUSPEND: '暂停逾期未验卡优惠',
   },
 });

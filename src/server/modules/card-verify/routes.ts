@@ -4,6 +4,7 @@ import { enqueueExport } from '../../lib/export-definition';
 import type { ServerModule } from '../module';
 import { cardVerifyApplications, cardVerifyBatches, cardVerifyConfigs, cardVerifyReminders } from './schema';
 import { cardVerifyDemoSeed } from './seed';
+import * as jobs from './jobs';
 import * as service from './service';
 
 /** 线上验卡 (second wave §4): the applications' review queue, their decisions and the configuration per card type and district. */
@@ -34,5 +35,9 @@ export const cardVerifyServer: ServerModule = {
     b.bind(api.verifyConfigList, ({ auth, query }) => service.configList(deps, auth, query));
     b.bind(api.verifyConfigSave, ({ auth, body }) => service.configSave(deps, auth, body));
   },
-  jobs: [{ name: 'verify.purge', everyMs: 3_600_000, atStart: true, run: (deps) => service.purgeMaterials(deps).then(() => undefined) }],
+  jobs: [
+    { name: 'verify.purge', everyMs: 3_600_000, atStart: true, run: (deps) => service.purgeMaterials(deps).then(() => undefined) },
+    { name: 'verify.suspend', everyMs: 3_600_000, atStart: true, run: (deps) => jobs.suspendMissed(deps).then(() => undefined) },
+    { name: 'verify.dueRemind', everyMs: 6 * 3_600_000, atStart: false, run: (deps) => jobs.remindDue(deps).then(() => undefined) },
+  ],
 };

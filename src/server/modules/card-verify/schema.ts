@@ -67,6 +67,11 @@ export const cardVerifyApplications = pgTable(
     cycleYear: smallint('cycle_year').notNull(),
     /** When the face and id images were purged (the hashes stay in sealed_files). */
     purgedAt: ts('purged_at'),
+    /**
+     * An approval whose check was missed: past validUntil + the configuration's graceDays, the card's
+     * concession is suspended (the card itself stays in use, state 1) until a newer approval.
+     */
+    suspendedAt: ts('suspended_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     rowVersion: rowVersion(),

@@ -94,6 +94,7 @@ function dto(deps: Pick<AppDeps, 'pii' | 'clock'>, r: Row): api.VerifyApplicatio
     cycleYear: r.v.cycleYear,
     createdDate: iso(r.v.createdAt),
     purged: r.v.purgedAt !== null,
+    suspendedDate: r.v.suspendedAt ? iso(r.v.suspendedAt) : null,
   };
 }
 
@@ -137,6 +138,8 @@ export async function totals(deps: AppDeps, a: AuthContext, q: Filters) {
       mine: sql<number>`count(*) filter (where ${v.status} = 0 and ${v.claimUntil} > ${now} and ${v.claimBy} = ${a.user.id})::int`,
       green: sql<number>`count(*) filter (where ${v.status} = 0 and ${v.autoPass})::int`,
       today: sql<number>`count(*) filter (where ${v.reviewedAt} >= ${today} and ${v.status} in (1, 2))::int`,
+      // Suspended and not renewed since (a newer approval lifts it).
+      suspended: sql<number>`count(*) filter (where ${v.status} = 1 and ${v.suspendedAt} is not null and not exists (select 1 from card_verify_applications n where n.card_id = ${v.cardId} and n.id <> ${v.id} and n.status = 1 and n.valid_until > ${v.validUntil}))::int`,
     })
     .from(v)
     .where(where);
@@ -149,6 +152,7 @@ export async function totals(deps: AppDeps, a: AuthContext, q: Filters) {
     claimedByMe: r.mine,
     pendingGreen: r.green,
     decidedToday: r.today,
+    suspended: r.suspended,
   };
 }
 

@@ -38,6 +38,11 @@ const columns: ListColumn<typeof api.verifyPageByBody>[] = [
       <span className="inline-flex items-center gap-1">
         <FlowBadge flow={VERIFY_STATUS} code={a.status} />
         {a.claimByName && <span className="text-xs text-orange-800">{a.claimByName}审核中</span>}
+        {a.status === 1 && a.suspendedDate && (
+          <span className="text-xs text-red-800" title={`逾期未验卡，${formatDateTime(a.suspendedDate)} 起暂停优惠，重新验卡通过后恢复`}>
+            优惠已暂停
+          </span>
+        )}
       </span>
     ),
   },
@@ -76,7 +81,7 @@ export function CardVerifyPage() {
     privateFilters: ['idNo'],
     summary: listSummary(api.verifyTotalByBody, '验卡统计', (t) => {
       const s = (c: number) => t.byStatus[String(c)] ?? 0;
-      return `共 ${t.total} 条 · 待审核 ${t.pending}（审核中 ${t.claimed}，我认领 ${t.claimedByMe}，自动核验全部通过 ${t.pendingGreen}） · 已通过 ${s(1)} · 已驳回 ${s(2)} · 已撤销 ${s(3)} · 今日已审 ${t.decidedToday}`;
+      return `共 ${t.total} 条 · 待审核 ${t.pending}（审核中 ${t.claimed}，我认领 ${t.claimedByMe}，自动核验全部通过 ${t.pendingGreen}） · 已通过 ${s(1)} · 已驳回 ${s(2)} · 已撤销 ${s(3)} · 今日已审 ${t.decidedToday} · 逾期暂停优惠 ${t.suspended}`;
     }),
   });
   const [tab, setTab] = useState<Tab>('records');

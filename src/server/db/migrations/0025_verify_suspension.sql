@@ -1,0 +1,1 @@
+ALTER TABLE "card_verify_applications" ADD COLUMN "suspended_at" timestamp with time zone;
