@@ -8,6 +8,7 @@ import { notices } from '../../src/server/modules/notice-report/schema';
 import { publishDueNotices } from '../../src/server/modules/notice-report/service';
 import { sanitizeRichText } from '../../src/shared/domain/rich-text';
 import { HOUR, MINUTE } from '../support/clock';
+import { exportThroughTask } from '../support/export-task';
 import { type TestServer, startTestServer } from '../support/test-server';
 
 /** 公告管理 against the real server: scope, filters, the status flow and its refusals, pins, audit, the job. */
@@ -125,6 +126,24 @@ describe('the list', () => {
     const mine = await make({ districtId: xuhui, status: 2 });
     expect((await s.call(notice.noticeById, { token: manager, query: { id: mine.id } })).body.data).toMatchObject({ id: mine.id, content: '测试内容' });
     expect((await s.call(notice.noticeById, { token: manager, query: { id: other.id } })).body.msg).toBe('公告不存在');
+  });
+});
+
+describe('导出 Excel', () => {
+  it('a 下载中心 task of the filtered list in the reader’s area (no body text), audited; refuses a malformed filter and the read-only group', async () => {
+    const mine = await make({ districtId: xuhui, status: 2, title: '导出专用公告' });
+    const other = await make({ districtId: huangpu, status: 2, title: '导出专用别区公告' });
+    const { sheet } = await exportThroughTask(s, notice.noticeExport, manager, { status: 2, title: '导出专用' });
+    const head = sheet.rows[0]!;
+    expect(head).toEqual(expect.arrayContaining(['编号', '区域', '标题', '类型', '状态', '发布时间', '阅读数']));
+    const body = sheet.rows.slice(1);
+    expect(body.map((r) => Number(r[head.indexOf('编号')]))).toEqual([mine.id]);
+    expect(body[0]![head.indexOf('状态')]).toBe('已发布');
+    expect(JSON.stringify(sheet.rows)).not.toContain('测试内容');
+    expect(body.some((r) => Number(r[0]) === other.id)).toBe(false);
+    expect(await auditRows('NOTICE_EXPORT')).not.toHaveLength(0);
+    expect((await s.call(notice.noticeExport, { token: manager, query: { status: 9 } })).status).toBe(400);
+    expect((await s.call(notice.noticeExport, { token: viewer })).status).toBe(403);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUSLINE, endpoint } from './endpoint';
+import { exportTaskEndpoint } from './export-task';
 import { fromVersion, id, isoDateTime, optionalText, requiredText, rowVersion, timestamp } from './fields';
 import { richText } from './rich-text-field';
 import { pageOf, pageQuery } from './paging';
@@ -119,6 +120,15 @@ export const noticeTotal = endpoint({
     /** Pinned now in the area chosen (city-wide ones included), of NOTICE_TOP_LIMIT each. */
     top: z.number().int(),
   }),
+  permission: READERS,
+});
+
+/** 导出 Excel of the filtered list: a 下载中心 task (the notices' text stays out: titles, states and times). */
+export const noticeExport = exportTaskEndpoint({
+  id: 'notice.export',
+  title: '导出公告',
+  path: `${N}/export`,
+  query: noticeFilters,
   permission: READERS,
 });
 

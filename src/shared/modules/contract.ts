@@ -62,7 +62,7 @@ export const MODULE_CONTRACTS = {
   },
   noticeReport: {
     buttons: { ...notice.buttons, ...feedback.buttons },
-    endpoints: [notice.noticePage, notice.noticeTotal, notice.noticeById, notice.noticeUpdateStatus, notice.noticeTop, notice.noticeDelete, notice.noticeSave, ...feedback.endpoints],
+    endpoints: [notice.noticePage, notice.noticeTotal, notice.noticeExport, notice.noticeById, notice.noticeUpdateStatus, notice.noticeTop, notice.noticeDelete, notice.noticeSave, ...feedback.endpoints],
   },
   order: { buttons: ridership.buttons, endpoints: [ridership.recordList, ridership.recordSummary, ridership.recordOrder, ridership.ridershipLineCodes, ridership.ridershipBusNames, ridership.ridershipTotal, ridership.ridershipPage, ridership.recordExport, ridership.employeeRecordExport, ridership.ridershipExport] },
   busUser: {

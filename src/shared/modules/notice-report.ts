@@ -9,7 +9,7 @@ export const noticeReportModule = defineModule({
     icon: 'notice',
     jumpKey: 'n',
     pages: [
-      { key: 'notice', title: '公告管理', component: 'ListNotice', actions: ['add'] },
+      { key: 'notice', title: '公告管理', component: 'ListNotice', actions: ['add', 'export'] },
       { key: 'feedback', title: '意见反馈', component: 'ListFeedback', actions: ['open', 'export', 'triage'] },
     ],
   },
@@ -22,6 +22,7 @@ export const noticeReportModule = defineModule({
     NOTICE_EXPIRE: '公告到期下线',
     NOTICE_TOP: '置顶公告',
     NOTICE_DELETE: '删除公告',
+    NOTICE_EXPORT: '导出公告',
     FEEDBACK_ASSIGN: '认领意见反馈',
     FEEDBACK_TAKEOVER: '接管意见反馈',
     FEEDBACK_REPLY: '回复意见反馈',

@@ -1,4 +1,4 @@
-import { NOTICE_EDITOR, NOTICE_PUBLISHER, NOTICE_TITLE_MAX, type NoticeStatus, noticePage, noticeUpdateStatus } from '../../../shared/api/notice';
+import { NOTICE_EDITOR, NOTICE_PUBLISHER, NOTICE_TITLE_MAX, type NoticeStatus, noticeExport, noticePage, noticeUpdateStatus } from '../../../shared/api/notice';
 import { pagePath } from '../../../shared/modules';
 import type { Command } from '../../commands/types';
 import { api } from '../../lib/api-client';
@@ -54,4 +54,13 @@ export const noticeCommands: Command[] = [
   newNotice,
   moveCommand('notice.publish', '发布公告', 0, 2, ['发布', '公告', '通知', 'fabu', 'gonggao']),
   moveCommand('notice.withdraw', '撤回公告', 2, 3, ['撤回', '下线', '公告', 'chehui', 'gonggao']),
+  {
+    id: 'notice.export',
+    title: '导出公告（Excel）',
+    group: '公告与反馈',
+    keywords: ['导出', '公告', 'excel', 'daochu', 'gonggao'],
+    permission: noticeExport.permission,
+    page: pagePath('noticeReport', 'notice'),
+    run: (ctx) => ctx.navigate(pagePath('noticeReport', 'notice', { action: 'export' })),
+  },
 ];

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { isAllowed } from '../../../shared/api';
 import * as notice from '../../../shared/api/notice';
-import { NOTICE_STATUS, NOTICE_TOP_LIMIT, type NoticeStatus, noticeMovePermission } from '../../../shared/api/notice';
+import { NOTICE_STATUS, NOTICE_TOP_LIMIT, NOTICE_TYPE, type NoticeStatus, noticeMovePermission } from '../../../shared/api/notice';
 import { richTextEmpty, sanitizeRichText } from '../../../shared/domain/rich-text';
 import { formatDateTime } from '../../../shared/domain/time';
 import { type AppDeps, type AuthContext, isSuperUser } from '../../context';
@@ -11,6 +11,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { type Actor, type OperationType, audit } from '../../lib/audit';
 import { fail, failOn, forbidden, notFound } from '../../lib/errors';
+import { defineExport, listRows } from '../../lib/export-definition';
 import { listService } from '../../lib/list';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
@@ -69,7 +70,10 @@ function assertManageable(a: Scope, districtId: number | null) {
 
 type Row = Awaited<ReturnType<typeof load>>;
 
-const dto = (r: Row, a: Scope) => ({
+/** Who reads: a request (roles known) or an export task (the area alone; nothing is manageable in a file). */
+type Reader = Pick<AuthContext, 'districtScope'> & Partial<Pick<AuthContext, 'roles'>>;
+
+const dto = (r: Row, a: Reader) => ({
   id: r.id,
   districtId: r.districtId,
   districtName: r.districtName,
@@ -86,7 +90,7 @@ const dto = (r: Row, a: Scope) => ({
   createdDate: iso(r.createdAt),
   updatedDate: iso(r.updatedAt),
   rowVersion: r.rowVersion,
-  manageable: manageable(a, r.districtId),
+  manageable: a.roles ? manageable({ districtScope: a.districtScope, roles: a.roles }, r.districtId) : false,
 });
 
 /** 公告管理: the area's notices (and the city-wide ones) by title, type, status and pin. */
@@ -94,7 +98,7 @@ export const noticeList = listService({
   endpoint: notice.noticePage,
   select,
   count: (db) => db.select({ n: count() }).from(notices),
-  scope: (a: AuthContext) => visibleTo(a),
+  scope: (a: Reader) => visibleTo(a),
   filters: {
     title: (title) => contains(notices.title, title),
     type: (type) => eq(notices.type, type),
@@ -108,6 +112,37 @@ export const noticeList = listService({
 });
 
 export const pageNotices = (deps: AppDeps, a: AuthContext, q: PageQuery) => noticeList.page(deps, a, q);
+
+type NoticeDto = ReturnType<typeof dto>;
+type ExportQuery = z.output<typeof notice.noticeExport.query>;
+const time = (at: string | null) => (at ? formatDateTime(at) : '');
+
+/** 导出 Excel: the filtered list as the page shows it (the notices' bodies stay out). */
+export const noticeExport = defineExport({
+  id: 'noticeReport.notice',
+  permission: notice.noticeExport.permission,
+  sheet: '公告',
+  columns: [
+    { header: '编号', width: 8, cell: (n: NoticeDto) => n.id },
+    { header: '区域', width: 10, cell: (n) => n.districtName ?? '全市' },
+    { header: '标题', width: 40, cell: (n) => n.title },
+    { header: '类型', width: 10, cell: (n) => NOTICE_TYPE.label(n.type) },
+    { header: '状态', width: 8, cell: (n) => NOTICE_STATUS.label(n.status) },
+    { header: '置顶', width: 6, cell: (n) => (n.top ? '是' : '否') },
+    { header: '发布时间', width: 20, cell: (n) => time(n.publishAt) },
+    { header: '下线时间', width: 20, cell: (n) => time(n.expireAt) },
+    { header: '阅读数', width: 8, cell: (n) => n.viewCount },
+    { header: '关联线路', width: 16, cell: (n) => n.lineCodes.join('、') },
+    { header: '创建人', width: 10, cell: (n) => n.createdByName ?? '' },
+    { header: '发布人', width: 10, cell: (n) => n.publishedByName ?? '' },
+    { header: '创建时间', width: 20, cell: (n) => time(n.createdDate) },
+  ],
+  rows: listRows(noticeList, (q: ExportQuery) => q),
+  audit: { operation: 'NOTICE_EXPORT' },
+});
+
+export const noticeExportTitle = (q: ExportQuery) =>
+  ['公告', q.status !== undefined ? NOTICE_STATUS.label(q.status) : '', q.type !== undefined ? NOTICE_TYPE.label(q.type) : '', q.top === 1 ? '置顶' : '', q.title ?? ''].filter(Boolean).join(' ');
 
 /** The summary line: the filtered notices by status, and how many are pinned. */
 export async function noticeTotals(deps: AppDeps, a: AuthContext, q: TotalQuery) {

@@ -7,12 +7,14 @@ import {
   NOTICE_TYPE,
   type Notice,
   noticeDelete,
+  noticeExport,
   noticePage,
   noticeTop,
   noticeTotal,
   noticeUpdateStatus,
 } from '../../../../shared/api/notice';
 import { formatDateTime } from '../../../../shared/domain/time';
+import { ExportButton, useExportAction } from '../../../components/resource/export-action';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { flowFilter, textFilter } from '../../../components/resource/list-filters';
 import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
@@ -142,6 +144,7 @@ export function NoticePage() {
   const canEdit = useAllowed(NOTICE_EDITOR);
   const [previewing, setPreviewing] = useState<Notice | null>(null);
   const actions = useNoticeActions(setScheduling, (notice) => setEditing({ notice }), setPreviewing);
+  const exporter = useExportAction({ on: ['noticeReport', 'notice', 'export'], endpoint: noticeExport, filters: list.filterQuery, refusal: list.refusal });
   useScreenAction(['noticeReport', 'notice', 'add'], (args) => canEdit && setEditing({ title: args.get('title') ?? undefined }), ['title']);
   return (
     <ScreenSection title="公告管理">
@@ -154,11 +157,14 @@ export function NoticePage() {
         rowKey={(n) => n.id}
         emptyText={list.table.filters.title ? '暂无数据：没有标题包含该文字的公告' : '暂无数据'}
         toolbar={
-          canEdit && (
-            <Button variant="primary" className="h-8" onClick={() => setEditing({})}>
-              ＋ 新建公告
-            </Button>
-          )
+          <>
+            <ExportButton action={exporter} />
+            {canEdit && (
+              <Button variant="primary" className="h-8" onClick={() => setEditing({})}>
+                ＋ 新建公告
+              </Button>
+            )}
+          </>
         }
       />
       {scheduling && <ScheduleDialog notice={scheduling} onClose={() => setScheduling(null)} />}
