@@ -4,6 +4,7 @@ import { account } from '../../src/shared/api';
 import * as help from '../../src/shared/api/help';
 import * as t from '../../src/server/db/schema';
 import { helpCatalogs, helpDocVotes, helpDocs } from '../../src/server/modules/version/schema';
+import { exportThroughTask } from '../support/export-task';
 import { type TestServer, startTestServer } from '../support/test-server';
 
 /** 帮助中心 against the real server: the catalogue tree, docs and their flow, scope, sanitising, ★ 页内帮助, votes. */
@@ -312,6 +313,26 @@ describe('docs', () => {
       expect(res.body.msg).toMatch(msg);
     }
     expect((await docs(outsider)).status).toBe(403);
+  });
+});
+
+describe('the docs list’s summary line and export', () => {
+  it('the summary counts the filtered docs by status with their views and votes; 导出 Excel is a 下载中心 task of the same rows (no text), audited; refusals', async () => {
+    const a = await makeDoc({ title: '统计文档甲', content: '<p>统计专用正文丁戊</p>' });
+    const b = await makeDoc({ title: '统计文档乙', content: '<p>统计专用正文丁戊</p>' });
+    expect((await move(manager, { id: b.id, fromStatus: 0, toStatus: 1 })).body.code).toBe(1);
+    await s.call(help.helpDocRate, { token: agent, body: { id: b.id, helpful: true } });
+    const total = (await s.call(help.helpDocTotal, { token: manager, query: { keyword: '丁戊' } })).body.data;
+    expect(total).toEqual({ total: 2, byStatus: { draft: 1, published: 1, withdrawn: 0 }, views: 0, helpful: 1, unhelpful: 0 });
+    const { sheet } = await exportThroughTask(s, help.helpDocExport, manager, { keyword: '丁戊', status: 0 });
+    const head = sheet.rows[0]!;
+    expect(head).toEqual(expect.arrayContaining(['编号', '目录', '标题', '阅读对象', '状态', '阅读数', '有用', '没用']));
+    expect(sheet.rows.slice(1).map((r) => Number(r[head.indexOf('编号')]))).toEqual([a.id]);
+    expect(JSON.stringify(sheet.rows)).not.toContain('统计专用正文');
+    expect(await auditRows('HELP_DOC_EXPORT')).not.toHaveLength(0);
+    expect((await s.call(help.helpDocTotal, { token: manager, query: { status: 3 } })).status).toBe(400);
+    expect((await s.call(help.helpDocExport, { token: manager, query: { audience: 'x' } })).status).toBe(400);
+    expect((await s.call(help.helpDocExport, { token: outsider })).status).toBe(403);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUSLINE, type Endpoint, endpoint } from './endpoint';
+import { exportTaskEndpoint } from './export-task';
 import { fromVersion, id, optionalText, requiredText, rowVersion, timestamp, wholeNumber } from './fields';
 import { pageOf, pageQuery } from './paging';
 import { SELF, SESSION, grant, grantIn } from './permissions';
@@ -138,21 +139,50 @@ export const helpCatalogDelete = endpoint({
   permission: HELP_EDITOR,
 });
 
+/** The docs list's filters, shared by the page, its summary line and its export. */
+const docFilters = z.object({
+  /** The catalogue and everything under it. */
+  catalogId: id('目录ID').optional(),
+  /** Words of the title or the text. */
+  keyword: optionalText('关键词', HELP_TITLE_MAX).optional(),
+  audience: HELP_AUDIENCE.filter.optional(),
+  status: HELP_DOC_STATUS.filter.optional(),
+  pageKey: pageKey.optional(),
+});
+
 export const helpDocPage = endpoint({
   id: 'help.docPage',
   title: '帮助文档列表',
   method: 'GET',
   path: `${H}/doc/page`,
-  query: pageQuery(['updatedDate', 'views', 'sort'] as const).extend({
-    /** The catalogue and everything under it. */
-    catalogId: id('目录ID').optional(),
-    /** Words of the title or the text. */
-    keyword: optionalText('关键词', HELP_TITLE_MAX).optional(),
-    audience: HELP_AUDIENCE.filter.optional(),
-    status: HELP_DOC_STATUS.filter.optional(),
-    pageKey: pageKey.optional(),
-  }),
+  query: pageQuery(['updatedDate', 'views', 'sort'] as const).extend(docFilters.shape),
   response: pageOf(helpDocRow),
+  permission: HELP_READ,
+});
+
+export const helpDocTotal = endpoint({
+  id: 'help.docTotal',
+  title: '帮助文档统计',
+  method: 'GET',
+  path: `${H}/doc/total`,
+  // Counted by status, so the status filter itself is not applied.
+  query: docFilters,
+  response: z.object({
+    total: z.number().int(),
+    byStatus: z.object({ draft: z.number().int(), published: z.number().int(), withdrawn: z.number().int() }),
+    views: z.number().int(),
+    helpful: z.number().int(),
+    unhelpful: z.number().int(),
+  }),
+  permission: HELP_READ,
+});
+
+/** 导出 Excel of the filtered docs: a 下载中心 task (titles, where they sit, their readers' votes; not the text). */
+export const helpDocExport = exportTaskEndpoint({
+  id: 'help.docExport',
+  title: '导出帮助文档',
+  path: `${H}/doc/export`,
+  query: docFilters,
   permission: HELP_READ,
 });
 
@@ -267,6 +297,8 @@ export const endpoints: readonly Endpoint[] = [
   helpCatalogSave,
   helpCatalogDelete,
   helpDocPage,
+  helpDocTotal,
+  helpDocExport,
   helpDocById,
   helpDocSave,
   helpDocUpdateStatus,

@@ -10,7 +10,7 @@ export const versionModule = defineModule({
     jumpKey: 'e',
     pages: [
       { key: 'version', title: '线网版本', component: 'ListVersion', actions: ['add', 'diff', 'pass', 'void', 'schedule'] },
-      { key: 'help-center', title: '帮助中心', component: 'HelpCenter', actions: ['add', 'edit-page'] },
+      { key: 'help-center', title: '帮助中心', component: 'HelpCenter', actions: ['add', 'edit-page', 'export'] },
       { key: 'about', title: '关于', component: 'About' },
     ],
   },
@@ -26,5 +26,6 @@ export const versionModule = defineModule({
     HELP_DOC_PUBLISH: '发布帮助文档',
     HELP_DOC_WITHDRAW: '下线帮助文档',
     HELP_DOC_DELETE: '删除帮助文档',
+    HELP_DOC_EXPORT: '导出帮助文档',
   },
 });

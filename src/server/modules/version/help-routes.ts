@@ -4,6 +4,7 @@ import { richTextPlain } from '../../../shared/domain/rich-text';
 import type { AppDeps } from '../../context';
 import { DAY_MS, type SeedGenerator } from '../../db/seed/context';
 import * as t from '../../db/schema';
+import { enqueueExport } from '../../lib/export-definition';
 import type { AnyExportKind } from '../../lib/export-tasks';
 import type { Binder } from '../../plugins/contract';
 import type { ModuleJob } from '../module';
@@ -16,6 +17,8 @@ export function bindHelp(b: Binder, deps: AppDeps): void {
   b.bind(help.helpCatalogSave, ({ auth, body }) => service.saveCatalog(deps, auth, body));
   b.bind(help.helpCatalogDelete, ({ auth, query }) => service.deleteCatalog(deps, auth, query.id));
   b.bind(help.helpDocPage, ({ auth, query }) => service.pageDocs(deps, auth, query));
+  b.bind(help.helpDocTotal, ({ auth, query }) => service.docTotals(deps, auth, query));
+  b.bind(help.helpDocExport, ({ auth, query }) => enqueueExport(deps, auth, service.docExport, query, service.docExportTitle(query)));
   b.bind(help.helpDocById, ({ auth, query }) => service.docById(deps, auth, query.id));
   b.bind(help.helpDocSave, ({ auth, body }) => service.saveDoc(deps, auth, body));
   b.bind(help.helpDocUpdateStatus, ({ auth, body }) => service.updateDocStatus(deps, auth, body));
@@ -138,4 +141,4 @@ export const helpSeed: readonly SeedGenerator[] = [
   },
 ];
 export const helpJobs: readonly ModuleJob[] = [];
-export const helpExports: readonly AnyExportKind[] = [];
+export const helpExports: readonly AnyExportKind[] = [service.docExport];

@@ -4,12 +4,14 @@ import type { z } from 'zod';
 import * as help from '../../../shared/api/help';
 import { HELP_CATALOG_DEPTH, HELP_CONTENT_MAX, HELP_DOC_STATUS, type HelpAudience, type HelpDocStatus } from '../../../shared/api/help';
 import { richTextEmpty, richTextPlain, sanitizeRichText } from '../../../shared/domain/rich-text';
+import { formatDateTime } from '../../../shared/domain/time';
 import { MODULES } from '../../../shared/modules';
 import { type AppDeps, type AuthContext, isSuperUser } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, failOn, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import { defineExport, listRows } from '../../lib/export-definition';
 import { listService } from '../../lib/list';
 import { checkVersion, nextVersion } from '../../lib/row-version';
 import { assertInScope } from '../../lib/scope';
@@ -225,7 +227,10 @@ const select = (db: Db) =>
 
 type DocRow = Awaited<ReturnType<typeof loadDoc>>;
 
-const docDto = (r: DocRow, a: Scope) => ({
+/** Who reads: a request (roles known) or an export task (the area alone; nothing is manageable in a file). */
+type Reader = Pick<AuthContext, 'districtScope'> & Partial<Pick<AuthContext, 'roles'>>;
+
+const docDto = (r: DocRow, a: Reader) => ({
   id: r.id,
   catalogId: r.catalogId,
   catalogName: r.catalogName,
@@ -243,7 +248,7 @@ const docDto = (r: DocRow, a: Scope) => ({
   createdDate: iso(r.createdAt),
   updatedDate: iso(r.updatedAt),
   rowVersion: r.rowVersion,
-  manageable: manageable(a, r.districtId),
+  manageable: a.roles ? manageable({ districtScope: a.districtScope, roles: a.roles }, r.districtId) : false,
 });
 
 async function loadDoc(db: Db, id: number) {
@@ -260,7 +265,7 @@ export const helpDocList = listService({
   endpoint: help.helpDocPage,
   select,
   count: (db) => db.select({ n: count() }).from(helpDocs),
-  scope: (a: AuthContext) => visibleTo(a),
+  scope: (a: Reader) => visibleTo(a),
   filters: {
     catalogId: (id) => underCatalog(id),
     keyword: (k) => or(contains(helpDocs.title, k), contains(helpDocs.contentText, k)),
@@ -275,6 +280,52 @@ export const helpDocList = listService({
 });
 
 export const pageDocs = (deps: AppDeps, a: AuthContext, q: PageQuery) => helpDocList.page(deps, a, q);
+
+/** The summary line: the filtered docs by status, and what readers made of them. */
+export async function docTotals(deps: AppDeps, a: AuthContext, q: z.output<typeof help.helpDocTotal.query>) {
+  const [r] = await deps.db
+    .select({
+      total: count(),
+      draft: sql<number>`count(*) filter (where ${helpDocs.status} = 0)::int`,
+      published: sql<number>`count(*) filter (where ${helpDocs.status} = 1)::int`,
+      withdrawn: sql<number>`count(*) filter (where ${helpDocs.status} = 2)::int`,
+      views: sql<number>`coalesce(sum(${helpDocs.views}), 0)::int`,
+      helpful: sql<number>`coalesce(sum(${helpfulCount}), 0)::int`,
+      unhelpful: sql<number>`coalesce(sum(${unhelpfulCount}), 0)::int`,
+    })
+    .from(helpDocs)
+    .where(helpDocList.where(deps, a, q));
+  return { total: Number(r!.total), byStatus: { draft: r!.draft, published: r!.published, withdrawn: r!.withdrawn }, views: r!.views, helpful: r!.helpful, unhelpful: r!.unhelpful };
+}
+
+type DocDto = ReturnType<typeof docDto>;
+type DocExportQuery = z.output<typeof help.helpDocExport.query>;
+
+/** 导出 Excel: the filtered docs as the list shows them (the text stays out). */
+export const docExport = defineExport({
+  id: 'version.helpDocs',
+  permission: help.helpDocExport.permission,
+  sheet: '帮助文档',
+  columns: [
+    { header: '编号', width: 8, cell: (d: DocDto) => d.id },
+    { header: '目录', width: 16, cell: (d) => d.catalogName ?? '' },
+    { header: '标题', width: 40, cell: (d) => d.title },
+    { header: '阅读对象', width: 8, cell: (d) => help.HELP_AUDIENCE.label(d.audience) },
+    { header: '绑定页面', width: 28, cell: (d) => d.pageKey ?? '' },
+    { header: '区域', width: 10, cell: (d) => d.districtName ?? '全市' },
+    { header: '状态', width: 8, cell: (d) => HELP_DOC_STATUS.label(d.status) },
+    { header: '阅读数', width: 8, cell: (d) => d.views },
+    { header: '有用', width: 6, cell: (d) => d.helpful },
+    { header: '没用', width: 6, cell: (d) => d.unhelpful },
+    { header: '更新人', width: 10, cell: (d) => d.updatedByName ?? '' },
+    { header: '更新时间', width: 20, cell: (d) => formatDateTime(d.updatedDate) },
+  ],
+  rows: listRows(helpDocList, (q: DocExportQuery) => q),
+  audit: { operation: 'HELP_DOC_EXPORT' },
+});
+
+export const docExportTitle = (q: DocExportQuery) =>
+  ['帮助文档', q.status !== undefined ? HELP_DOC_STATUS.label(q.status) : '', q.audience !== undefined ? help.HELP_AUDIENCE.label(q.audience) : '', q.keyword ?? ''].filter(Boolean).join(' ');
 
 async function withContent(db: Db, a: Scope, id: number) {
   const row = await loadDoc(db, id);

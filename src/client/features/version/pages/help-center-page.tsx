@@ -8,14 +8,17 @@ import {
   helpCatalogDelete,
   helpCatalogTree,
   helpDocDelete,
+  helpDocExport,
   helpDocPage,
+  helpDocTotal,
   helpDocUpdateStatus,
 } from '../../../../shared/api/help';
 import { formatDateTime } from '../../../../shared/domain/time';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { flowFilter, textFilter } from '../../../components/resource/list-filters';
-import { type ListColumn, ResourceTable, useResourceList } from '../../../components/resource/resource-list';
+import { ExportButton, useExportAction } from '../../../components/resource/export-action';
+import { type ListColumn, ResourceTable, listSummary, useResourceList } from '../../../components/resource/resource-list';
 import { callAction, useRowActions } from '../../../components/resource/row-actions';
 import { FlowBadge } from '../../../components/resource/status-badge';
 import { ScreenSection } from '../../../components/screen-section';
@@ -105,7 +108,10 @@ export function HelpCenterPage() {
       status: flowFilter(HELP_DOC_STATUS, '状态'),
     },
     linkFilters: ['catalogId', 'pageKey'],
+    // Which guides staff read and which they find wanting, over the filtered docs.
+    summary: listSummary(helpDocTotal, '帮助文档统计', (t) => `共 ${t.total} 篇 · 草稿 ${t.byStatus.draft} · 已发布 ${t.byStatus.published} · 已下线 ${t.byStatus.withdrawn} · 浏览 ${t.views} 次 · 有用 ${t.helpful} · 没用 ${t.unhelpful}`),
   });
+  const exporter = useExportAction({ on: ['version', 'help-center', 'export'], endpoint: helpDocExport, filters: list.filterQuery, refusal: list.refusal });
   const me = useCurrentUser();
   const canEdit = useAllowed(HELP_EDITOR);
   const superUser = !!me.data?.authority.some((a) => a.name === 'ROLE_APP_ADMIN');
@@ -195,11 +201,14 @@ export function HelpCenterPage() {
             activateHint={() => '按 Enter 预览'}
             emptyText={list.table.filters.keyword ? '暂无数据：没有标题或正文包含该文字的文档' : '暂无数据'}
             toolbar={
-              canEdit && (
-                <Button variant="primary" className="h-8" onClick={() => setEditing({ preset: { catalogId: chosen?.id } })}>
-                  ＋ 新增文档
-                </Button>
-              )
+              <>
+                <ExportButton action={exporter} />
+                {canEdit && (
+                  <Button variant="primary" className="h-8" onClick={() => setEditing({ preset: { catalogId: chosen?.id } })}>
+                    ＋ 新增文档
+                  </Button>
+                )}
+              </>
             }
           />
         </div>
