@@ -727,7 +727,7 @@ describe('the review queues and what riders read (issue 24)', () => {
         // The manager lands in 公告与反馈 (公告管理): 意见反馈 is already in view in the menu.
         await nav(r.page, '意见反馈');
         const row = r.page.getByRole('table', { name: '待处理反馈队列' }).getByRole('row').filter({ hasText: new RegExp(`#${f.id}(?!\\d)`) }).first();
-        await row.getByRole('button', { name: /^打开反馈/ }).click();
+        await row.getByRole('button', { name: /^处理反馈/ }).click();
         const dialog = r.page.getByRole('dialog', { name: new RegExp(`^意见反馈#${f.id}`) });
         await dialog.getByLabel('回复内容').click();
         await data(r.page, REPLY);

@@ -84,7 +84,7 @@ export function BatchApproveDialog({ onClose }: { onClose(): void }) {
       ) : rows.length ? (
         <>
           <p className="mb-2 text-sm text-gray-700">以下 {rows.length} 条待审核申请的五项自动核验（身份证号、年龄、卡片状态、持卡人、人脸）全部通过，将一次通过（每次最多{api.BATCH_MAX}条，他人审核中的不含在内）。</p>
-          <ul aria-label="将通过的申请" className="max-h-64 overflow-y-auto text-sm tabular-nums">
+          <ul aria-label="将通过的申请" tabIndex={0} className="max-h-64 overflow-y-auto text-sm tabular-nums focus-visible:outline-2 focus-visible:outline-[var(--theme)]">
             {rows.map((r) => (
               <li key={r.id}>
                 {r.applyNo} · {r.cardNo} · {r.name} · 人脸 {r.faceScore ?? '—'}分

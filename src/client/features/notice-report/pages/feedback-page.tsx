@@ -138,7 +138,7 @@ export function FeedbackPage() {
 
   const actions = useRowActions<Feedback>(
     [
-      { id: 'detail', label: '处理', fullLabel: '打开反馈', primary: true, permission: api.FEEDBACK_READ, open: (f) => setOpen({ kind: 'detail', id: f.id }) },
+      { id: 'detail', label: '处理', fullLabel: '处理反馈', primary: true, permission: api.FEEDBACK_READ, open: (f) => setOpen({ kind: 'detail', id: f.id }) },
       callAction({
         id: 'assign',
         label: (f) => (f.status === 3 ? '接管' : '认领'),

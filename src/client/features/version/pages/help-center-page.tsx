@@ -224,4 +224,4 @@ export function HelpCenterPage() {
 }
 
 const itemClass = (on: boolean) =>
-  `flex w-full items-baseline justify-between rounded px-2 py-1 text-left focus-visible:outline-2 focus-visible:outline-[var(--theme)] ${on ? 'bg-[var(--theme)]/10 font-medium text-[var(--theme)]' : 'text-gray-700 hover:bg-gray-50'}`;
+  `flex w-full items-baseline justify-between rounded px-2 py-1 text-left focus-visible:outline-2 focus-visible:outline-[var(--theme)] ${on ? 'bg-[var(--theme)]/10 font-medium text-[var(--theme-strong)]' : 'text-gray-700 hover:bg-gray-50'}`;
