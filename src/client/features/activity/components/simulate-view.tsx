@@ -135,7 +135,8 @@ function SimulateResultView({ r }: { r: SimulateResult }) {
 
 function DayTable({ label, rows, money }: { label: string; rows: { day: string; riders: number; rides: number; fen: number }[]; money: string }) {
   return (
-    <div className="max-h-64 overflow-auto">
+    // A scrolling box the keyboard reaches (Tab, then the arrows), named as its table.
+    <div className="max-h-64 overflow-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label={label}>
       <table className="w-full text-sm" aria-label={label}>
         <thead className="sticky top-0 bg-white">
           <tr className="text-left text-gray-600">
@@ -181,7 +182,7 @@ export function EffectDialog({ id, days: initialDays, onClose }: { id: number; d
       <div className="mb-3 flex flex-wrap items-center gap-2 text-sm">
         <span className="text-gray-700">时间范围</span>
         {[7, 14, 30, 60, 90].map((n) => (
-          <button key={n} type="button" aria-pressed={days === n} onClick={() => setDays(n)} className={`rounded border px-2 py-0.5 ${days === n ? 'border-[var(--theme)] text-[var(--theme)]' : 'border-gray-300 text-gray-700'}`}>
+          <button key={n} type="button" aria-pressed={days === n} onClick={() => setDays(n)} className={`rounded border px-2 py-0.5 ${days === n ? 'border-[var(--theme)] text-[var(--theme-strong)]' : 'border-gray-300 text-gray-700'}`}>
             近{n}天
           </button>
         ))}

@@ -205,7 +205,7 @@ export function FeedbackDetail({
           <section aria-label="关联乘车" className="mt-3 text-sm">
             <h3 className="mb-1 font-medium text-gray-800">关联乘车（乘客本人前后30分钟）</h3>
             {f.rides.length ? (
-              <div className="overflow-x-auto">
+              <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-[var(--theme)]" tabIndex={0} role="region" aria-label="关联乘车记录（可横向滚动）">
                 <table aria-label="关联乘车记录" className="w-full [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2 [&_th]:whitespace-nowrap">
                   <thead>
                     <tr className="border-b text-left text-gray-600">
