@@ -66,7 +66,7 @@ describe('the desk, keyboard only', () => {
       const afterEnter = await inPage.result();
       const lookupKeys = keys.count;
       expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(`/busUser/card?no=${card.cardNo}`);
-      const holder = page.getByRole('region', { name: '持卡人' });
+      const holder = page.getByRole('region', { name: '持卡人', exact: true });
       await expect.poll(() => holder.innerText(), { timeout: 5_000 }).toContain(card.holder!.phone);
       expect(card.holder!.phone).toMatch(/^1\d{2}\*{4}\d{4}$/);
 

@@ -380,7 +380,11 @@ describe('优惠限制', () => {
     expect(made.body.data).toMatchObject({ districtId: districts[1], activityId: null, maxTimes: 40, enabled: true });
     const edited = await s.call(api.discountLimitSave, { token: manager, body: { id: made.body.data.id, scope: 'all', dimension: 'card', period: 'month', maxTimes: 30, maxFen: 5000, enabled: false, rowVersion: made.body.data.rowVersion } });
     expect(edited.body.data).toMatchObject({ maxTimes: 30, maxFen: 5000, enabled: false });
-    const logs = await db().select().from(t.sysLog).where(and(eq(t.sysLog.operationType, 'ACTIVITY_LIMIT_SAVE'), eq(t.sysLog.target, `activity-limit/${made.body.data.id}`)));
+    const logs = await db()
+      .select()
+      .from(t.sysLog)
+      .where(and(eq(t.sysLog.operationType, 'ACTIVITY_LIMIT_SAVE'), eq(t.sysLog.target, `activity-limit/${made.body.data.id}`)))
+      .orderBy(asc(t.sysLog.id));
     expect(logs.map((l) => l.summary)).toEqual(['新增优惠限制：全部活动每张卡每月最多40次', '修改优惠限制：全部活动每张卡每月最多30次、最多优惠50.00元（停用）']);
     expect((await s.call(api.discountLimitSave, { token: manager, body: { scope: 'all', dimension: 'card', period: 'day', maxTimes: 0, maxFen: 0 } })).body.msg).toContain('次数上限和金额上限至少填一项');
     expect((await s.call(api.discountLimitSave, { token: manager, body: { scope: 'activity', dimension: 'card', period: 'day', maxTimes: 1, maxFen: 0 } })).body.msg).toContain('请选择活动');
