@@ -67,6 +67,35 @@ async function signedIn(browser: Browser, server: StartedServer, viewport: Viewp
 }
 
 /** The walk at one width, as a suite of its own (its own `npm start` and Chromium). */
+/** A module walk's steps: axe on what is shown (named), a dialog closed by Esc, a list's first row and its key. */
+function walker(page: Page, width: number, problems: string[]) {
+  const dialog = page.locator('[role="dialog"]');
+  const seen: string[] = [];
+  return {
+    dialog,
+    seen,
+    async look(what: string) {
+      await settle(page);
+      seen.push(what);
+      problems.push(...report(`${what} @${width}`, await axeViolations(page)));
+    },
+    async closeDialog() {
+      await page.keyboard.press('Escape');
+      await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
+    },
+    /** The list's first row focused (j from the main region), then its key. */
+    async onFirstRow(path: string, key: string) {
+      await goInPage(page, path);
+      await page.locator('main tr[tabindex]:visible').first().waitFor({ timeout: 15_000 });
+      await settle(page);
+      await page.evaluate(() => document.getElementById('main')?.focus());
+      await page.keyboard.press('j');
+      await page.keyboard.press(key);
+    },
+    opened: (name: string | RegExp) => page.getByRole('dialog', { name }).waitFor({ state: 'attached', timeout: 10_000 }),
+  };
+}
+
 export function a11yWalk(viewport: Viewport): void {
   let server: StartedServer;
   let browser: Browser | undefined;
@@ -264,27 +293,7 @@ export function a11yWalk(viewport: Viewport): void {
       await page.reload();
       await currentTitle(page).waitFor({ timeout: 15_000 });
       await settle(page);
-      const dialog = page.locator('[role="dialog"]');
-      const seen: string[] = [];
-      const look = async (what: string) => {
-        await settle(page);
-        seen.push(what);
-        problems.push(...report(`${what} @${viewport.width}`, await axeViolations(page)));
-      };
-      const closeDialog = async () => {
-        await page.keyboard.press('Escape');
-        await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
-      };
-      /** The list's first row focused (j from the main region), then its key. */
-      const onFirstRow = async (path: string, key: string) => {
-        await goInPage(page, path);
-        await page.locator('main tr[tabindex]:visible').first().waitFor({ timeout: 15_000 });
-        await settle(page);
-        await page.evaluate(() => document.getElementById('main')?.focus());
-        await page.keyboard.press('j');
-        await page.keyboard.press(key);
-      };
-      const opened = (name: string | RegExp) => page.getByRole('dialog', { name }).waitFor({ state: 'attached', timeout: 10_000 });
+      const { dialog, seen, look, closeDialog, onFirstRow, opened } = walker(page, viewport.width, problems);
 
       // 班次管理: a class on sale, its 详情 (passengers masked, checks) and 排班 (car and driver).
       await onFirstRow('/customBus/classes?status=1', 'Enter');
@@ -369,25 +378,7 @@ export function a11yWalk(viewport: Viewport): void {
   it_('the review queues and what riders read: 验卡 and 办卡 queues (an item, 驳回), 到期雷达, 意见反馈, 活动 预演 and 效果, the notice and help editors: 0 critical, 0 serious', async () => {
     const { context, page, problems } = await signedIn(browser!, server, viewport);
     try {
-      const dialog = page.locator('[role="dialog"]');
-      const seen: string[] = [];
-      const look = async (what: string) => {
-        await settle(page);
-        seen.push(what);
-        problems.push(...report(`${what} @${viewport.width}`, await axeViolations(page)));
-      };
-      const closeDialog = async () => {
-        await page.keyboard.press('Escape');
-        await dialog.first().waitFor({ state: 'detached', timeout: 5_000 });
-      };
-      const onFirstRow = async (path: string, key: string) => {
-        await goInPage(page, path);
-        await page.locator('main tr[tabindex]:visible').first().waitFor({ timeout: 15_000 });
-        await settle(page);
-        await page.evaluate(() => document.getElementById('main')?.focus());
-        await page.keyboard.press('j');
-        await page.keyboard.press(key);
-      };
+      const { dialog, seen, look, closeDialog, onFirstRow } = walker(page, viewport.width, problems);
 
       // The two review queues: the next pending taken (materials, checks), then 驳回 with its reasons.
       for (const [path, name] of [['/cardVerify/card-verify-list?action=next', '验卡审核'], ['/handleCard/handle-card-list?action=next', '办卡审核']] as const) {

@@ -16,6 +16,9 @@ import { type Cell, sendXlsx } from './xlsx';
 /** Whose rows an export reads: the district it was asked under (null: every district). */
 export type ExportScope = Pick<AuthContext, 'districtScope'>;
 
+/** Who reads a list: a request (roles known) or an export task (the area alone; nothing is manageable in a file). */
+export type ListReader = ExportScope & Partial<Pick<AuthContext, 'roles'>>;
+
 /**
  * What a row source reads with: the request's deps for a direct file; for a task, the same deps with
  * the worker's own connection as `db`.

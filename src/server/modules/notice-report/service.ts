@@ -11,7 +11,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { type Actor, type OperationType, audit } from '../../lib/audit';
 import { fail, failOn, forbidden, notFound } from '../../lib/errors';
-import { defineExport, listRows } from '../../lib/export-definition';
+import { type ListReader, defineExport, listRows } from '../../lib/export-definition';
 import { listService } from '../../lib/list';
 import { assertInScope } from '../../lib/scope';
 import { contains, iso } from '../../lib/sql';
@@ -70,8 +70,7 @@ function assertManageable(a: Scope, districtId: number | null) {
 
 type Row = Awaited<ReturnType<typeof load>>;
 
-/** Who reads: a request (roles known) or an export task (the area alone; nothing is manageable in a file). */
-type Reader = Pick<AuthContext, 'districtScope'> & Partial<Pick<AuthContext, 'roles'>>;
+type Reader = ListReader;
 
 const dto = (r: Row, a: Reader) => ({
   id: r.id,

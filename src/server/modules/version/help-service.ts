@@ -11,7 +11,7 @@ import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { fail, failOn, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
-import { defineExport, listRows } from '../../lib/export-definition';
+import { type ListReader, defineExport, listRows } from '../../lib/export-definition';
 import { listService } from '../../lib/list';
 import { checkVersion, nextVersion } from '../../lib/row-version';
 import { assertInScope } from '../../lib/scope';
@@ -227,8 +227,7 @@ const select = (db: Db) =>
 
 type DocRow = Awaited<ReturnType<typeof loadDoc>>;
 
-/** Who reads: a request (roles known) or an export task (the area alone; nothing is manageable in a file). */
-type Reader = Pick<AuthContext, 'districtScope'> & Partial<Pick<AuthContext, 'roles'>>;
+type Reader = ListReader;
 
 const docDto = (r: DocRow, a: Reader) => ({
   id: r.id,
