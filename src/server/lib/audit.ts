@@ -15,6 +15,9 @@ export interface Actor {
   ip: string | null;
 }
 
+/** The jobs' and the seed's actor: no account, no address (a rider's own move is written so too). */
+export const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
+
 export interface AuditEntry {
   type: OperationType;
   /**

@@ -9,7 +9,7 @@ import { shanghaiDate, shanghaiDateTime, shanghaiMidnight } from '../../../share
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
-import { type Actor, audit } from '../../lib/audit';
+import { SYSTEM_ACTOR, audit } from '../../lib/audit';
 import { AppError, fail, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { defineExport, listRows } from '../../lib/export-definition';
 import { listService } from '../../lib/list';
@@ -25,7 +25,7 @@ type PageQuery = z.output<typeof api.verifyPage.query>;
 type Filters = z.output<typeof api.verifyTotal.query>;
 type AuditBody = z.output<typeof api.verifyAudit.body>;
 
-export const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
+export { SYSTEM_ACTOR };
 
 /** The queue's claims over this table (lib/review-claim.ts; 线上办卡 has its own over its table, apply-service.ts). */
 export const claims = reviewClaims({

@@ -6,7 +6,7 @@ import { maskInText } from '../../../shared/domain/mask';
 import type { AppDeps } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
-import { type Actor, audit } from '../../lib/audit';
+import { type Actor, SYSTEM_ACTOR, audit } from '../../lib/audit';
 import { fail } from '../../lib/errors';
 import { type MoneyRefund, recordRefund, settleRefund } from '../../lib/refund-ledger';
 import { customClasses, customOrders, customTickets } from './schema';
@@ -24,7 +24,7 @@ export type OrderRow = typeof customOrders.$inferSelect;
 export type TicketRow = typeof customTickets.$inferSelect;
 export type ClassesRow = typeof customClasses.$inferSelect;
 
-export const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
+export { SYSTEM_ACTOR };
 export const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** The ledger key of one ticket's refund, made from the request's key (the ledger's key is unique per row). */

@@ -10,7 +10,7 @@ import { defineExport, listRows, yuanCell } from '../../lib/export-definition';
 import type { AppDeps, AuthContext } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
-import { type Actor, audit } from '../../lib/audit';
+import { SYSTEM_ACTOR, audit } from '../../lib/audit';
 import type { CardCentreLoad } from '../../lib/card-centre';
 import { AppError, fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { listService } from '../../lib/list';
@@ -26,7 +26,7 @@ type Filters = z.output<typeof api.rechargeTotal.query>;
 type ResolveBody = z.output<typeof api.rechargeResolve.body>;
 type RefundBody = z.output<typeof api.rechargeRefund.body>;
 
-export const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
+export { SYSTEM_ACTOR };
 
 const resolver = alias(t.users, 'recharge_resolver');
 

@@ -5,7 +5,7 @@ import { shanghaiDate, shanghaiMidnight } from '../../../shared/domain/time';
 import type { AppDeps } from '../../context';
 import type { Db } from '../../db/connection';
 import * as t from '../../db/schema';
-import { type Actor, audit } from '../../lib/audit';
+import { SYSTEM_ACTOR, audit } from '../../lib/audit';
 import { fail, isUniqueViolation, notFound } from '../../lib/errors';
 import { recordRefund, settleRefund } from '../../lib/refund-ledger';
 import { iso } from '../../lib/sql';
@@ -17,7 +17,7 @@ import { rechargePlans, rechargeSettings, walletLedger, walletOrders, wallets } 
  * update, appends its ledger row(s) with the after-values, in one transaction.
  */
 
-export const SYSTEM_ACTOR: Actor = { id: null, login: 'system', districtId: null, ip: null };
+export { SYSTEM_ACTOR };
 
 /** Yuan as the refusals say it: 1000 → "10", 150 → "1.5". */
 export const yuan = (fen: number) => String(fen / 100);
