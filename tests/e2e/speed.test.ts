@@ -335,7 +335,8 @@ describe('the six tasks: the keyboard route at most a third of the mouse’s act
       },
       'manager',
     );
-  });
+    // Two exports of a month of rides: 10 s alone, over a minute beside both a11y walks.
+  }, 150_000);
 
   it_('(f) refund an order (manager)', async () => {
     let two: Order[] = [];
