@@ -29,7 +29,8 @@ async function seededCopy(): Promise<string> {
       fs.mkdirSync(lock);
     } catch {
       // Another file is making it: wait for it (a lock older than 5 minutes is a crashed maker's).
-      if (Date.now() - fs.statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      // (The lock may be gone already: then the next turn of the loop finds the folder ready.)
+      if (Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 500));
       continue;
     }
