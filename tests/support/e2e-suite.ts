@@ -17,31 +17,34 @@ const TEMPLATE_MAX_AGE_MS = 15 * 60_000;
 
 async function seededCopy(): Promise<string> {
   const lock = `${TEMPLATE_ROOT}.lock`;
+  // Names the newest made folder; each is kept until the run ends, so a file copying one is never
+  // cut short by the next one being made.
   const ready = path.join(TEMPLATE_ROOT, '.ready');
   for (;;) {
     const fresh = fs.existsSync(ready) && Date.now() - fs.statSync(ready).mtimeMs < TEMPLATE_MAX_AGE_MS;
     if (fresh) {
       const copy = freshDataDir();
-      fs.cpSync(path.join(TEMPLATE_ROOT, 'data'), copy, { recursive: true });
+      fs.cpSync(fs.readFileSync(ready, 'utf8'), copy, { recursive: true });
       return copy;
     }
     try {
+      fs.mkdirSync(TEMPLATE_ROOT, { recursive: true });
       fs.mkdirSync(lock);
     } catch {
-      // Another file is making it: wait for it (a lock older than 5 minutes is a crashed maker's).
-      // (The lock may be gone already: then the next turn of the loop finds the folder ready.)
+      // Another file is making it: wait for it (a lock older than 5 minutes is a crashed maker's;
+      // one gone already means the folder is ready on the next turn).
       if (Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 500));
       continue;
     }
     try {
-      fs.rmSync(TEMPLATE_ROOT, { recursive: true, force: true });
-      const data = path.join(TEMPLATE_ROOT, 'data');
+      const data = path.join(TEMPLATE_ROOT, `made-${Date.now()}`);
       fs.mkdirSync(data, { recursive: true });
       const first = await startServer({ dataDir: data });
       // Stopped cleanly, so the copied cluster opens without recovery.
       await first.stop({ target: 'group' });
-      fs.writeFileSync(ready, String(Date.now()));
+      fs.writeFileSync(`${ready}.next`, data);
+      fs.renameSync(`${ready}.next`, ready);
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
     }
