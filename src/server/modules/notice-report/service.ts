@@ -114,7 +114,6 @@ export const pageNotices = (deps: AppDeps, a: AuthContext, q: PageQuery) => noti
 
 type NoticeDto = ReturnType<typeof dto>;
 type ExportQuery = z.output<typeof notice.noticeExport.query>;
-const time = (at: string | null) => (at ? formatDateTime(at) : '');
 
 /** 导出 Excel: the filtered list as the page shows it (the notices' bodies stay out). */
 export const noticeExport = defineExport({
@@ -128,13 +127,13 @@ export const noticeExport = defineExport({
     { header: '类型', width: 10, cell: (n) => NOTICE_TYPE.label(n.type) },
     { header: '状态', width: 8, cell: (n) => NOTICE_STATUS.label(n.status) },
     { header: '置顶', width: 6, cell: (n) => (n.top ? '是' : '否') },
-    { header: '发布时间', width: 20, cell: (n) => time(n.publishAt) },
-    { header: '下线时间', width: 20, cell: (n) => time(n.expireAt) },
+    { header: '发布时间', width: 20, cell: (n) => formatDateTime(n.publishAt) },
+    { header: '下线时间', width: 20, cell: (n) => formatDateTime(n.expireAt) },
     { header: '阅读数', width: 8, cell: (n) => n.viewCount },
     { header: '关联线路', width: 16, cell: (n) => n.lineCodes.join('、') },
     { header: '创建人', width: 10, cell: (n) => n.createdByName ?? '' },
     { header: '发布人', width: 10, cell: (n) => n.publishedByName ?? '' },
-    { header: '创建时间', width: 20, cell: (n) => time(n.createdDate) },
+    { header: '创建时间', width: 20, cell: (n) => formatDateTime(n.createdDate) },
   ],
   rows: listRows(noticeList, (q: ExportQuery) => q),
   audit: { operation: 'NOTICE_EXPORT' },
